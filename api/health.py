@@ -1,0 +1,15 @@
+"""GET /health: no key; 200 when the API, the database and the vector store all answer, else 503 naming the part."""
+from flask import jsonify
+from flask_smorest import Blueprint
+
+from core.health import check_health
+
+blp = Blueprint("health", __name__, description="Liveness of the API, the database and the vector store")
+
+
+@blp.route("/health")
+@blp.doc(security=[])
+def health():
+    """Health check"""
+    report = check_health()
+    return jsonify(report), (200 if report["status"] == "ok" else 503)

@@ -1,0 +1,55 @@
+"""Settings from the environment (12-factor): one frozen object, read once per process."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_PRICES = {
+    "ai_listener_profile": 1,
+    "ai_segment_insights": 5,
+    "custom_segment": 2,
+    "audience": 2,
+    "parse_brief": 1,
+    "recommend": 5,
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What an operator can set; every field has a default that works on a laptop."""
+
+    mongodb_uri: str | None = None
+    data_dir: Path = Path("var")
+    database_name: str = "listeners"
+    secret_key: str = "dev-secret-change-me"
+    admin_key: str | None = None
+    ai_provider: str = "local"
+    embedding_provider: str = "local"
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    openai_model: str = "gpt-4o-mini"
+    auth_url: str | None = None
+    platform_url: str | None = None
+    port: int = 8000
+    prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
+
+    @classmethod
+    def from_env(cls, env: dict | None = None) -> "Settings":
+        """Read the documented variables; unset ones keep their defaults."""
+        env = os.environ if env is None else env
+        return cls(
+            mongodb_uri=env.get("MONGODB_URI") or None,
+            data_dir=Path(env.get("DATA_DIR") or "var"),
+            database_name=env.get("MONGODB_DATABASE") or "listeners",
+            secret_key=env.get("SECRET_KEY") or "dev-secret-change-me",
+            admin_key=env.get("ADMIN_KEY") or None,
+            ai_provider=env.get("AI_PROVIDER") or "local",
+            embedding_provider=env.get("EMBEDDING_PROVIDER") or "local",
+            openai_base_url=env.get("OPENAI_BASE_URL") or None,
+            openai_api_key=env.get("OPENAI_API_KEY") or None,
+            openai_model=env.get("OPENAI_MODEL") or "gpt-4o-mini",
+            auth_url=env.get("AUTH_URL") or None,
+            platform_url=env.get("PLATFORM_URL") or None,
+            port=int(env.get("PORT") or 8000),
+        )

@@ -1,0 +1,51 @@
+"""One connection per process: MONGODB_URI when set, else the embedded SecantusDB of DATA_DIR.
+
+Everything that differs between SecantusDB and a real MongoDB is kept in this module (see `QUIRKS`).
+"""
+from __future__ import annotations
+
+import mongoengine
+from pymongo.database import Database
+
+from core import embedded_db
+from core.config import Settings
+
+ALIASES = ("default",)
+
+# SecantusDB 0.7 differences from MongoDB that the code works around, each in one place:
+# - a `find().sort(...).limit(...)` does not use an index to sort (the whole match is read), so pages are cut from the
+#   in-memory snapshot (core.snapshot) and rows are fetched by `$in` on the (company_id, originator) index;
+# - `renameCollection` copies documents (about 7 s per 100k), so derived data is written as one GridFS blob per run.
+QUIRKS = ("sort-without-index", "rename-copies")
+
+
+def resolve_uri(settings: Settings) -> str:
+    """The URI to use: the configured one, or the embedded server's (started if needed)."""
+    if settings.mongodb_uri:
+        return settings.mongodb_uri
+    return embedded_db.ensure_running(settings.data_dir)
+
+
+def connect(settings: Settings) -> Database:
+    """Connect mongoengine's default alias and make sure every index exists; returns the pymongo database."""
+    from core import models
+
+    mongoengine.disconnect_all()
+    mongoengine.connect(db=settings.database_name, host=resolve_uri(settings), alias="default",
+                        uuidRepresentation="standard", tz_aware=True, serverSelectionTimeoutMS=5000)
+    models.ensure_indexes()
+    return mongoengine.get_db()
+
+
+def get_db() -> Database:
+    """The pymongo database behind the default alias (for bulk paths that bypass document objects)."""
+    return mongoengine.get_db()
+
+
+def ping() -> bool:
+    """True when the database answers."""
+    try:
+        get_db().command("ping")
+        return True
+    except Exception:  # noqa: BLE001 - any failure means unreachable, reported by /health
+        return False

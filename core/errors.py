@@ -1,0 +1,58 @@
+"""Domain errors. The API and the pages each translate them in one place."""
+
+
+class DomainError(Exception):
+    """Base of every error a user can cause; `status` is the HTTP status the edges use."""
+
+    status = 400
+
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
+class NotFound(DomainError):
+    status = 404
+
+
+class CompanyNotFound(NotFound):
+    pass
+
+
+class ListenerNotFound(NotFound):
+    pass
+
+
+class Forbidden(DomainError):
+    status = 403
+
+
+class Unauthorized(DomainError):
+    status = 401
+
+
+class Conflict(DomainError):
+    status = 409
+
+
+class CreditsExhausted(DomainError):
+    status = 402
+
+
+class AiPaused(Forbidden):
+    pass
+
+
+class ValidationFailed(DomainError):
+    """Invalid input; `items` follow the 422 shape: [{"loc": [...], "msg": ..., "type": ...}]."""
+
+    status = 422
+
+    def __init__(self, items: list[dict]):
+        super().__init__("; ".join(f"{'.'.join(map(str, i['loc']))}: {i['msg']}" for i in items))
+        self.items = items
+
+    @classmethod
+    def one(cls, loc: list, msg: str, type_: str = "value_error") -> "ValidationFailed":
+        """A single-item validation error."""
+        return cls([{"loc": list(loc), "msg": msg, "type": type_}])

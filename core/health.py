@@ -1,0 +1,18 @@
+"""What /health reports: each part's state in words an operator on call can act on."""
+from __future__ import annotations
+
+from core import database, vector_store
+
+
+def check_health() -> dict:
+    """{"status": "ok"|"degraded", "database": ..., "vector_store": ..., "version": ...}."""
+    parts = {
+        "database": "ok" if database.ping() else "unreachable",
+        "vector_store": "ok" if vector_store.ping() else "unavailable",
+    }
+    status = "ok" if all(v == "ok" for v in parts.values()) else "degraded"
+    failing = [name for name, state in parts.items() if state != "ok"]
+    report = {"status": status, **parts, "api": "ok", "version": "2.0.0"}
+    if failing:
+        report["detail"] = "Failing: " + ", ".join(failing)
+    return report

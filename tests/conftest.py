@@ -1,0 +1,73 @@
+"""Test fixtures: one real SecantusDB process for the session, a clean database for every test."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core.embedded_db import free_port, port_answers, server_command
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def mongodb_uri(tmp_path_factory):
+    """A SecantusDB server process on a free loopback port, stopped after the session."""
+    port = free_port()
+    storage = tmp_path_factory.mktemp("secantus")
+    proc = subprocess.Popen([server_command(), "--host", "127.0.0.1", "--port", str(port), "--storage-path",
+                             str(storage), "--log-level", "WARNING"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not port_answers(port):
+        assert proc.poll() is None, "secantusd-py exited during start"
+        assert time.monotonic() < deadline, "secantusd-py did not start"
+        time.sleep(0.1)
+    yield f"mongodb://127.0.0.1:{port}/?directConnection=true"
+    proc.terminate()
+    proc.wait(timeout=30)
+    shutil.rmtree(storage, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def test_env(mongodb_uri, tmp_path_factory):
+    """The environment the app reads in tests."""
+    return {"MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_test", "SECRET_KEY": "test-secret",
+            "ADMIN_KEY": "test-admin-key", "DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+
+
+@pytest.fixture(scope="session")
+def _app(test_env):
+    from webapp import create_app
+
+    return create_app({"ENV": test_env, "TESTING": True, "WTF_CSRF_ENABLED": False})
+
+
+@pytest.fixture
+def app(_app):
+    """The app over an emptied database."""
+    from core.database import get_db
+
+    db = get_db()
+    for name in db.list_collection_names():
+        if not name.startswith("system."):
+            db[name].delete_many({})
+    from core import snapshot
+
+    snapshot.clear_cache()
+    yield _app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()

@@ -1,0 +1,2 @@
+"""CLI commands (placeholder)."""
+COMMANDS = []
