@@ -14,10 +14,8 @@ API_PREFIX = "/api/"
 class JsonApi(Api):
     """An Api whose error handler answers JSON only under /api/ (and /health); pages keep their HTML errors."""
 
-    def handle_http_exception(self, error):
-        if not errors.is_api_request():
-            return error
-        return errors.http_error_response(error)
+    def _register_error_handlers(self):
+        """Errors are answered app-wide by webapp.errors (JSON under /api/, pages elsewhere)."""
 
 
 def _authenticate_request() -> None:
@@ -56,5 +54,4 @@ def init_app(app: Flask) -> Api:
     app.register_blueprint(health.blp)
     api.register_blueprint(segments.blp)
     app.before_request(_authenticate_request)
-    errors.register(app)
     return api

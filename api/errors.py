@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, request
+from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from core.errors import DomainError, ValidationFailed
@@ -69,22 +69,3 @@ def domain_error_response(error: DomainError):
     if isinstance(error, ValidationFailed):
         return jsonify(detail=error.items), 422
     return jsonify(detail=error.detail), error.status
-
-
-def register(app: Flask) -> None:
-    """Core errors become JSON on API paths; unexpected errors never show a trace."""
-
-    @app.errorhandler(DomainError)
-    def _domain(error: DomainError):
-        if is_api_request():
-            return domain_error_response(error)
-        raise error
-
-    @app.errorhandler(Exception)
-    def _unexpected(error: Exception):
-        if isinstance(error, HTTPException):
-            return error if not is_api_request() else http_error_response(error)
-        log.exception("unhandled error on %s", request.path)
-        if is_api_request():
-            return jsonify(detail="Internal server error"), 500
-        return error

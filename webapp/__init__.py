@@ -21,9 +21,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["db"] = database.connect(app.config["SETTINGS"])
 
     import api
-    from webapp import cli, pages
+    from webapp import cli, errors, pages
 
     api.init_app(app)
     pages.init_app(app)
     cli.init_app(app)
+    errors.register(app)
     return app

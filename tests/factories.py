@@ -1,0 +1,40 @@
+"""Test data factories: listeners and their interactions written straight to the stores, as an import would."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from core.companies import ensure_company
+from core.models import InteractionBatch, Listener
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
+
+
+def make_company(company_id: int = 1, **fields):
+    """A company with defaults, overridden by fields."""
+    company = ensure_company(company_id)
+    if fields:
+        company.update(**{f"set__{k}": v for k, v in fields.items()})
+        company.reload()
+    return company
+
+
+def event(days_ago: float, channel: int = 1, campaign: str = "song_request", timeslot: int | None = None,
+          message: str | None = None, now: datetime = NOW) -> dict:
+    """One interaction `days_ago` days before now."""
+    return {"t": now - timedelta(days=days_ago), "channel": channel, "campaign": campaign, "timeslot": timeslot,
+            "message": message}
+
+
+def make_listener(company_id: int = 1, originator: str = "27820000001", events: list[dict] = (), **declared):
+    """A listener with declared fields and interactions (events from `event`)."""
+    make_company(company_id)
+    listener = Listener(company_id=company_id, originator=originator, **declared).save()
+    if events:
+        InteractionBatch._get_collection().insert_one({
+            "company_id": company_id, "originator": originator, "import_id": "factory",
+            "times": [e["t"] for e in events], "channels": [e["channel"] for e in events],
+            "campaigns": [e["campaign"] for e in events], "timeslots": [e["timeslot"] for e in events],
+            "messages": [e["message"] for e in events],
+            "keys": [f"factory:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)],
+        })
+    return listener
