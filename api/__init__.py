@@ -5,6 +5,7 @@ from flask import Flask, g, request
 from flask_smorest import Api
 
 from api import errors
+from api.converters import CompanyIdConverter
 from core.api_keys import authenticate, authorise
 from core.errors import ValidationFailed
 
@@ -48,7 +49,9 @@ def init_app(app: Flask) -> Api:
     app.config.setdefault("API_SPEC_OPTIONS", {
         "components": {"securitySchemes": {"APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}},
     })
+    app.url_map.converters["company"] = CompanyIdConverter
     api = JsonApi(app)
+    api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer"})
     from api import health, segments
 
     app.register_blueprint(health.blp)

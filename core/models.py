@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from mongoengine import (BooleanField, DateTimeField, DictField, Document, FloatField, IntField, ListField,
+from mongoengine import (BooleanField, DateTimeField, DictField, Document, FloatField, IntField, ListField, ObjectIdField,
                          StringField)
 
 DECLARED_FIELDS = ("mobile_number", "gender", "age", "location", "language", "ethnicity", "name", "email", "id_number")
@@ -39,6 +39,7 @@ class Company(Document):
     channels = DictField()  # str(channel_type) -> name; missing ones fall back to DEFAULT_CHANNELS
     thresholds = DictField()  # overrides of core.segments.DEFAULT_THRESHOLDS
     data_version = IntField(default=0)  # bumped by every write that changes what filters see
+    snapshot_file = ObjectIdField()  # GridFS id of the current listener snapshot (core.snapshot)
     created_at = DateTimeField(default=utcnow)
     meta = {"collection": "companies"}
 
