@@ -30,11 +30,20 @@ def connect(settings: Settings) -> Database:
     """Connect mongoengine's default alias and make sure every index exists; returns the pymongo database."""
     from core import models
 
-    mongoengine.disconnect_all()
+    disconnect()
     mongoengine.connect(db=settings.database_name, host=resolve_uri(settings), alias="default",
                         uuidRepresentation="standard", tz_aware=True, serverSelectionTimeoutMS=5000)
     models.ensure_indexes()
     return mongoengine.get_db()
+
+
+def disconnect() -> None:
+    """Close every open client (pymongo warns about clients left to the garbage collector)."""
+    from mongoengine.connection import _connections
+
+    for alias in list(_connections):
+        _connections[alias].close()
+    mongoengine.disconnect_all()
 
 
 def get_db() -> Database:

@@ -1,0 +1,30 @@
+"""API test helpers: keys scoped like a client's, and a station with a few segmented listeners."""
+from __future__ import annotations
+
+import pytest
+
+from core.api_keys import create_key
+from core.segmentation import segment_company
+from tests.factories import NOW, event, make_listener
+
+
+@pytest.fixture
+def key_for(app):
+    """key_for(1, 2) -> headers with a key scoped to those companies; key_for(all_companies=True) for all."""
+
+    def make(*companies: int, all_companies: bool = False) -> dict:
+        _, token = create_key(list(companies), all_companies=all_companies, name="test")
+        return {"X-API-Key": token}
+
+    return make
+
+
+@pytest.fixture
+def station(app):
+    """Company 1 with a super fan, a new listener and two dormant listeners, segmented as of NOW."""
+    make_listener(1, "fan", [event(d, channel=1 + d % 2) for d in range(1, 15)], tags=["music", "vip"])
+    make_listener(1, "newbie", [event(2)], tags=["music"])
+    make_listener(1, "gone", [event(120)])
+    make_listener(1, "quiet", [])
+    segment_company(1, NOW)
+    return 1
