@@ -20,20 +20,25 @@ IN_CHUNK = 1000
 FULL_SCAN_ABOVE = 5000
 
 
-def read_listeners(company_id: int, originators: Iterable[str] | None = None) -> list[dict]:
-    """Listener documents (declared fields only) of the company, or of some of its listeners."""
-    col = Listener._get_collection()
+def read_listeners(company_id: int, originators: Iterable[str] | None = None,
+                   projection: dict | None = None) -> list[dict]:
+    """Listener documents of the company, or of some of its listeners (declared fields unless told otherwise)."""
+    return list(iter_listeners(company_id, originators, projection))
+
+
+def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None):
+    """Stream listener documents: one sequential scan for many listeners, index look-ups for a few."""
+    col, fields = Listener._get_collection(), projection or PROJECTION
     if originators is None:
-        return list(col.find({"company_id": company_id}, PROJECTION, batch_size=5000))
+        yield from col.find({"company_id": company_id}, fields, batch_size=2000)
+        return
     wanted = sorted(set(originators))
     if len(wanted) > FULL_SCAN_ABOVE:
         keep = set(wanted)
-        return [d for d in col.find({"company_id": company_id}, PROJECTION, batch_size=5000) if d["originator"] in keep]
-    docs = []
+        yield from (d for d in col.find({"company_id": company_id}, fields, batch_size=2000) if d["originator"] in keep)
+        return
     for start in range(0, len(wanted), IN_CHUNK):
-        docs.extend(col.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}},
-                             PROJECTION))
-    return docs
+        yield from col.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}}, fields)
 
 
 def _filled(value) -> bool:

@@ -187,8 +187,18 @@ class ImportReport(Document):
     meta = {"collection": "import_reports"}
 
 
+class Suppression(Document):
+    """A keyed hash of a number whose interactions are dropped at import (erasure with suppress=true)."""
+
+    company_id = IntField(required=True)
+    number_hash = StringField(required=True)
+    created_at = DateTimeField(default=utcnow)
+    meta = {"collection": "suppressions",
+            "indexes": [{"fields": ["company_id", "number_hash"], "unique": True}]}
+
+
 DOCUMENTS = (Company, Show, Listener, InteractionBatch, SegmentChange, SegmentRun, ApiKey, User, AuditEntry,
-             ImportReport)
+             ImportReport, Suppression)
 
 
 def ensure_indexes() -> None:

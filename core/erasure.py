@@ -1,0 +1,88 @@
+"""Erasure (decisions.md §7): clear every personal field, keep the behaviour under a keyed pseudonym, audit it.
+
+Irreversible. The receipt names each store and how many records were touched. With `suppress`, a keyed hash of
+the number goes on the suppression list so that later imports drop interactions from it.
+"""
+from __future__ import annotations
+
+from core.models import (OPTIONAL_DECLARED, AuditEntry, InteractionBatch, Listener, SegmentChange,
+                         Suppression, utcnow)
+from core.errors import ListenerNotFound
+from core.pseudonyms import keyed_hash, number_digits, pseudonym
+
+PERSONAL = ("name", "email", "mobile_number", "id_number", "gender", "age_group", "location", "language",
+            "ethnicity", *OPTIONAL_DECLARED, "permission", "opt_in")
+
+
+def erase_listener(company_id: int, originator: str, secret: str, suppress: bool = False, actor: str = "") -> dict:
+    """Pseudonymise one listener everywhere; ListenerNotFound if unknown (or already erased)."""
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
+                                               "erased_at": None})
+    if doc is None:
+        raise ListenerNotFound(f"Listener {originator} not found")
+    alias = pseudonym(secret, company_id, originator)
+    stores = {"listeners": _erase_profile(company_id, originator, alias),
+              "interactions": _erase_interactions(company_id, originator, alias, secret),
+              "segment_history": _rename(SegmentChange, company_id, originator, alias)}
+    stores.update(_erase_elsewhere(company_id, originator, alias))
+    if suppress:
+        stores["suppression_list"] = _suppress(company_id, secret, originator, doc.get("mobile_number"))
+    stores["snapshot"] = _resegment(company_id, originator, alias)
+    AuditEntry(company_id=company_id, action="listener.erased", actor=actor,
+               details={"pseudonym": alias, "suppressed": suppress, "stores": stores}).save()
+    return {"erased": True, "pseudonym": alias, "suppressed": suppress, "stores": stores, "at": utcnow().isoformat()}
+
+
+def _erase_profile(company_id: int, originator: str, alias: str) -> int:
+    unset = {name: "" for name in PERSONAL}
+    result = Listener._get_collection().update_one(
+        {"company_id": company_id, "originator": originator},
+        {"$set": {"originator": alias, "tags": [], "inferred": {}, "erased_at": utcnow()}, "$unset": unset})
+    return result.modified_count
+
+
+def _erase_interactions(company_id: int, originator: str, alias: str, secret: str) -> int:
+    """Messages cleared; idempotency keys re-keyed so no unkeyed hash of the person's rows is left."""
+    col, touched = InteractionBatch._get_collection(), 0
+    for batch in list(col.find({"company_id": company_id, "originator": originator}, {"keys": 1, "messages": 1})):
+        keys = ["erased:" + keyed_hash(secret, k)[:32] for k in batch.get("keys", [])]
+        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys,
+                                                        "messages": [None] * len(batch.get("messages", []))}})
+        touched += len(keys)
+    return touched
+
+
+def _rename(document, company_id: int, originator: str, alias: str) -> int:
+    return document._get_collection().update_many({"company_id": company_id, "originator": originator},
+                                                  {"$set": {"originator": alias}}).modified_count
+
+
+def _erase_elsewhere(company_id: int, originator: str, alias: str) -> dict:
+    """Stores added by later features register here (vector index, audiences, AI caches)."""
+    from core.erasure_hooks import run_hooks
+
+    return run_hooks(company_id, originator, alias)
+
+
+def _suppress(company_id: int, secret: str, originator: str, mobile_number: str | None) -> int:
+    hashes = {keyed_hash(secret, number_digits(n)) for n in (originator, mobile_number) if number_digits(n or "")}
+    for digest in hashes:
+        Suppression.objects(company_id=company_id, number_hash=digest).update_one(
+            set_on_insert__created_at=utcnow(), upsert=True)
+    return len(hashes)
+
+
+def _resegment(company_id: int, originator: str, alias: str) -> int:
+    from core.segmentation import resegment_listeners
+
+    resegment_listeners(company_id, [alias], kind="erasure", dropped=[originator])
+    return 1
+
+
+def is_suppressed(company_id: int, secret: str, number: str) -> bool:
+    """True when interactions from this number must be dropped at import."""
+    digits = number_digits(number)
+    return bool(digits) and Suppression.objects(company_id=company_id,
+                                                number_hash=keyed_hash(secret, digits)).first() is not None
+
+

@@ -1,0 +1,197 @@
+"""The five filtered operations of the spec: filter (pages), aggregate, completeness, cross-channel, export.
+
+Each evaluates one ListenerFilter over the company's in-memory snapshot; MongoDB is asked only for the rows of a
+page or of an export, always by an index that starts with company_id.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import snapshot
+from core.companies import get_company
+from core.declared import read_listeners
+from core.errors import ValidationFailed
+from core.filters import ListenerFilter
+from core.listener_view import record
+from core.models import DECLARED_FIELDS, Listener
+from core.rollups import show_titles
+
+MAX_PAGE_SIZE = 1000
+LISTING_PROJECTION = {"_id": 0, "id_number": 0, "created_at": 0}
+
+
+def _pct(part, whole) -> float:
+    return round(100.0 * float(part) / float(whole), 1) if whole else 0.0
+
+
+def matching(company_id: int, flt: ListenerFilter) -> tuple[snapshot.Snapshot, np.ndarray]:
+    """The company's snapshot and the rows that match (404 for an unknown company)."""
+    get_company(company_id)
+    snap = snapshot.current(company_id)
+    return snap, flt.mask(snap)
+
+
+def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
+    """Matching rows, most recently active first, then by originator (a stable order for paging)."""
+    rows = np.flatnonzero(mask)
+    if not len(rows):
+        return rows
+    order = np.lexsort((snap.originators[rows], -snap.cols["last_ts"][rows]))
+    return rows[order]
+
+
+def check_page(page: int, page_size: int) -> None:
+    """page >= 1 and 1 <= page_size <= 1000, else 422."""
+    problems = []
+    if page < 1:
+        problems.append({"loc": ["query", "page"], "msg": "Must be greater than or equal to 1.", "type": "value_error"})
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        problems.append({"loc": ["query", "page_size"], "msg": f"Must be between 1 and {MAX_PAGE_SIZE}.",
+                         "type": "value_error"})
+    if problems:
+        raise ValidationFailed(problems)
+
+
+def filter_listeners(company_id: int, flt: ListenerFilter, page: int = 1, page_size: int = 100) -> dict:
+    """One page of matching listeners with the total and the number of pages."""
+    check_page(page, page_size)
+    snap, mask = matching(company_id, flt)
+    rows = _ordered_rows(snap, mask)
+    chosen = rows[(page - 1) * page_size: page * page_size]
+    docs = {d["originator"]: d for d in read_listeners(company_id, snap.originators[chosen].tolist(),
+                                                       projection=LISTING_PROJECTION)}
+    listeners = [record(docs.get(snap.originators[r], {"originator": snap.originators[r]}), snap, r) for r in chosen]
+    return {"total": int(len(rows)), "page": page, "page_size": page_size,
+            "pages": math.ceil(len(rows) / page_size), "listeners": listeners}
+
+
+def _cat_counts(snap, name, rows) -> dict:
+    codes = snap.cols[name][rows]
+    counts = np.bincount(codes[codes >= 0], minlength=len(snap.vocab.get(name, [])))
+    pairs = [(str(v), int(c)) for v, c in zip(snap.vocab.get(name, []), counts) if c]
+    return dict(sorted(pairs, key=lambda p: (-p[1], p[0])))
+
+
+def _multi_counts(snap, name, rows) -> dict:
+    counts = snap.cols[name][rows].sum(axis=0)
+    pairs = [(str(v), int(c)) for v, c in zip(snap.vocab.get(name, []), counts) if c]
+    return dict(sorted(pairs, key=lambda p: (-p[1], p[0])))
+
+
+def _int_counts(values: np.ndarray, none: int = -1) -> dict:
+    ids, counts = np.unique(values[values != none], return_counts=True)
+    return {str(int(i)): int(c) for i, c in zip(ids, counts)}
+
+
+def _flag_counts(values: np.ndarray) -> dict:
+    if values.dtype == np.int8:
+        return {"true": int((values == 1).sum()), "false": int((values == 0).sum()),
+                "unknown": int((values == -1).sum())}
+    return {"true": int(values.sum()), "false": int((~values).sum())}
+
+
+def _named(counts: dict, names: dict, label: str) -> dict:
+    return {k: {label: names.get(int(k), f"#{k}"), "count": v} for k, v in counts.items()}
+
+
+CATEGORICAL_DIMENSIONS = ("segment", "gender", "age_group", "ethnicity", "language", "location", "income_bracket",
+                          "education", "employment_status", "inferred_gender", "inferred_age_group",
+                          "inferred_language", "inferred_location", "inferred_lsm", "peak_time_of_day")
+FLAG_DIMENSIONS = ("permission", "opt_in", "profile_complete", "weekday_pattern")
+
+
+def aggregate(company_id: int, flt: ListenerFilter) -> dict:
+    """Listener counts for every filterable dimension of the filtered set (no pagination)."""
+    snap, mask = matching(company_id, flt)
+    rows = np.flatnonzero(mask)
+    out: dict = {"total": int(len(rows))}
+    if not len(snap):
+        return out
+    channels = get_company(company_id).channel_names()
+    out.update({name: _cat_counts(snap, name, rows) for name in CATEGORICAL_DIMENSIONS})
+    out.update({name: _multi_counts(snap, column, rows) for name, column in
+                (("tags", "tags"), ("inferred_interests", "inferred_interests"), ("campaign_type", "campaign_types"),
+                 ("public_holiday", "public_holidays"), ("missing_fields", "missing_fields"))})
+    out["channel_type"] = _named(_int_counts(snap.cols["primary_channel"][rows], none=0), channels, "name")
+    out["has_channel"] = _named(_multi_counts(snap, "channels", rows), channels, "name")
+    for name in ("peak_hour", "primary_day_of_week", "peak_month"):
+        out[name] = _int_counts(snap.cols[name][rows])
+    out["timeslot_counts"] = _named(_multi_counts(snap, "timeslots", rows), show_titles(company_id), "title")
+    out.update({name: _flag_counts(snap.cols[name][rows]) for name in FLAG_DIMENSIONS})
+    return out
+
+
+def completeness(company_id: int, flt: ListenerFilter) -> dict:
+    """Declared-profile completeness of the filtered set: declared values only, never inferred ones."""
+    snap, mask = matching(company_id, flt)
+    rows = np.flatnonzero(mask)
+    total = int(len(rows))
+    missing = snap.cols["missing_fields"][rows] if len(snap) else np.zeros((0, len(DECLARED_FIELDS)), dtype=bool)
+    complete = int((~missing.any(axis=1)).sum()) if total else 0
+    fields = {}
+    for i, name in enumerate(DECLARED_FIELDS):
+        gaps = int(missing[:, i].sum()) if total else 0
+        fields[name] = {"filled": total - gaps, "filled_percentage": _pct(total - gaps, total),
+                        "missing": gaps, "missing_percentage": _pct(gaps, total)}
+    return {"total": total, "complete": {"count": complete, "percentage": _pct(complete, total)},
+            "incomplete": {"count": total - complete, "percentage": _pct(total - complete, total)}, "fields": fields}
+
+
+def cross_channel(company_id: int, flt: ListenerFilter) -> dict:
+    """For every pair of channels the listeners active on both; per channel its total and its single-channel users."""
+    snap, mask = matching(company_id, flt)
+    rows = np.flatnonzero(mask)
+    total = int(len(rows))
+    if not len(snap):
+        return {"total": 0, "channels": [], "pairs": []}
+    names = get_company(company_id).channel_names()
+    ids = [int(v) for v in snap.vocab.get("channels", [])]
+    used = snap.cols["channels"][rows].astype(np.int32)
+    both = used.T @ used
+    only = (used.sum(axis=1) == 1)
+    channels = [{"channel_type": cid, "name": names.get(cid, f"#{cid}"), "listeners": int(both[i, i]),
+                 "percentage": _pct(both[i, i], total), "unique": int((used[:, i].astype(bool) & only).sum()),
+                 "unique_percentage": _pct((used[:, i].astype(bool) & only).sum(), total)} for i, cid in enumerate(ids)]
+    pairs = [{"channels": [a, b], "names": [names.get(a, f"#{a}"), names.get(b, f"#{b}")],
+              "listeners": int(both[i, j]), "percentage": _pct(both[i, j], total)}
+             for i, a in enumerate(ids) for j, b in enumerate(ids) if i < j]
+    return {"total": total, "channels": channels, "pairs": pairs}
+
+
+def int_param(params: dict, name: str, default: int) -> int:
+    """An integer query parameter (422 naming it when it is not one)."""
+    raw = params.get(name)
+    raw = raw[0] if isinstance(raw, list) and raw else raw
+    if raw is None or str(raw).strip() == "":
+        return default
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        raise ValidationFailed.one(["query", name], "Not a valid integer.", "type_error") from None
+
+
+def page_args(params: dict) -> tuple[int, int]:
+    """page and page_size of a filter request, validated."""
+    page, page_size = int_param(params, "page", 1), int_param(params, "page_size", 100)
+    check_page(page, page_size)
+    return page, page_size
+
+
+def parse_filter_page(params: dict) -> tuple[ListenerFilter, int, int]:
+    """Filters, page and page_size of a filter request; every invalid parameter reported at once."""
+    from core.filters import parse_filters
+
+    problems, flt, page = [], None, (1, 100)
+    try:
+        flt = parse_filters(params)
+    except ValidationFailed as error:
+        problems.extend(error.items)
+    try:
+        page = page_args(params)
+    except ValidationFailed as error:
+        problems.extend(error.items)
+    if problems:
+        raise ValidationFailed(problems)
+    return flt, page[0], page[1]
