@@ -73,9 +73,16 @@ def _suppress(company_id: int, secret: str, originator: str, mobile_number: str 
 
 
 def _resegment(company_id: int, originator: str, alias: str) -> int:
+    """Move the listener's snapshot row to the pseudonym, profiled as of its last run so analytics do not shift."""
+    from datetime import datetime, timezone
+
+    from core import snapshot
     from core.segmentation import resegment_listeners
 
-    resegment_listeners(company_id, [alias], kind="erasure", dropped=[originator])
+    snap = snapshot.current(company_id)
+    row = snap.row_of(originator) if len(snap) else None
+    as_of = datetime.fromtimestamp(int(snap.cols["as_of"][row]), timezone.utc) if row is not None else None
+    resegment_listeners(company_id, [alias], now=as_of, kind="erasure", dropped=[originator])
     return 1
 
 

@@ -1,0 +1,106 @@
+"""Erasure (decisions.md §7): nothing personal left anywhere, behaviour kept under a pseudonym."""
+from __future__ import annotations
+
+import pytest
+from bson import json_util
+
+from core import snapshot
+from core.database import get_db
+from core.erasure import erase_listener, is_suppressed
+from core.errors import ListenerNotFound
+from core.models import AuditEntry, Listener
+from core.segmentation import segment_company
+from tests.factories import NOW, event, make_listener
+
+SECRET = "test-secret"
+PERSON = {"name": "Nomvula Dlamini", "email": "nomvula.d@example.org", "mobile_number": "+27829876543",
+          "id_number": "8505050123086"}
+ORIGINATOR = "27829876543"
+
+
+def everything_stored() -> bytes:
+    """Every document of every collection (GridFS chunks included), as lower-cased bytes."""
+    db, dump = get_db(), []
+    for name in db.list_collection_names():
+        for doc in db[name].find():
+            dump.append(json_util.dumps(doc).encode())
+            if "data" in doc and isinstance(doc["data"], bytes):
+                dump.append(doc["data"])
+    return b"\n".join(dump).lower()
+
+
+def personal_traces(blob: bytes) -> list[str]:
+    needles = [*PERSON.values(), ORIGINATOR, "nomvula", "dlamini"]
+    return [n for n in needles if n.lower().encode() in blob]
+
+
+@pytest.fixture
+def person(app):
+    make_listener(1, ORIGINATOR, [event(1, channel=2, message="Nomvula here, play my song!"), event(5, channel=1),
+                                  event(9, campaign="competition")], tags=["gospel"], gender="female",
+                  age_group="35-44", language="isiZulu", location="Durban", **PERSON)
+    make_listener(1, "27820000001", [event(2)], name="Someone Else")
+    segment_company(1, NOW)
+    return ORIGINATOR
+
+
+def test_traces_are_found_before_erasure(person):
+    assert personal_traces(everything_stored())
+
+
+def test_nothing_personal_is_left_anywhere_after_erasure(person):
+    erase_listener(1, person, SECRET)
+    assert personal_traces(everything_stored()) == []
+
+
+def test_behaviour_is_kept_under_a_pseudonym(person):
+    segment_before = snapshot.current(1).labels("segment")[snapshot.current(1).row_of(person)]
+    receipt = erase_listener(1, person, SECRET)
+    snap = snapshot.current(1)
+    row = snap.row_of(receipt["pseudonym"])
+    assert row is not None and snap.row_of(person) is None
+    assert int(snap.cols["n_total"][row]) == 3
+    assert snap.labels("segment")[row] == segment_before
+
+
+def test_erased_listener_leaves_the_filter_results_but_not_the_counts(person):
+    erase_listener(1, person, SECRET)
+    snap = snapshot.current(1)
+    from core.filters import parse_filters
+
+    assert parse_filters({}).mask(snap).sum() == 1
+    from core.overview import station_summary
+
+    assert station_summary(1)["total_listeners"] == 2
+
+
+def test_receipt_names_each_store_and_the_audit_holds_no_personal_data(person):
+    receipt = erase_listener(1, person, SECRET, actor="api:test")
+    assert receipt["stores"]["listeners"] == 1 and receipt["stores"]["interactions"] == 3
+    entry = AuditEntry.objects(company_id=1, action="listener.erased").get()
+    assert personal_traces(json_util.dumps(entry.to_mongo()).lower().encode()) == []
+
+
+def test_second_erasure_is_not_found(person):
+    erase_listener(1, person, SECRET)
+    with pytest.raises(ListenerNotFound):
+        erase_listener(1, person, SECRET)
+
+
+def test_pseudonym_depends_on_the_server_secret(person):
+    alias = erase_listener(1, person, SECRET)["pseudonym"]
+    assert alias != erase_listener(1, "27820000001", "another-secret")["pseudonym"]
+    assert person not in alias
+
+
+def test_suppress_puts_a_keyed_hash_of_the_number_on_the_list(person):
+    erase_listener(1, person, SECRET, suppress=True)
+    assert is_suppressed(1, SECRET, "+27 82 987 6543")
+    assert not is_suppressed(1, "other-secret", person)
+    assert not is_suppressed(2, SECRET, person)
+
+
+def test_without_suppress_the_number_is_not_listed(person):
+    erase_listener(1, person, SECRET)
+    assert not is_suppressed(1, SECRET, person)
+    assert Listener.objects(company_id=1, originator=person).count() == 0
