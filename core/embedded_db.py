@@ -21,6 +21,7 @@ from pathlib import Path
 
 RECORD = "secantus.json"
 START_TIMEOUT_S = 60
+_started: list[subprocess.Popen] = []  # servers outlive this process on purpose; keep their handles referenced
 
 
 class EmbeddedDatabaseError(RuntimeError):
@@ -108,12 +109,12 @@ def ensure_running(data_dir: Path) -> str:
 
 def _start(data_dir: Path) -> dict:
     port = free_port()
-    log = open(data_dir / "secantus.log", "ab")
-    proc = subprocess.Popen(
-        [server_command(), "--host", "127.0.0.1", "--port", str(port),
-         "--storage-path", str(data_dir / "db"), "--log-level", "WARNING"],
-        stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
-    )
+    with open(data_dir / "secantus.log", "ab") as log:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen(
+            [server_command(), "--host", "127.0.0.1", "--port", str(port),
+             "--storage-path", str(data_dir / "db"), "--log-level", "WARNING"],
+            stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
+        )
     deadline = time.monotonic() + START_TIMEOUT_S
     while not port_answers(port):
         if proc.poll() is not None:
@@ -122,6 +123,7 @@ def _start(data_dir: Path) -> dict:
             proc.kill()
             raise EmbeddedDatabaseError("secantusd-py did not start listening in time")
         time.sleep(0.1)
+    _started.append(proc)
     record = {"pid": proc.pid, "port": port, "started_at": time.time()}
     (data_dir / RECORD).write_text(json.dumps(record))
     return record

@@ -6,8 +6,8 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     """Register every command of every area on the app's CLI."""
-    from webapp.cli import accounts, importing, serving, station
+    from webapp.cli import accounts, demo, importing, serving, station
 
-    for module in (accounts, importing, serving, station):
+    for module in (accounts, demo, importing, serving, station):
         for command in module.COMMANDS:
             app.cli.add_command(command)

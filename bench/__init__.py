@@ -1,0 +1,1 @@
+"""Dataset generator and benchmark runner (see bench/README.md)."""

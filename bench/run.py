@@ -1,0 +1,167 @@
+"""Benchmark import and segmentation: `python -m bench.run --sizes 10000 100000 [--skip-generate]`.
+
+For each size: a fresh database (the embedded server on its own DATA_DIR `bench/data/run-<size>`, or database
+`bench_<size>` of MONGODB_URI when that is set), the four files imported with `core.ingest.import_file`, then one full
+`segment_company`. Every function of BENCHMARKS adds columns to the size's row of a Markdown table that is printed and
+appended to `bench/results/<date>.md`. A later benchmark (filter, aggregate, export latency) is one more function.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import time
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+from bench.generate import DEFAULT_OUT, folder_of, generate, is_generated
+from core.config import Settings
+from core.demo import KINDS
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+@dataclass
+class Context:
+    """One size under test: its files, its database and what earlier benchmarks found."""
+
+    size: int
+    folder: Path
+    settings: Settings
+    meta: dict
+    found: dict = field(default_factory=dict)
+
+    @property
+    def company_id(self) -> int:
+        """The station the files are for."""
+        return self.meta["company_id"]
+
+    @property
+    def now(self) -> datetime:
+        """The reference time the dataset was generated for."""
+        return datetime.fromisoformat(self.meta["now"])
+
+
+def bench_import(ctx: Context) -> dict:
+    """Import the four files in order, as an operator would (no re-segmentation per import)."""
+    from core.ingest import import_file
+
+    seconds, rows = 0.0, 0
+    for kind in KINDS:
+        started = time.perf_counter()
+        report = import_file(kind, ctx.folder / f"{kind}.jsonl", resegment=False)
+        seconds += time.perf_counter() - started
+        rows += report.rows
+        if report.error_count:
+            raise RuntimeError(f"{kind}: {report.error_count} rows rejected, first: {report.errors[:3]}")
+    return {"listeners": f"{ctx.meta['listeners']:,}", "interactions": f"{ctx.meta['rows']['interactions']:,}",
+            "import s": f"{seconds:.1f}", "import rows/s": f"{rows / seconds:,.0f}"}
+
+
+def bench_segmentation(ctx: Context) -> dict:
+    """One full segmentation run as of the dataset's `now`, with its read/compute/write split."""
+    from core.segmentation import segment_company
+
+    started = time.perf_counter()
+    run = segment_company(ctx.company_id, ctx.now)
+    seconds = time.perf_counter() - started
+    timings = getattr(run, "timings", None) or {}
+    split = "/".join(f"{timings[k]:.1f}" for k in ("read_s", "compute_s", "write_s") if k in timings)
+    return {"segmentation s": f"{seconds:.1f}", "read/compute/write s": split or "-"}
+
+
+BENCHMARKS = [bench_import, bench_segmentation]
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory of this process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _fresh_database(size: int, data: Path) -> Settings:
+    """Connect to an empty database of its own for this size."""
+    from core import database, embedded_db
+
+    uri = os.environ.get("MONGODB_URI") or None
+    run_dir = data / f"run-{size}"
+    if uri is None:
+        embedded_db.stop(run_dir)
+        shutil.rmtree(run_dir, ignore_errors=True)
+    settings = Settings(mongodb_uri=uri, data_dir=run_dir, database_name=f"bench_{size}")
+    database.connect(settings).client.drop_database(settings.database_name)
+    database.connect(settings)  # again after the drop, so that the indexes exist
+    return settings
+
+
+def _close(settings: Settings) -> None:
+    """Stop the embedded server of this size (its data stays for inspection until the next run)."""
+    import mongoengine
+
+    from core import embedded_db
+
+    mongoengine.disconnect_all()
+    if not settings.mongodb_uri:
+        embedded_db.stop(settings.data_dir)
+
+
+def run_size(size: int, data: Path) -> dict:
+    """Every benchmark on one size; returns its table row."""
+    settings = _fresh_database(size, data)
+    ctx = Context(size, folder_of(data, size), settings, json.loads((folder_of(data, size) / "meta.json").read_text()))
+    row = {"size": f"{size:,}"}
+    try:
+        for benchmark in BENCHMARKS:
+            print(f"  {size:,}: {benchmark.__name__} ...", flush=True)
+            row.update(benchmark(ctx))
+    finally:
+        _close(settings)
+    row["peak RSS MB"] = f"{_peak_rss_mb():,.0f}"
+    return row
+
+
+def markdown(rows: list[dict]) -> str:
+    """The rows as a Markdown table (columns in order of first appearance)."""
+    columns = list(dict.fromkeys(column for row in rows for column in row))
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(str(row.get(column, "")) for column in columns) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _record(table: str) -> Path:
+    """Append the table, with when and where it ran, to bench/results/<date>.md."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{date.today().isoformat()}.md"
+    where = "MONGODB_URI" if os.environ.get("MONGODB_URI") else "embedded SecantusDB"
+    header = (f"## {datetime.now().isoformat(timespec='seconds')}\n\n{platform.platform()}, Python "
+              f"{platform.python_version()}, {os.cpu_count()} CPUs, database: {where}. "
+              f"Peak RSS is this process's, cumulative over the sizes run before.\n\n")
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(header + table + "\n\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--data", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--skip-generate", action="store_true", help="use the files already in --data")
+    args = parser.parse_args(argv)
+    rows = []
+    for size in args.sizes:
+        if not args.skip_generate:
+            generate(size, args.data)
+        elif not is_generated(args.data, size):
+            parser.error(f"no complete dataset for {size} in {folder_of(args.data, size)}")
+        rows.append(run_size(size, args.data))
+    table = markdown(rows)
+    print(table)
+    print(f"\nwritten to {_record(table)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Signing in and out, and choosing a station: local users of core.users, sessions by flask-login."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_login import UserMixin, current_user, login_required, login_user, logout_user
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, EmailField, PasswordField
+from wtforms.validators import DataRequired
+
+from core.companies import get_company, list_companies
+from core.overview import station_summary
+from core.users import get_user, verify_login
+from webapp.pages import safe_next
+
+bp = Blueprint("auth", __name__)
+
+
+class DashboardUser(UserMixin):
+    """The signed-in producer as the pages see them: who they are and which stations they may open."""
+
+    def __init__(self, user):
+        self.id = str(user.id)
+        self.email = user.email
+        self.name = user.name or ""
+        self.companies = tuple(user.companies or ())
+        self.admin = bool(user.admin)
+
+    @property
+    def display_name(self) -> str:
+        """The name when known, else the email."""
+        return self.name or self.email
+
+    def can_open(self, company_id: int) -> bool:
+        """Admins open every station; others only their own."""
+        return self.admin or company_id in self.companies
+
+
+def load_user(user_id: str) -> DashboardUser | None:
+    """flask-login's user loader: the stored account, None if it was removed."""
+    user = get_user(user_id)
+    return DashboardUser(user) if user is not None else None
+
+
+def stations_of(user: DashboardUser) -> list[dict]:
+    """The stations the user may open, by id (read once per request: the layout and the picker share it)."""
+    if "stations" not in g:
+        companies = list_companies(None if user.admin else list(user.companies))
+        g.stations = [{"company_id": c.company_id, "name": c.name or f"Station {c.company_id}",
+                       "timezone": c.timezone} for c in companies]
+    return g.stations
+
+
+def open_station(company_id: int) -> dict:
+    """The station the current user asked for; 403 when it is not theirs, whether or not it exists."""
+    if not current_user.can_open(company_id):
+        abort(403, "This station is not one of yours. Pick one of your stations instead.")
+    company = get_company(company_id)
+    return {"company_id": company.company_id, "name": company.name or f"Station {company.company_id}",
+            "timezone": company.timezone}
+
+
+class LoginForm(FlaskForm):
+    """Email and password of a local account."""
+
+    email = EmailField("Email", validators=[DataRequired()])
+    password = PasswordField("Password", validators=[DataRequired()])
+    remember = BooleanField("Keep me signed in on this computer")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """The sign-in form; on success, back to the page that asked for it or to the user's stations."""
+    form = LoginForm()
+    error = None
+    if form.validate_on_submit():
+        user = verify_login(form.email.data, form.password.data)
+        if user is not None:
+            login_user(DashboardUser(user), remember=form.remember.data)
+            return redirect(safe_next(request.args.get("next")) or url_for("overview.index"))
+        error = "That email and password do not match an account."
+    elif form.errors:
+        error = "Enter your email and password to sign in."
+    return render_template("auth/login.html", form=form, error=error)
+
+
+@bp.post("/logout")
+@login_required
+def logout():
+    """End the session."""
+    logout_user()
+    flash("You have signed out.")
+    return redirect(url_for("auth.login"))
+
+
+@bp.get("/stations")
+@login_required
+def stations():
+    """The station picker; a user with a single station goes straight to it."""
+    mine = stations_of(current_user)
+    if len(mine) == 1:
+        return redirect(url_for("overview.page", company_id=mine[0]["company_id"]))
+    summaries = {s["company_id"]: station_summary(s["company_id"]) for s in mine}
+    return render_template("auth/stations.html", stations=mine, summaries=summaries)

@@ -1,0 +1,36 @@
+"""The station overview: totals, the segment distribution, insights, tags and the movements of the latest run."""
+from __future__ import annotations
+
+from flask import Blueprint, redirect, url_for
+from flask_login import login_required
+
+from core import overview
+from webapp.auth import open_station
+from webapp.pages import render_htmx
+
+bp = Blueprint("overview", __name__)
+
+
+@bp.get("/")
+@login_required
+def index():
+    """Home: the station picker, which goes straight on to the only station of a single-station user."""
+    return redirect(url_for("auth.stations"))
+
+
+@bp.get("/stations/<int:company_id>/")
+@login_required
+def page(company_id: int):
+    """The overview page; with HX-Request alone (a refresh), only its body."""
+    station = open_station(company_id)
+    return render_htmx("overview/page.html", "overview/_fragment.html", station=station,
+                       **station_overview(company_id))
+
+
+def station_overview(company_id: int) -> dict:
+    """Everything the overview shows, from the rollups of the latest segmentation run."""
+    breakdown = overview.segment_breakdown(company_id)
+    if breakdown["as_of"] is None:
+        return {"breakdown": breakdown, "insights": None, "tags": None, "movements": None}
+    return {"breakdown": breakdown, "insights": overview.segment_insights(company_id),
+            "tags": overview.segment_tags(company_id), "movements": overview.segment_movements(company_id)}
