@@ -8,6 +8,7 @@ from typing import Iterable
 
 import numpy as np
 
+from core import database
 from core.models import DECLARED_ATTRIBUTE, DECLARED_FIELDS, INFERRED_FIELDS, Listener
 
 CATEGORICAL = ("gender", "age_group", "location", "language", "ethnicity", "income_bracket", "education",
@@ -28,7 +29,7 @@ def read_listeners(company_id: int, originators: Iterable[str] | None = None,
 
 def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None):
     """Stream listener documents: one sequential scan for many listeners, index look-ups for a few."""
-    col, fields = Listener._get_collection(), projection or PROJECTION
+    col, fields = Listener._get_collection(), database.projection(projection or PROJECTION)
     if originators is None:
         yield from col.find({"company_id": company_id}, fields, batch_size=2000)
         return

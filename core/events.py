@@ -1,7 +1,9 @@
-"""Interactions read back from their per-listener batches into flat numpy arrays, one entry per interaction.
+"""Interactions in their per-listener batches: packed on write, read back into flat numpy arrays.
 
-Reading is the slow part of a segmentation run on the embedded database (~0.1 ms per batch document), so the read
-asks only for the fields behaviour needs (never messages or keys) and converts times without Python datetimes.
+A batch holds one listener's events of one import as parallel columns. Times, channels and timeslots are packed
+little-endian binary (int64 epoch milliseconds, int16, int32 with -1 for "no show"): the embedded database pays per
+BSON element, and reading 2M interactions as packed columns costs a quarter of reading them as arrays of dates.
+Campaign types, messages and idempotency keys stay readable lists.
 """
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 import numpy as np
-from bson.codec_options import CodecOptions, DatetimeConversion
+from bson import Binary
 
+from core.database import projection
 from core.models import InteractionBatch
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
+TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
 IN_CHUNK = 1000
 FULL_SCAN_ABOVE = 5000  # more listeners than this: one sequential scan beats index look-ups on the embedded DB
 
@@ -34,25 +38,31 @@ class Events:
         return len(self.ts)
 
 
-def _collection():
-    opts = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS)
-    return InteractionBatch._get_collection().with_options(codec_options=opts)
+def batch_document(company_id: int, originator: str, import_id: str, times_ms, channels, campaigns, timeslots,
+                   messages, keys) -> dict:
+    """One InteractionBatch as stored: times in epoch milliseconds, timeslots None for no show."""
+    slots = [-1 if s is None else s for s in timeslots]
+    return {"company_id": company_id, "originator": originator, "import_id": import_id, "n": len(keys),
+            "times": Binary(np.asarray(times_ms, dtype=TIME).tobytes()),
+            "channels": Binary(np.asarray(channels, dtype=CHANNEL).tobytes()),
+            "timeslots": Binary(np.asarray(slots, dtype=SLOT).tobytes()),
+            "campaigns": list(campaigns), "messages": list(messages), "keys": list(keys)}
 
 
 def _batches(company_id: int, originators: Iterable[str] | None):
     """The batch documents of the company, or of some of its listeners."""
-    col = _collection()
+    col, fields = InteractionBatch._get_collection(), projection(FIELDS)
     if originators is None:
-        yield from col.find({"company_id": company_id}, FIELDS, batch_size=2000)
+        yield from col.find({"company_id": company_id}, fields, batch_size=2000)
         return
     wanted = sorted(set(originators))
     if len(wanted) > FULL_SCAN_ABOVE:
         keep = set(wanted)
-        yield from (d for d in col.find({"company_id": company_id}, FIELDS, batch_size=2000) if d["originator"] in keep)
+        yield from (d for d in col.find({"company_id": company_id}, fields, batch_size=2000) if d["originator"] in keep)
         return
     for start in range(0, len(wanted), IN_CHUNK):
         chunk = wanted[start:start + IN_CHUNK]
-        yield from col.find({"company_id": company_id, "originator": {"$in": chunk}}, FIELDS)
+        yield from col.find({"company_id": company_id, "originator": {"$in": chunk}}, fields)
 
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,
@@ -62,12 +72,11 @@ def load_events(company_id: int, originators: Iterable[str] | None = None,
     rows, times, channels, campaigns, timeslots = [], [], [], [], []
     for n, doc in enumerate(_batches(company_id, originators), 1):
         r = index.setdefault(doc["originator"], len(index))
-        count = len(doc["times"])
-        rows.append((r, count))
-        times.extend(doc["times"])
-        channels.extend(doc["channels"])
+        rows.append((r, len(doc["campaigns"])))
+        times.append(doc["times"])
+        channels.append(doc["channels"])
         campaigns.extend(doc["campaigns"])
-        timeslots.extend(doc["timeslots"])
+        timeslots.append(doc["timeslots"])
         if progress and n % 5000 == 0:
             progress(5000)
     return _assemble(list(index), rows, times, channels, campaigns, timeslots)
@@ -80,9 +89,9 @@ def _assemble(originators, rows, times, channels, campaigns, timeslots) -> Event
     return Events(
         originators=originators,
         row=np.repeat(owners, counts),
-        ts=np.fromiter((int(t) // 1000 for t in times), dtype=np.int64, count=len(times)),
-        channel=np.array(channels, dtype=np.int16),
+        ts=np.frombuffer(b"".join(times), dtype=TIME).astype(np.int64) // 1000,
+        channel=np.frombuffer(b"".join(channels), dtype=CHANNEL).astype(np.int16),
         campaign=np.asarray(codes, dtype=np.int16),
         campaign_vocab=[str(v) for v in vocab],
-        timeslot=np.array([-1 if t is None else t for t in timeslots], dtype=np.int32),
+        timeslot=np.frombuffer(b"".join(timeslots), dtype=SLOT).astype(np.int32),
     )

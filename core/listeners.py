@@ -1,6 +1,8 @@
 """One listener in full: declared and inferred data, behaviour, segment with reasons, RFM and segment history."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from core import snapshot
 from core.companies import get_company
 from core.database import ALIASES
@@ -23,10 +25,14 @@ def check_alias(db: str | None) -> str:
     return alias
 
 
-def segment_history(company_id: int, originator: str) -> list[dict]:
-    """Every segment change of the listener, oldest first."""
+def segment_history(company_id: int, originator: str, snap=None, row: int | None = None) -> list[dict]:
+    """The first assignment (from the snapshot) and every later segment change, oldest first."""
+    history = []
+    if row is not None and "first_segment" in snap.cols:
+        at = datetime.fromtimestamp(int(snap.cols["first_segmented_at"][row]), timezone.utc)
+        history.append({"from": None, "to": snap.labels("first_segment")[row], "at": at.isoformat()})
     changes = SegmentChange.objects(company_id=company_id, originator=originator).order_by("at")
-    return [{"from": c.from_segment, "to": c.to_segment, "at": c.at.isoformat()} for c in changes]
+    return history + [{"from": c.from_segment, "to": c.to_segment, "at": c.at.isoformat()} for c in changes]
 
 
 def get_listener(company_id: int, originator: str, db: str | None = None) -> dict:
@@ -51,7 +57,7 @@ def get_listener(company_id: int, originator: str, db: str | None = None) -> dic
         "segment": _segment(snap, row, company) if row is not None else None,
         "profile": profile,
         "channel_names": {str(k): v for k, v in company.channel_names().items()},
-        "segment_history": segment_history(company_id, originator),
+        "segment_history": segment_history(company_id, originator, snap, row),
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from mongoengine import (BooleanField, DateTimeField, DictField, Document, FloatField, IntField, ListField, ObjectIdField,
+from mongoengine import (BinaryField, BooleanField, DateTimeField, DictField, Document, FloatField, IntField, ListField, ObjectIdField,
                          StringField)
 
 DECLARED_FIELDS = ("mobile_number", "gender", "age", "location", "language", "ethnicity", "name", "email", "id_number")
@@ -90,15 +90,19 @@ class Listener(Document):
 
 
 class InteractionBatch(Document):
-    """Events of one listener from one import, as parallel arrays (index i of each list is one interaction)."""
+    """Events of one listener from one import as parallel columns; index i of each is one interaction.
+
+    times, channels and timeslots are packed binary (see core.events.batch_document); the lists are plain.
+    """
 
     company_id = IntField(required=True)
     originator = StringField(required=True)
     import_id = StringField()
-    times = ListField(DateTimeField())
-    channels = ListField(IntField())
+    n = IntField()
+    times = BinaryField()  # little-endian int64 epoch milliseconds
+    channels = BinaryField()  # little-endian int16
+    timeslots = BinaryField()  # little-endian int32, -1 = no show
     campaigns = ListField(StringField())
-    timeslots = ListField(IntField(null=True))
     messages = ListField(StringField(null=True))
     keys = ListField(StringField())  # idempotency keys: interaction_id or a hash of the whole row
     meta = {"collection": "interactions", "indexes": [("company_id", "originator")]}

@@ -43,7 +43,7 @@ def profile_listeners(company: Company, docs: list[dict], events: Events, now: d
         else:
             cols[name] = value
     vocab["peak_time_of_day"] = list(DAYPARTS)
-    vocab["segment"] = list(segments.SEGMENTS)
+    vocab["segment"] = vocab["first_segment"] = list(segments.SEGMENTS)
     thresholds = segments.thresholds_for(company.thresholds)
     cols["segment"] = segments.assign({k: cols[k] for k in RULE_INPUTS}, thresholds).astype(np.int16)
     cols["rfm_recency"], cols["rfm_frequency"], cols["rfm_engagement"] = segments.rfm_scores(cols)

@@ -82,15 +82,32 @@ def _splice(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, replaced: set
 
 
 def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapshot.Snapshot) -> dict:
-    """Append {from, to, at} for every profiled listener whose segment differs from before; returns the moves."""
+    """Append {from, to, at} for every profiled listener whose segment changed; returns every move of the run.
+
+    A listener's first assignment is not written as a change document (a first run would otherwise insert one per
+    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at`.
+    """
     before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
     after = fresh.labels("segment")
+    _carry_first_assignment(previous, fresh, run)
     rows = np.flatnonzero(before != after)
     docs = [{"company_id": run.company_id, "originator": fresh.originators[i], "from_segment": before[i],
-             "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows]
+             "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows if before[i] is not None]
     for start in range(0, len(docs), 5000):
         SegmentChange._get_collection().insert_many(docs[start:start + 5000], ordered=False)
     return {"rows": rows, "from": before[rows], "to": after[rows]}
+
+
+def _carry_first_assignment(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, run: SegmentRun) -> None:
+    first = fresh.cols["segment"].copy()
+    first_at = np.full(len(fresh), int(run.now.timestamp()), dtype=np.int64)
+    if len(previous) and "first_segment" in previous.cols:
+        for i, originator in enumerate(fresh.originators.tolist()):
+            row = previous.row_of(originator)
+            if row is not None:
+                first[i] = previous.cols["first_segment"][row]
+                first_at[i] = previous.cols["first_segmented_at"][row]
+    fresh.cols["first_segment"], fresh.cols["first_segmented_at"] = first, first_at
 
 
 def _segment_of(previous: snapshot.Snapshot, originator: str):

@@ -20,7 +20,7 @@ from core.database import get_db
 
 BUCKET = "snapshots"
 KINDS = {
-    "cat": ("segment", "gender", "age_group", "location", "language", "ethnicity", "income_bracket", "education",
+    "cat": ("segment", "first_segment", "gender", "age_group", "location", "language", "ethnicity", "income_bracket", "education",
             "employment_status", "inferred_gender", "inferred_age_group", "inferred_language", "inferred_location",
             "inferred_lsm", "peak_time_of_day"),
     "multi": ("tags", "inferred_interests", "channels", "timeslots", "campaign_types", "public_holidays",

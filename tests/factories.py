@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from core.companies import ensure_company
+from core.events import batch_document
 from core.models import InteractionBatch, Listener
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
@@ -30,11 +31,9 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
     make_company(company_id)
     listener = Listener(company_id=company_id, originator=originator, **declared).save()
     if events:
-        InteractionBatch._get_collection().insert_one({
-            "company_id": company_id, "originator": originator, "import_id": "factory",
-            "times": [e["t"] for e in events], "channels": [e["channel"] for e in events],
-            "campaigns": [e["campaign"] for e in events], "timeslots": [e["timeslot"] for e in events],
-            "messages": [e["message"] for e in events],
-            "keys": [f"factory:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)],
-        })
+        InteractionBatch._get_collection().insert_one(batch_document(
+            company_id, originator, "factory", [int(e["t"].timestamp() * 1000) for e in events],
+            [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
+            [e["message"] for e in events],
+            [f"factory:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)]))
     return listener

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from core import snapshot
+from core.listeners import get_listener
 from core.models import SegmentChange, Show
 from core.segmentation import resegment_listeners, segment_company
 from tests.factories import NOW, event, make_company, make_listener
@@ -130,7 +131,9 @@ def test_a_run_appends_history_only_for_listeners_whose_segment_changed(app):
     run = segment_company(1, NOW + timedelta(days=10))
     moves = {(c.originator, c.from_segment, c.to_segment) for c in SegmentChange.objects(run_id=run.run_id)}
     assert moves == {("a", "new_listener", "occasional_engager")}
-    assert SegmentChange.objects(company_id=1, originator="a").count() == 2
+    history = get_listener(1, "a")["segment_history"]
+    assert [(h["from"], h["to"]) for h in history] == [(None, "new_listener"), ("new_listener", "occasional_engager")]
+    assert history[1]["at"] == (NOW + timedelta(days=10)).isoformat()
 
 
 def test_movements_count_transitions_and_name_the_show_in_words(app):
