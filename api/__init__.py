@@ -52,11 +52,11 @@ def init_app(app: Flask) -> Api:
     app.url_map.converters["company"] = CompanyIdConverter
     api = JsonApi(app)
     api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer"})
-    from api import explorer, health, listeners, segments
+    from api import filters, health, listeners, segments
 
     app.register_blueprint(health.blp)
     api.register_blueprint(segments.blp)
-    api.register_blueprint(explorer.blp)
+    api.register_blueprint(filters.blp)
     api.register_blueprint(listeners.blp)
     app.before_request(_authenticate_request)
     return api

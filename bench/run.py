@@ -74,7 +74,13 @@ def bench_segmentation(ctx: Context) -> dict:
     return {"segmentation s": f"{seconds:.1f}", "read/compute/write s": split or "-"}
 
 
-BENCHMARKS = [bench_import, bench_segmentation]
+def _explorer_benchmarks() -> list:
+    from bench.explorer import bench_explorer, bench_export, bench_overview
+
+    return [bench_overview, bench_explorer, bench_export]
+
+
+BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks()]
 
 
 def _peak_rss_mb() -> float:

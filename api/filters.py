@@ -12,7 +12,7 @@ from core.errors import ValidationFailed
 from core.export import export_records, parse_channel_pair, stream_csv, stream_json
 from core.filters import parse_filters
 
-blp = Blueprint("explorer", __name__, url_prefix="/api/v1/segments",
+blp = Blueprint("filters", __name__, url_prefix="/api/v1/segments",
                 description="Filter, count and export listeners with the shared filter set")
 
 
