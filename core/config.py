@@ -53,3 +53,16 @@ class Settings:
             platform_url=env.get("PLATFORM_URL") or None,
             port=int(env.get("PORT") or 8000),
         )
+
+
+_active: list[Settings] = []
+
+
+def activate(settings: Settings) -> None:
+    """Make these the settings of this process (the app factory calls it; core reads them with `active`)."""
+    _active[:] = [settings]
+
+
+def active() -> Settings:
+    """The process's settings: those activated by the app factory, else read from the environment."""
+    return _active[0] if _active else Settings.from_env()

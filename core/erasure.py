@@ -5,11 +5,12 @@ the number goes on the suppression list so that later imports drop interactions 
 """
 from __future__ import annotations
 
-from core.models import (OPTIONAL_DECLARED, AuditEntry, InteractionBatch, Listener, SegmentChange,
+from core.models import (OPTIONAL_DECLARED, AuditEntry, ImportReport, InteractionBatch, Listener, SegmentChange,
                          Suppression, utcnow)
 from core.errors import ListenerNotFound
 from core.pseudonyms import keyed_hash, number_digits, pseudonym
 
+IDENTIFIERS = ("name", "email", "mobile_number", "id_number")
 PERSONAL = ("name", "email", "mobile_number", "id_number", "gender", "age_group", "location", "language",
             "ethnicity", *OPTIONAL_DECLARED, "permission", "opt_in")
 
@@ -24,6 +25,7 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     stores = {"listeners": _erase_profile(company_id, originator, alias),
               "interactions": _erase_interactions(company_id, originator, alias, secret),
               "segment_history": _rename(SegmentChange, company_id, originator, alias)}
+    stores["import_reports"] = _scrub_import_reports(company_id, [originator, *(doc.get(f) for f in IDENTIFIERS)])
     stores.update(_erase_elsewhere(company_id, originator, alias))
     if suppress:
         stores["suppression_list"] = _suppress(company_id, secret, originator, doc.get("mobile_number"))
@@ -49,6 +51,18 @@ def _erase_interactions(company_id: int, originator: str, alias: str, secret: st
         col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys,
                                                         "messages": [None] * len(batch.get("messages", []))}})
         touched += len(keys)
+    return touched
+
+
+def _scrub_import_reports(company_id: int, identifiers: list) -> int:
+    """Bad-row reasons quote the values they rejected: drop those that quote one of this person's identifiers."""
+    needles = [str(v).strip().lower() for v in identifiers if v and len(str(v).strip()) >= 4]
+    col, touched = ImportReport._get_collection(), 0
+    for report in col.find({"company_ids": company_id, "error_count": {"$gt": 0}}, {"errors": 1}):
+        kept = [e for e in report.get("errors", []) if not any(n in str(e.get("reason", "")).lower() for n in needles)]
+        if len(kept) != len(report.get("errors", [])):
+            col.update_one({"_id": report["_id"]}, {"$set": {"errors": kept}})
+            touched += len(report["errors"]) - len(kept)
     return touched
 
 
@@ -88,8 +102,21 @@ def _resegment(company_id: int, originator: str, alias: str) -> int:
 
 def is_suppressed(company_id: int, secret: str, number: str) -> bool:
     """True when interactions from this number must be dropped at import."""
-    digits = number_digits(number)
-    return bool(digits) and Suppression.objects(company_id=company_id,
-                                                number_hash=keyed_hash(secret, digits)).first() is not None
+    return SuppressionList(secret).blocks(company_id, number)
+
+
+class SuppressionList:
+    """The suppressed numbers of each company, read once per import, checked by keyed hash."""
+
+    def __init__(self, secret: str):
+        self._secret, self._hashes = secret, {}
+
+    def blocks(self, company_id: int, number: str) -> bool:
+        """True when this number (an originator or a mobile number) was erased with suppress=true."""
+        if company_id not in self._hashes:
+            self._hashes[company_id] = {s.number_hash for s in Suppression.objects(company_id=company_id)}
+        digits = number_digits(number)
+        return bool(digits) and bool(self._hashes[company_id]) and \
+            keyed_hash(self._secret, digits) in self._hashes[company_id]
 
 

@@ -24,6 +24,8 @@ from core.errors import ValidationFailed
 from core.events import batch_document
 from core.ingest_formats import (PROFILE_FIELDS, Clock, RowError, channel_row, company_of, profile_row, read_rows,
                                  show_row, timeslot_lookup)
+from core.config import active
+from core.erasure import SuppressionList
 from core.models import Company, ImportReport, InteractionBatch, Listener, Show, utcnow
 
 KINDS = ("channels", "shows", "profiles", "interactions")
@@ -59,7 +61,7 @@ def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str =
         for company_id in sorted(touched):
             resegment_listeners(company_id, sorted(touched[company_id]))
     return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
-                        rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates, suppressed=0,
+                        rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates, suppressed=tally.suppressed,
                         errors=tally.errors, error_count=tally.error_count).save()
 
 
@@ -85,7 +87,7 @@ class Tally:
     """Counts of one import and its first bad rows; progress is half reading, half writing."""
 
     def __init__(self, progress: Callable[[int], None] | None):
-        self.rows = self.imported = self.duplicates = self.error_count = 0
+        self.rows = self.imported = self.duplicates = self.suppressed = self.error_count = 0
         self.errors: list[dict] = []
         self.companies: set[int] = set()
         self._progress, self._reported, self._credit = progress, 0, 0.0
@@ -274,6 +276,7 @@ def _insert_new(collection, docs: list[dict]) -> list[dict]:
 def _interactions(rows, tally: Tally, companies: Companies, report_id: str) -> dict[int, set]:
     """Group the file's events per listener, then write one InteractionBatch per listener of what is new."""
     groups: dict[tuple[int, str], list] = {}
+    suppression, blocked = SuppressionList(active().secret_key), set()
 
     def parse(row: dict) -> tuple:
         company_id = company_of(row)
@@ -283,6 +286,10 @@ def _interactions(rows, tally: Tally, companies: Companies, report_id: str) -> d
         listeners = ListenerCreator(worker)
         for company_id, values in tally.valid(rows, parse):
             group = groups.get((company_id, values[0]))
+            if group is None and ((company_id, values[0]) in blocked or suppression.blocks(company_id, values[0])):
+                blocked.add((company_id, values[0]))
+                tally.suppressed += 1
+                continue
             if group is None:
                 group = groups[company_id, values[0]] = []
                 listeners.add(company_id, values[0])

@@ -241,7 +241,7 @@ def _email(row: dict) -> str | None:
     """A syntactically valid address (one @, a dotted domain, no spaces)."""
     value = as_text(row, "email", required=False)
     if value is not None and not EMAIL.match(value):
-        raise RowError(f"email is not a valid address, got {_shown(value)}")
+        raise RowError("email is not a valid address (the value is personal data and is not repeated here)")
     return value
 
 
@@ -255,7 +255,8 @@ def _mobile(row: dict, country: str) -> str | None:
     except phonenumbers.NumberParseException:
         number = None
     if number is None or not phonenumbers.is_valid_number(number):
-        raise RowError(f"mobile_number is not a valid number for {country or 'ZA'}, got {_shown(value)}")
+        raise RowError(f"mobile_number is not a valid number for {country or 'ZA'} "
+                       "(the value is personal data and is not repeated here)")
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 

@@ -5,7 +5,7 @@ import logging
 
 from flask import Flask
 
-from core import database
+from core import config, database
 from core.config import Settings
 
 
@@ -18,6 +18,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config.activate(app.config["SETTINGS"])
     app.extensions["db"] = database.connect(app.config["SETTINGS"])
 
     import api

@@ -104,3 +104,58 @@ def test_without_suppress_the_number_is_not_listed(person):
     erase_listener(1, person, SECRET)
     assert not is_suppressed(1, SECRET, person)
     assert Listener.objects(company_id=1, originator=person).count() == 0
+
+
+def test_bad_row_reasons_never_quote_personal_values(app, tmp_path):
+    from core.ingest import import_file
+
+    bad = tmp_path / "profiles.jsonl"
+    bad.write_text('{"company_id": 1, "originator": "27820000001", "email": "nomvula.d@example"}\n'
+                   '{"company_id": 1, "originator": "27820000001", "mobile_number": "+278298765439"}\n')
+    report = import_file("profiles", bad)
+    assert report.error_count == 2
+    assert personal_traces(everything_stored()) == []
+
+
+def test_bad_row_reasons_quoting_the_person_are_dropped_from_import_reports(person):
+    from core.models import ImportReport
+
+    ImportReport(company_ids=[1], kind="profiles", error_count=2, errors=[
+        {"line": 3, "reason": f"name is too long, got '{PERSON['name']}'"}, {"line": 4, "reason": "missing originator"}]
+                 ).save()
+    receipt = erase_listener(1, person, SECRET)
+    assert receipt["stores"]["import_reports"] == 1
+    assert personal_traces(everything_stored()) == []
+    assert ImportReport.objects.get().errors == [{"line": 4, "reason": "missing originator"}]
+
+
+def test_a_suppressed_number_is_dropped_at_import_and_counted(person, tmp_path):
+    from core.config import Settings, activate, active
+    from core.ingest import import_file
+
+    previous = active()
+    activate(Settings(secret_key=SECRET))
+    try:
+        erase_listener(1, person, SECRET, suppress=True)
+        later = tmp_path / "later.jsonl"
+        later.write_text('{"company_id": 1, "originator": "+27 82 987 6543", "timestamp": "2026-11-21T08:00:00+02:00",'
+                         ' "channel_type": 2, "campaign_type": "poll"}\n'
+                         '{"company_id": 1, "originator": "27820000009", "timestamp": "2026-11-21T08:00:00+02:00",'
+                         ' "channel_type": 2, "campaign_type": "poll"}\n')
+        report = import_file("interactions", later)
+    finally:
+        activate(previous)
+    assert (report.suppressed, report.imported) == (1, 1)
+    assert Listener.objects(company_id=1, originator="+27 82 987 6543").count() == 0
+
+
+def test_without_suppress_a_new_interaction_starts_a_new_listener(person, tmp_path):
+    from core.ingest import import_file
+
+    erase_listener(1, person, SECRET)
+    later = tmp_path / "later.jsonl"
+    later.write_text('{"company_id": 1, "originator": "%s", "timestamp": "2026-11-21T08:00:00+02:00",'
+                     ' "channel_type": 2, "campaign_type": "poll"}\n' % person)
+    assert import_file("interactions", later).imported == 1
+    listener = Listener.objects(company_id=1, originator=person).get()
+    assert listener.name is None
