@@ -16,9 +16,13 @@ ALIASES = ("default",)
 # - a `find().sort(...).limit(...)` does not use an index to sort (the whole match is read), so pages are cut from the
 #   in-memory snapshot (core.snapshot) and rows are fetched by `$in` on the (company_id, originator) index;
 # - `renameCollection` copies documents (about 7 s per 100k), so derived data is written as one GridFS blob per run.
+# - `$in` slows down more than linearly with its size: ten look-ups of 100 beat one of 1000 (0.1 s against 0.6 s),
+#   so look-ups by originator are sent in chunks of IN_CHUNK;
 # - a projection makes a find slower, not faster (the server decodes, projects and re-encodes each document in
 #   Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there.
-QUIRKS = ("sort-without-index", "rename-copies", "projection-costs-more")
+QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more")
+IN_CHUNK = 100
+FULL_SCAN_ABOVE = 5000  # more listeners than this: one sequential scan of the company beats index look-ups
 _backend = {"secantus": False}
 
 
@@ -77,3 +81,21 @@ def ping() -> bool:
         return True
     except Exception:  # noqa: BLE001 - any failure means unreachable, reported by /health
         return False
+
+
+def find_listeners_docs(collection, company_id: int, originators=None, fields: dict | None = None):
+    """Documents of a company, or of some of its listeners, streamed: index look-ups for a few listeners, one
+    sequential scan of the company for many (every query starts with company_id, the first key of the index)."""
+    fields = projection(fields) if fields else None
+    if originators is None:
+        yield from collection.find({"company_id": company_id}, fields, batch_size=2000)
+        return
+    wanted = sorted(set(originators))
+    if len(wanted) > FULL_SCAN_ABOVE:
+        keep = set(wanted)
+        scan = collection.find({"company_id": company_id}, fields, batch_size=2000)
+        yield from (doc for doc in scan if doc["originator"] in keep)
+        return
+    for start in range(0, len(wanted), IN_CHUNK):
+        yield from collection.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}},
+                                   fields)

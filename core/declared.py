@@ -17,8 +17,6 @@ TEXT = ("name", "email")
 TRI_STATE = ("permission", "opt_in")
 PROJECTION = {"_id": 0, "originator": 1, "tags": 1, "inferred": 1, "erased_at": 1, "created_at": 1,
               **{f: 1 for f in CATEGORICAL + TEXT + TRI_STATE + ("mobile_number", "id_number")}}
-IN_CHUNK = 1000
-FULL_SCAN_ABOVE = 5000
 
 
 def read_listeners(company_id: int, originators: Iterable[str] | None = None,
@@ -28,18 +26,8 @@ def read_listeners(company_id: int, originators: Iterable[str] | None = None,
 
 
 def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None):
-    """Stream listener documents: one sequential scan for many listeners, index look-ups for a few."""
-    col, fields = Listener._get_collection(), database.projection(projection or PROJECTION)
-    if originators is None:
-        yield from col.find({"company_id": company_id}, fields, batch_size=2000)
-        return
-    wanted = sorted(set(originators))
-    if len(wanted) > FULL_SCAN_ABOVE:
-        keep = set(wanted)
-        yield from (d for d in col.find({"company_id": company_id}, fields, batch_size=2000) if d["originator"] in keep)
-        return
-    for start in range(0, len(wanted), IN_CHUNK):
-        yield from col.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}}, fields)
+    """Stream listener documents of the company, or of some of its listeners."""
+    return database.find_listeners_docs(Listener._get_collection(), company_id, originators, projection or PROJECTION)
 
 
 def _filled(value) -> bool:

@@ -13,13 +13,11 @@ from typing import Callable, Iterable
 import numpy as np
 from bson import Binary
 
-from core.database import projection
+from core.database import find_listeners_docs
 from core.models import InteractionBatch
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
-IN_CHUNK = 1000
-FULL_SCAN_ABOVE = 5000  # more listeners than this: one sequential scan beats index look-ups on the embedded DB
 
 
 @dataclass
@@ -51,18 +49,7 @@ def batch_document(company_id: int, originator: str, import_id: str, times_ms, c
 
 def _batches(company_id: int, originators: Iterable[str] | None):
     """The batch documents of the company, or of some of its listeners."""
-    col, fields = InteractionBatch._get_collection(), projection(FIELDS)
-    if originators is None:
-        yield from col.find({"company_id": company_id}, fields, batch_size=2000)
-        return
-    wanted = sorted(set(originators))
-    if len(wanted) > FULL_SCAN_ABOVE:
-        keep = set(wanted)
-        yield from (d for d in col.find({"company_id": company_id}, fields, batch_size=2000) if d["originator"] in keep)
-        return
-    for start in range(0, len(wanted), IN_CHUNK):
-        chunk = wanted[start:start + IN_CHUNK]
-        yield from col.find({"company_id": company_id, "originator": {"$in": chunk}}, fields)
+    return find_listeners_docs(InteractionBatch._get_collection(), company_id, originators, FIELDS)
 
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,

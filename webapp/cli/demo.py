@@ -2,25 +2,17 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
 import click
 
-
-def _parse_time(_ctx, _param, value):
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter("use ISO 8601, e.g. 2026-11-20T12:00:00+02:00") from None
+from webapp.cli.options import iso_time
 
 
 @click.command("demo")
 @click.option("--company", "company_id", type=int, default=1, show_default=True, help="company_id of the station")
 @click.option("--listeners", type=click.IntRange(min=1), default=20000, show_default=True)
 @click.option("--seed", type=int, default=7, show_default=True, help="same seed and --now give the same station")
-@click.option("--now", callback=_parse_time, help="reference time, ISO 8601 (default: now; no offset means UTC)")
+@click.option("--now", callback=iso_time, help="reference time, ISO 8601 (default: now; no offset means UTC)")
 def demo(company_id: int, listeners: int, seed: int, now):
     """Generate and import a demo station with 13 months of history, then segment it."""
     from core.demo import seed_demo

@@ -2,25 +2,16 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
 import click
 
 from core.segmentation import segment_company
-
-
-def _parse_time(_ctx, _param, value):
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter("use ISO 8601, e.g. 2026-11-20T12:00:00+02:00") from None
+from webapp.cli.options import iso_time
 
 
 @click.command("segment")
 @click.option("--company", "company_id", type=int, required=True, help="company_id of the station")
-@click.option("--now", callback=_parse_time, help="reference time, ISO 8601 (default: now)")
+@click.option("--now", callback=iso_time, help="reference time, ISO 8601 (default: now)")
 def segment(company_id: int, now):
     """Profile and segment every listener of a station."""
     started = time.perf_counter()
