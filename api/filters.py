@@ -9,7 +9,7 @@ from api.filter_params import EXPORT_PARAMETERS, FILTER_PARAMETERS, PAGE_PARAMET
 from api.schemas import AggregateSchema, CompletenessSchema, CrossChannelSchema, FilterPageSchema
 from core import explorer
 from core.errors import ValidationFailed
-from core.export import export_records, parse_channel_pair, stream_csv, stream_json
+from core.export import export_stream, parse_channel_pair
 from core.filters import parse_filters
 
 blp = Blueprint("filters", __name__, url_prefix="/api/v1/segments",
@@ -74,19 +74,7 @@ class Export(MethodView):
              responses={"200": {"description": "All matching listener records (JSON array or CSV), streamed"}})
     def get(self, company_id: int):
         """All matching listener records, no pagination"""
-        params = _query()
-        flt, pair, csv = parse_filters(params), parse_channel_pair(request.args.get("channel_pair")), wants_csv()
-        records = export_records(company_id, flt, pair)
-        first = next(records, None)  # surfaces 404s before the streaming response starts
-        chained = _chain(first, records)
-        body = stream_csv(chained) if csv else stream_json(chained)
-        mimetype = "text/csv" if csv else "application/json"
-        name = f"listeners-{company_id}.{'csv' if csv else 'json'}"
-        return Response(stream_with_context(body), mimetype=mimetype,
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-
-def _chain(first, rest):
-    if first is not None:
-        yield first
-        yield from rest
+        flt, pair = parse_filters(_query()), parse_channel_pair(request.args.get("channel_pair"))
+        export = export_stream(company_id, flt, pair, "csv" if wants_csv() else "json")
+        return Response(stream_with_context(export.chunks), mimetype=export.mimetype,
+                        headers={"Content-Disposition": f'attachment; filename="{export.filename}"'})

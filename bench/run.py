@@ -50,16 +50,19 @@ def bench_import(ctx: Context) -> dict:
     """Import the four files in order, as an operator would (no re-segmentation per import)."""
     from core.ingest import import_file
 
-    seconds, rows = 0.0, 0
+    seconds, rows, per_kind = 0.0, 0, {}
     for kind in KINDS:
         started = time.perf_counter()
         report = import_file(kind, ctx.folder / f"{kind}.jsonl", resegment=False)
-        seconds += time.perf_counter() - started
+        per_kind[kind] = time.perf_counter() - started
+        seconds += per_kind[kind]
         rows += report.rows
         if report.error_count:
             raise RuntimeError(f"{kind}: {report.error_count} rows rejected, first: {report.errors[:3]}")
     return {"listeners": f"{ctx.meta['listeners']:,}", "interactions": f"{ctx.meta['rows']['interactions']:,}",
-            "import s": f"{seconds:.1f}", "import rows/s": f"{rows / seconds:,.0f}"}
+            "import s": f"{seconds:.1f}", "import rows/s": f"{rows / seconds:,.0f}",
+            "interactions import s": f"{per_kind['interactions']:.1f}",
+            "interactions rows/s": f"{ctx.meta['rows']['interactions'] / per_kind['interactions']:,.0f}"}
 
 
 def bench_segmentation(ctx: Context) -> dict:

@@ -130,9 +130,9 @@ def completeness(company_id: int, flt: ListenerFilter) -> dict:
     total = int(len(rows))
     missing = snap.cols["missing_fields"][rows] if len(snap) else np.zeros((0, len(DECLARED_FIELDS)), dtype=bool)
     complete = int((~missing.any(axis=1)).sum()) if total else 0
-    fields = {}
-    for i, name in enumerate(DECLARED_FIELDS):
-        gaps = int(missing[:, i].sum()) if total else 0
+    fields, position = {}, {name: i for i, name in enumerate(snap.vocab.get("missing_fields", DECLARED_FIELDS))}
+    for name in DECLARED_FIELDS:
+        gaps = int(missing[:, position[name]].sum()) if total else 0
         fields[name] = {"filled": total - gaps, "filled_percentage": _pct(total - gaps, total),
                         "missing": gaps, "missing_percentage": _pct(gaps, total)}
     return {"total": total, "complete": {"count": complete, "percentage": _pct(complete, total)},

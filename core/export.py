@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from typing import Iterator
 
 from core.declared import iter_listeners
@@ -102,3 +103,27 @@ def stream_json(records: Iterator[dict]) -> Iterator[str]:
     yield "".join(chunk) + "\n]\n"
 
 
+
+
+@dataclass
+class Export:
+    """A streamed export: its chunks, media type and file name."""
+
+    chunks: Iterator[str]
+    mimetype: str
+    filename: str
+
+
+def export_stream(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None, fmt: str) -> Export:
+    """Every matching listener as CSV or JSON chunks; an unknown company fails here, before anything is streamed."""
+    records = export_records(company_id, flt, pair)
+    first = next(records, None)
+    chained = _chain(first, records)
+    chunks = stream_csv(chained) if fmt == "csv" else stream_json(chained)
+    return Export(chunks, "text/csv" if fmt == "csv" else "application/json", f"listeners-{company_id}.{fmt}")
+
+
+def _chain(first, rest):
+    if first is not None:
+        yield first
+        yield from rest

@@ -74,14 +74,18 @@ def concat(parts: list[Snapshot]) -> Snapshot:
     if not parts:
         return empty(0)
     names = parts[-1].cols.keys()
-    vocab = {name: sorted({v for p in parts for v in p.vocab.get(name, [])}, key=_sort_key)
+    vocab = {name: _ordered_union(p.vocab.get(name, []) for p in parts)
              for name in names if KIND_OF.get(name) in ("cat", "multi")}
     cols = {name: np.concatenate([_remap(p, name, vocab.get(name)) for p in parts]) for name in names}
     return Snapshot(parts[-1].company_id, cols, vocab, dict(parts[-1].meta))
 
 
-def _sort_key(value):
-    return (str(type(value)), value)
+def _ordered_union(vocabularies) -> list:
+    """Every value once, in order of first appearance: fixed vocabularies (segments, fields) keep their order."""
+    merged: dict = {}
+    for vocabulary in vocabularies:
+        merged.update(dict.fromkeys(vocabulary))
+    return list(merged)
 
 
 def _remap(part: Snapshot, name: str, vocab: list | None) -> np.ndarray:

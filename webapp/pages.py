@@ -27,9 +27,14 @@ NAVIGATION = (
 is registered the entry is shown as "soon" and is not a link, so the navigation never leads to a 404."""
 
 
+AREA_OF = {"listener": "explorer"}
+"""Blueprints whose pages belong to another area of the navigation (a listener is opened from the explorer)."""
+
+
 def init_app(app: Flask) -> None:
     """Login manager, CSRF protection (the API is exempt: it authenticates by key) and every page blueprint."""
     from webapp import auth, overview
+    from webapp import explorer, listener_pages
 
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
@@ -44,11 +49,17 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(format_number, "number")
     app.register_blueprint(auth.bp)
     app.register_blueprint(overview.bp)
+    app.register_blueprint(explorer.bp)
+    app.register_blueprint(listener_pages.bp)
 
 
 def render_htmx(page: str, fragment: str, **context):
-    """The whole page, or only its fragment for an htmx request that is not a boosted navigation."""
-    partial = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+    """The whole page, or only its fragment for an htmx request that is not a boosted navigation.
+
+    A history restore (the back button after a cache miss) is sent with HX-Request too, and needs the whole page.
+    """
+    partial = (request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+               and request.headers.get("HX-History-Restore-Request") != "true")
     response = make_response(render_template(fragment if partial else page, **context))
     response.vary.add("HX-Request")
     return response
@@ -76,7 +87,8 @@ def navigation(company_id: int) -> list[dict]:
     entries = []
     for label, endpoint, icon in NAVIGATION:
         exists = endpoint in current_app.view_functions
-        entries.append({"label": label, "icon": icon, "active": request.blueprint == endpoint.split(".")[0],
+        area = endpoint.split(".")[0]
+        entries.append({"label": label, "icon": icon, "active": AREA_OF.get(request.blueprint, request.blueprint) == area,
                         "url": url_for(endpoint, company_id=company_id) if exists else None})
     return entries
 

@@ -165,3 +165,18 @@ def test_same_interactions_and_now_always_give_the_same_segments(app):
     first = segment_company(1, NOW).rollup
     snapshot.clear_cache()
     assert segment_company(1, NOW).rollup == first
+
+
+def test_a_partial_run_keeps_fixed_vocabularies_in_their_order(app):
+    make_listener(1, "a", [event(1)], name="A", email="a@x.fm")
+    make_listener(1, "b", [event(2)])
+    segment_company(1, NOW)
+    resegment_listeners(1, ["a"], now=NOW)
+    snap = snapshot.current(1)
+    from core.models import DECLARED_FIELDS
+    from core.segments import SEGMENTS
+
+    assert snap.vocab["missing_fields"] == list(DECLARED_FIELDS)
+    assert snap.vocab["segment"] == list(SEGMENTS)
+    assert column("missing_fields", "a") == ["mobile_number", "gender", "age", "location", "language", "ethnicity",
+                                             "id_number"]

@@ -1,0 +1,162 @@
+"""The explorer and the listener page in headless Chromium, driven as a producer would."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from core.demo import seed_demo
+from core.segmentation import segment_company
+from core.users import create_user
+from tests.factories import NOW, event, make_company, make_listener
+from tests.webapp.conftest import PASSWORD
+
+PRODUCER = "thandi@jozi.fm"
+
+
+def busy(i: int) -> list[dict]:
+    """Twenty interactions over the last two weeks on two channels: a super fan."""
+    return [event(0.5 + 0.7 * k + i / 100, channel=1 + k % 2, timeslot=3 if k % 3 == 0 else None) for k in range(20)]
+
+
+@pytest.fixture
+def jozi(app):
+    """Jozi FM: 30 women and 5 men who are super fans, 5 dormant women; a producer of the station."""
+    make_company(1, name="Jozi FM")
+    for i in range(30):
+        make_listener(1, f"278200{i:05d}", busy(i), name=f"Fan {i:02d}", gender="female", location="Soweto")
+    for i in range(5):
+        make_listener(1, f"278210{i:05d}", busy(i), name=f"Male fan {i}", gender="male")
+        make_listener(1, f"278220{i:05d}", [event(120 + i)], name=f"Sleeper {i}", gender="female")
+    segment_company(1, NOW)
+    create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
+
+
+def mark_document(page) -> None:
+    """A marker that only survives as long as the page is not loaded again."""
+    page.evaluate("window.__sameDocument = true")
+
+
+def same_document(page) -> bool:
+    return page.evaluate("window.__sameDocument === true")
+
+
+def test_producer_filters_paginates_opens_and_erases_a_listener(page, sign_in, jozi, screenshot):
+    sign_in(PRODUCER)
+    page.get_by_role("navigation", name="Station pages").get_by_role("link", name="Explorer").click()
+    expect(page).to_have_url(re.compile(r"/stations/1/explorer$"))
+    expect(page.get_by_test_id("match-count")).to_have_text("40")
+    mark_document(page)
+
+    page.get_by_test_id("filter-segment").get_by_label("Super fans").check()
+    expect(page.get_by_test_id("match-count")).to_have_text("35")
+    page.get_by_test_id("group-declared").locator("summary").click()
+    page.get_by_test_id("filter-gender").get_by_label("Female").check()
+    expect(page.get_by_test_id("match-count")).to_have_text("30")
+    expect(page).to_have_url(re.compile(r"segment=super_fan"))
+    expect(page).to_have_url(re.compile(r"gender=female"))
+    expect(page.get_by_test_id("chip")).to_have_count(2)
+    assert same_document(page), "the filters reloaded the whole page"
+    screenshot(page, "explorer-filtered")
+
+    page.reload()
+    expect(page.get_by_test_id("match-count")).to_have_text("30")
+    expect(page.get_by_test_id("filter-segment").get_by_label("Super fans")).to_be_checked()
+    expect(page.get_by_test_id("filter-gender").get_by_label("Female")).to_be_checked()
+    expect(page.get_by_test_id("listener-row")).to_have_count(25)
+    mark_document(page)
+
+    page.get_by_test_id("page-next").click()
+    expect(page).to_have_url(re.compile(r"page=2"))
+    expect(page.get_by_test_id("listener-row")).to_have_count(5)
+    assert same_document(page)
+    row = page.get_by_test_id("listener-row").first
+    originator = row.get_attribute("data-originator")
+
+    row.get_by_role("link", name=originator).click()
+    expect(page).to_have_url(re.compile(rf"/stations/1/listeners/{originator}$"))
+    expect(page.get_by_test_id("listener-originator")).to_have_text(originator)
+    expect(page.get_by_test_id("reason").first).to_contain_text("interactions in the last 30 days")
+
+    page.get_by_test_id("erase-open").click()
+    dialog = page.get_by_test_id("erase-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("irreversible")
+    screenshot(page, "listener-erase-confirmation")
+    dialog.get_by_test_id("erase-confirm").click()
+
+    expect(page).to_have_url(re.compile(r"/stations/1/explorer\?.*segment=super_fan"))
+    expect(page.locator(".flash")).to_contain_text(f"Listener {originator} was erased")
+    expect(page.get_by_test_id("match-count")).to_have_text("29")
+    expect(page.locator(f'[data-originator="{originator}"]')).to_have_count(0)
+    screenshot(page, "explorer-after-erasure")
+    page.goto(f"/stations/1/listeners/{originator}")
+    expect(page.get_by_test_id("error-page")).to_be_visible()
+
+
+def test_cancelling_the_confirmation_erases_nobody(page, sign_in, jozi):
+    sign_in(PRODUCER)
+    page.goto("/stations/1/listeners/27820000000")
+    page.get_by_test_id("erase-open").click()
+    page.get_by_test_id("erase-dialog").get_by_role("button", name="Cancel").click()
+    expect(page.get_by_test_id("erase-dialog")).to_be_hidden()
+    page.reload()
+    expect(page.get_by_test_id("listener-name")).to_have_text("Fan 00")
+
+
+def test_typing_a_name_filters_as_you_type_and_a_chip_removes_it(page, sign_in, jozi):
+    sign_in(PRODUCER)
+    page.goto("/stations/1/explorer")
+    page.get_by_test_id("group-contact").locator("summary").click()
+    page.get_by_test_id("filter-name").get_by_role("textbox").fill("Male fan")
+    expect(page.get_by_test_id("match-count")).to_have_text("5")
+    expect(page).to_have_url(re.compile(r"name=Male(\+|%20)fan"))
+
+    page.get_by_test_id("chip").click()
+    expect(page.get_by_test_id("match-count")).to_have_text("40")
+    expect(page).to_have_url(re.compile(r"/stations/1/explorer$"))
+    expect(page.locator('#explorer-filters input[name="name"]')).to_have_value("")
+
+
+def test_page_size_and_the_back_button(page, sign_in, jozi):
+    sign_in(PRODUCER)
+    page.goto("/stations/1/explorer")
+    page.get_by_test_id("page-size").select_option("50")
+    expect(page.get_by_test_id("listener-row")).to_have_count(40)
+    expect(page).to_have_url(re.compile(r"page_size=50"))
+    page.get_by_test_id("filter-segment").get_by_label("Dormant").check()
+    expect(page.get_by_test_id("match-count")).to_have_text("5")
+    page.go_back()
+    expect(page.get_by_test_id("match-count")).to_have_text("40")
+
+
+def test_an_invalid_value_in_the_address_is_explained(page, sign_in, jozi, screenshot):
+    sign_in(PRODUCER)
+    page.goto("/stations/1/explorer?segment=super_fan&peak_hour=99")
+    problem = page.locator('[data-testid="problem"][data-param="peak_hour"]')
+    expect(problem).to_contain_text("Must be between 0 and 23.")
+    screenshot(page, "explorer-invalid-filter")
+    problem.get_by_role("link", name="Remove it").click()
+    expect(page.get_by_test_id("match-count")).to_have_text("35")
+
+
+def test_demo_station_explorer_and_listener_page(page, sign_in, app, screenshot):
+    seed_demo(1, 2000, 7, NOW)
+    create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
+    sign_in(PRODUCER)
+    page.goto("/stations/1/explorer")
+    expect(page.get_by_test_id("match-count")).to_have_text("2,000")
+    expect(page.get_by_test_id("listener-row")).to_have_count(25)
+    expect(page.get_by_test_id("heat-map")).to_be_visible()
+    screenshot(page, "explorer")
+
+    page.get_by_test_id("filter-segment").get_by_label("At risk").check()
+    expect(page.get_by_test_id("chip")).to_have_count(1)
+    screenshot(page, "explorer-at-risk")
+
+    row = page.get_by_test_id("listener-row").first
+    row.get_by_role("link").click()
+    expect(page.get_by_test_id("listener-page")).to_be_visible()
+    expect(page.get_by_test_id("reason").first).to_be_visible()
+    screenshot(page, "listener")
