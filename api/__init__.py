@@ -48,13 +48,14 @@ def init_app(app: Flask) -> Api:
     )
     app.config.setdefault("API_SPEC_OPTIONS", {
         "components": {"securitySchemes": {"APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}},
+        "security": [{"APIKeyHeader": []}],
     })
     app.url_map.converters["company"] = CompanyIdConverter
     api = JsonApi(app)
     api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer"})
     from api import filters, health, listeners, segments
 
-    app.register_blueprint(health.blp)
+    api.register_blueprint(health.blp)
     api.register_blueprint(segments.blp)
     api.register_blueprint(filters.blp)
     api.register_blueprint(listeners.blp)

@@ -119,6 +119,8 @@ def test_openapi_document_is_version_2_0_0_with_the_key_scheme(client, app):
     assert spec["info"]["version"] == "2.0.0"
     assert spec["components"]["securitySchemes"]["APIKeyHeader"]["name"] == "X-API-Key"
     assert "/api/v1/segments/{company_id}/summary" in spec["paths"]
+    assert spec["security"] == [{"APIKeyHeader": []}]
+    assert spec["paths"]["/health"]["get"]["security"] == []
 
 
 def test_docs_page_loads_its_assets_locally(client, app):

@@ -472,3 +472,17 @@ def test_changed_companies_get_a_new_data_version_and_one_resegment_pass(app, tm
     import_file("profiles", jsonl(tmp_path, "p.jsonl", [{"company_id": 7, "originator": "27820000009",
                                                          "name": "Lerato"}]), resegment=False)
     assert calls == [] and Company.objects.get(company_id=7).data_version == 2
+
+
+def test_an_import_leaves_the_touched_listeners_segmented_as_of_now(app, tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    from core import snapshot
+    from core.overview import station_summary
+
+    recent = (datetime.now(timezone.utc) - timedelta(days=2)).isoformat()
+    import_file("interactions", jsonl(tmp_path, "a.jsonl", [
+        interaction(originator="27820000001", timestamp=recent), interaction(originator="27820000002")]))
+    snap = snapshot.current(7)
+    assert snap.labels("segment")[snap.row_of("27820000001")] == "new_listener"
+    assert station_summary(7)["total_listeners"] == 2
