@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import Flask, g, request
 from flask_smorest import Api
 
-from api import errors
 from api.converters import CompanyIdConverter
 from core.api_keys import authenticate, authorise
 from core.errors import ValidationFailed
@@ -13,7 +12,7 @@ API_PREFIX = "/api/"
 
 
 class JsonApi(Api):
-    """An Api whose error handler answers JSON only under /api/ (and /health); pages keep their HTML errors."""
+    """An Api that leaves error handling to webapp.errors: JSON under /api/ and /health, pages elsewhere."""
 
     def _register_error_handlers(self):
         """Errors are answered app-wide by webapp.errors (JSON under /api/, pages elsewhere)."""

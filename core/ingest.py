@@ -9,29 +9,22 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Callable, Iterable
 from zoneinfo import ZoneInfo
 
 from bson import ObjectId
 from pymongo import UpdateOne
-from pymongo.errors import BulkWriteError
 
 from core.companies import bump_version, ensure_company
-from core.database import projection
+from core.database import IN_CHUNK, projection
 from core.errors import ValidationFailed
-from core.events import batch_document
+from core.ingest_interactions import import_interactions, insert_new
 from core.ingest_formats import (PROFILE_FIELDS, Clock, RowError, channel_row, company_of, profile_row, read_rows,
                                  show_row, timeslot_lookup)
-from core.config import active
-from core.erasure import SuppressionList
-from core.models import Company, ImportReport, InteractionBatch, Listener, Show, utcnow
+from core.models import Company, ImportReport, Listener, Show, utcnow
 
 KINDS = ("channels", "shows", "profiles", "interactions")
-LOOKUP_CHUNK = 100  # values per `$in`: SecantusDB's cost of a `$in` grows faster than linearly past ~100
-BATCH_EVENTS = 2000  # events per InteractionBatch document
-INSERT_DOCS = 1000  # documents per insert_many
 PROGRESS_EVERY = 10_000
 KEPT_ERRORS = 1000
 DEFAULT_TIMEZONE = "Africa/Johannesburg"
@@ -49,7 +42,7 @@ def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str =
     """Import (line, row) pairs of one kind; returns the saved report of what was imported and what was skipped."""
     _check_kind(kind)
     tally, report_id = Tally(progress), ObjectId()
-    importer = {"channels": _channels, "shows": _shows, "profiles": _profiles, "interactions": _interactions}[kind]
+    importer = {"channels": _channels, "shows": _shows, "profiles": _profiles, "interactions": import_interactions}[kind]
     with _no_cyclic_gc():
         touched = importer(rows, tally, Companies(), str(report_id))
     tally.finish()
@@ -211,8 +204,8 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict
         ensure_company(company_id)
         tally.companies.add(company_id)
         originators = sorted(by_company[company_id])
-        for start in range(0, len(originators), LOOKUP_CHUNK):
-            chunk = originators[start:start + LOOKUP_CHUNK]
+        for start in range(0, len(originators), IN_CHUNK):
+            chunk = originators[start:start + IN_CHUNK]
             changed = _write_profiles(company_id, {o: merged.pop((company_id, o)) for o in chunk}, tally)
             if changed:
                 touched.setdefault(company_id, set()).update(changed)
@@ -239,7 +232,7 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
             updates.append(UpdateOne({"company_id": company_id, "originator": originator}, {"$set": changes}))
         if imported:
             changed.add(originator)
-    for doc in _insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
+    for doc in insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
         fields = {name: doc[name] for name in PROFILE_FIELDS if name in doc and doc[name] != []}
         updates.append(UpdateOne({"company_id": company_id, "originator": doc["originator"]}, {"$set": fields}))
     if updates:
@@ -257,148 +250,3 @@ def _replay(current: dict, rows: list[dict], created: bool) -> tuple[dict, int]:
         state.update(diff)
         changes.update(diff)
     return changes, imported
-
-
-def _insert_new(collection, docs: list[dict]) -> list[dict]:
-    """insert_many that tolerates duplicate keys; returns the documents that already existed."""
-    if not docs:
-        return []
-    try:
-        collection.insert_many(docs, ordered=False)
-    except BulkWriteError as exc:
-        errors = exc.details.get("writeErrors", [])
-        if any(error.get("code") != 11000 for error in errors):
-            raise
-        return [docs[error["index"]] for error in errors]
-    return []
-
-
-def _interactions(rows, tally: Tally, companies: Companies, report_id: str) -> dict[int, set]:
-    """Group the file's events per listener, then write one InteractionBatch per listener of what is new."""
-    groups: dict[tuple[int, str], list] = {}
-    suppression, blocked = SuppressionList(active().secret_key), set()
-
-    def parse(row: dict) -> tuple:
-        company_id = company_of(row)
-        return company_id, companies.clock(company_id).interaction(row, company_id)
-
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        listeners = ListenerCreator(worker)
-        for company_id, values in tally.valid(rows, parse):
-            group = groups.get((company_id, values[0]))
-            if group is None and ((company_id, values[0]) in blocked or suppression.blocks(company_id, values[0])):
-                blocked.add((company_id, values[0]))
-                tally.suppressed += 1
-                continue
-            if group is None:
-                group = groups[company_id, values[0]] = []
-                listeners.add(company_id, values[0])
-                tally.companies.add(company_id)
-            group += values[1:]
-        existed = listeners.finish()
-        return _write_interactions(groups, existed, tally, worker, report_id)
-
-
-class ListenerCreator:
-    """Creates the listeners of the file on first sight, in chunks on the worker, while the file is still read."""
-
-    def __init__(self, worker: ThreadPoolExecutor):
-        self._worker, self._pending, self._futures = worker, defaultdict(list), []
-
-    def add(self, company_id: int, originator: str) -> None:
-        """One originator seen for the first time in this file."""
-        pending = self._pending[company_id]
-        pending.append(originator)
-        if len(pending) >= INSERT_DOCS:
-            self._futures.append((company_id, self._worker.submit(_create_listeners, company_id, pending)))
-            self._pending[company_id] = []
-
-    def finish(self) -> dict[int, set[str]]:
-        """Company -> originators that existed before this import (only those can have stored events)."""
-        for company_id in sorted(self._pending):
-            ensure_company(company_id)
-            if self._pending[company_id]:
-                self._futures.append((company_id, self._worker.submit(_create_listeners, company_id,
-                                                                      self._pending[company_id])))
-        existed = defaultdict(set)
-        for company_id, future in self._futures:
-            existed[company_id].update(future.result())
-        return existed
-
-
-def _create_listeners(company_id: int, originators: list[str]) -> set[str]:
-    """Insert the listeners that do not exist yet; returns those that did.
-
-    The unique (company_id, originator) index is the existence check: a refused duplicate costs the database no
-    more than finding the document would, and it saves a round trip per chunk.
-    """
-    now = utcnow()
-    new = [{"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": now}
-           for originator in originators]
-    return {doc["originator"] for doc in _insert_new(Listener._get_collection(), new)}
-
-
-def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: ThreadPoolExecutor,
-                        report_id: str) -> dict[int, set]:
-    """Drop events already stored (or repeated in the file) and insert the rest, chunk by chunk."""
-    by_company, touched, docs, inserts = defaultdict(list), defaultdict(set), [], []
-    for company_id, originator in groups:
-        by_company[company_id].append(originator)
-    collection = InteractionBatch._get_collection()
-    for company_id in sorted(by_company):
-        originators = sorted(by_company[company_id])
-        for start in range(0, len(originators), LOOKUP_CHUNK):
-            chunk = originators[start:start + LOOKUP_CHUNK]
-            stored = _stored_keys(collection, company_id, [o for o in chunk if o in existed[company_id]])
-            for originator in chunk:
-                flat = groups.pop((company_id, originator))
-                batches = _batches(company_id, originator, flat, stored.get(originator), tally, report_id)
-                if batches:
-                    touched[company_id].add(originator)
-                    docs += batches
-                tally.written(len(flat) // 6)
-            if len(docs) >= INSERT_DOCS:
-                inserts = _submit_insert(worker, collection, docs, inserts)
-                docs = []
-    _submit_insert(worker, collection, docs, inserts)
-    for future in inserts:
-        future.result()
-    return {company_id: originators for company_id, originators in touched.items() if originators}
-
-
-def _submit_insert(worker: ThreadPoolExecutor, collection, docs: list[dict], inserts: list) -> list:
-    """Queue one insert_many; at most two wait, so that built documents do not pile up in memory."""
-    if docs:
-        inserts.append(worker.submit(collection.insert_many, docs, ordered=False))
-    while len(inserts) > 2:
-        inserts.pop(0).result()
-    return inserts
-
-
-def _stored_keys(collection, company_id: int, originators: list[str]) -> dict[str, set[str]]:
-    """Idempotency keys already stored for these listeners."""
-    stored = defaultdict(set)
-    if originators:
-        for doc in collection.find({"company_id": company_id, "originator": {"$in": originators}},
-                                   projection({"_id": 0, "originator": 1, "keys": 1})):
-            stored[doc["originator"]].update(doc.get("keys") or ())
-    return stored
-
-
-def _batches(company_id: int, originator: str, flat: list, stored: set | None, tally: Tally,
-             import_id: str) -> list[dict]:
-    """InteractionBatch documents of one listener's new events (flat holds 6 values per event)."""
-    keys = flat[5::6]
-    if stored or len(set(keys)) < len(keys):
-        seen, kept = set(stored or ()), []
-        for index, key in enumerate(keys):
-            if key not in seen:
-                seen.add(key)
-                kept += flat[index * 6:index * 6 + 6]
-        flat = kept
-    new = len(flat) // 6
-    tally.imported += new
-    tally.duplicates += len(keys) - new
-    return [batch_document(company_id, originator, import_id,
-                           *(flat[column + start * 6:(start + BATCH_EVENTS) * 6:6] for column in range(6)))
-            for start in range(0, new, BATCH_EVENTS)]

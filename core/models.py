@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from mongoengine import (BinaryField, BooleanField, DateTimeField, DictField, Document, FloatField, IntField, ListField, ObjectIdField,
-                         StringField)
+from mongoengine import (BinaryField, BooleanField, DateTimeField, DictField, Document, IntField, ListField,
+                         ObjectIdField, StringField)
 
 DECLARED_FIELDS = ("mobile_number", "gender", "age", "location", "language", "ethnicity", "name", "email", "id_number")
 """The 9 declared fields of completeness, by their `missing_fields` names (decisions.md §4)."""

@@ -1,10 +1,8 @@
 """Test fixtures: one real SecantusDB process for the session, a clean database for every test."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
