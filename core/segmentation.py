@@ -67,11 +67,13 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
         run.movements = rollups.movements(changed, fresh, company, _previous_at(company_id))
         snapshot.publish(merged)
         write_s = time.perf_counter() - clock - read_s - compute_s
-        run.listeners, run.profiled, run.changed = len(merged), len(fresh), len(changed["rows"])
+        run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
         run.timings = {"read_s": round(read_s, 3), "compute_s": round(compute_s, 3), "write_s": round(write_s, 3)}
         run.finished_at = utcnow()
         run.save()
-    say(f"done: {run.listeners:,} listeners, {run.changed:,} changed segment")
+    firsts = run.movements["first_assignments"]
+    say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
+        + (f", {firsts:,} segmented for the first time" if firsts else ""))
     return run
 
 
