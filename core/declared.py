@@ -9,7 +9,8 @@ from typing import Iterable
 import numpy as np
 
 from core import database
-from core.models import DECLARED_ATTRIBUTE, DECLARED_FIELDS, INFERRED_FIELDS, Listener
+from core.models import Listener
+from core.vocabulary import DECLARED_ATTRIBUTE, DECLARED_FIELDS, INFERRED_FIELDS
 
 CATEGORICAL = ("gender", "age_group", "location", "language", "ethnicity", "income_bracket", "education",
                "employment_status")

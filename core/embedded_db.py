@@ -129,8 +129,12 @@ def _start(data_dir: Path) -> dict:
     return record
 
 
-def stop(data_dir: Path, timeout: float = 20) -> bool:
-    """Stop the recorded server cleanly (SIGTERM, then SIGKILL); True if one was running."""
+def stop(data_dir: Path, timeout: float = 60) -> bool:
+    """Stop the recorded server cleanly (SIGTERM, then SIGKILL after `timeout`); True if one was running.
+
+    SecantusDB closes WiredTiger on SIGTERM, which takes from a fraction of a second to tens of seconds on a busy
+    machine, so the wait is generous before the kill.
+    """
     data_dir = Path(data_dir).resolve()
     with _locked(data_dir):
         record = read_record(data_dir)
@@ -144,4 +148,6 @@ def stop(data_dir: Path, timeout: float = 20) -> bool:
         time.sleep(0.1)
     if pid_alive(pid):
         os.kill(pid, signal.SIGKILL)
+        while pid_alive(pid):
+            time.sleep(0.05)
     return True

@@ -5,8 +5,8 @@ the number goes on the suppression list so that later imports drop interactions 
 """
 from __future__ import annotations
 
-from core.models import (OPTIONAL_DECLARED, AuditEntry, ImportReport, InteractionBatch, Listener, SegmentChange,
-                         Suppression, utcnow)
+from core.models import AuditEntry, ImportReport, InteractionBatch, Listener, SegmentChange, Suppression, utcnow
+from core.vocabulary import OPTIONAL_DECLARED
 from core.errors import ListenerNotFound
 from core.pseudonyms import keyed_hash, number_digits, pseudonym
 

@@ -15,7 +15,7 @@ from core.declared import read_listeners
 from core.errors import ValidationFailed
 from core.filters import ListenerFilter
 from core.listener_view import record
-from core.models import DECLARED_FIELDS
+from core.vocabulary import DECLARED_FIELDS
 from core.rollups import show_titles
 
 MAX_PAGE_SIZE = 1000

@@ -16,7 +16,7 @@ import numpy as np
 
 from core.behaviour import DAYPARTS
 from core.errors import ValidationFailed
-from core.models import AGE_GROUPS, DECLARED_FIELDS, GENDERS
+from core.vocabulary import AGE_GROUPS, DECLARED_FIELDS, GENDERS
 from core.segments import SEGMENTS
 from core.snapshot import Snapshot
 

@@ -15,7 +15,7 @@ from typing import Iterator
 
 import phonenumbers
 
-from core.models import AGE_GROUPS, GENDERS
+from core.vocabulary import AGE_GROUPS, GENDERS
 
 LIST_COLUMNS = frozenset({"days", "tags"})
 BOOL_COLUMNS = frozenset({"permission", "opt_in"})

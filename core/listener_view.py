@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from core.models import OPTIONAL_DECLARED
+from core.vocabulary import OPTIONAL_DECLARED
 from core.snapshot import Snapshot
 
 DECLARED_OUT = ("name", "email", "mobile_number", "gender", "age_group", "location", "language", "ethnicity",

@@ -10,7 +10,7 @@ from core import explorer
 from core.errors import ValidationFailed
 from core.export import export_stream, parse_channel_pair
 from core.filters import SPEC, TRUE, ListenerFilter, parse_filters
-from core.models import AGE_GROUPS
+from core.vocabulary import AGE_GROUPS
 from core.segments import LABELS, SEGMENTS
 from webapp.auth import open_station
 from webapp.pages import render_htmx

@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 from core.erasure import erase_listener
 from core.filters import parse_bool_param
 from core.listeners import get_listener
-from core.models import DECLARED_FIELDS
+from core.vocabulary import DECLARED_FIELDS
 from core.rollups import show_titles
 from webapp.auth import open_station
 from webapp.explorer import DAYS, FIELD_LABELS, MONTHS

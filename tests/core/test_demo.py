@@ -10,7 +10,7 @@ import pytest
 
 from core.demo import KINDS, generate_station
 from core.demo_people import ARCHETYPES
-from core.models import AGE_GROUPS, GENDERS
+from core.vocabulary import AGE_GROUPS, GENDERS
 from core.segments import DEFAULT_THRESHOLDS, SEGMENTS, assign
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)

@@ -173,7 +173,7 @@ def test_a_partial_run_keeps_fixed_vocabularies_in_their_order(app):
     segment_company(1, NOW)
     resegment_listeners(1, ["a"], now=NOW)
     snap = snapshot.current(1)
-    from core.models import DECLARED_FIELDS
+    from core.vocabulary import DECLARED_FIELDS
     from core.segments import SEGMENTS
 
     assert snap.vocab["missing_fields"] == list(DECLARED_FIELDS)
