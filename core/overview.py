@@ -83,3 +83,13 @@ def segment_movements(company_id: int) -> dict:
                     "previous_at": movements.get("previous_at")},
             "moved": movements.get("moved", 0), "matrix": movements.get("matrix", {}),
             "highlights": movements.get("highlights", [])}
+
+
+def station_overview(company_id: int) -> dict:
+    """Everything the overview page shows: breakdown, insights, tags and movements (only the breakdown before the
+    first run)."""
+    breakdown = segment_breakdown(company_id)
+    if breakdown["as_of"] is None:
+        return {"breakdown": breakdown, "insights": None, "tags": None, "movements": None}
+    return {"breakdown": breakdown, "insights": segment_insights(company_id), "tags": segment_tags(company_id),
+            "movements": segment_movements(company_id)}

@@ -24,13 +24,4 @@ def page(company_id: int):
     """The overview page; with HX-Request alone (a refresh), only its body."""
     station = open_station(company_id)
     return render_htmx("overview/page.html", "overview/_fragment.html", station=station,
-                       **station_overview(company_id))
-
-
-def station_overview(company_id: int) -> dict:
-    """Everything the overview shows, from the rollups of the latest segmentation run."""
-    breakdown = overview.segment_breakdown(company_id)
-    if breakdown["as_of"] is None:
-        return {"breakdown": breakdown, "insights": None, "tags": None, "movements": None}
-    return {"breakdown": breakdown, "insights": overview.segment_insights(company_id),
-            "tags": overview.segment_tags(company_id), "movements": overview.segment_movements(company_id)}
+                       **overview.station_overview(company_id))
