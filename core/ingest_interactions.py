@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 BATCH_EVENTS = 2000  # events per InteractionBatch document
 INSERT_DOCS = 1000  # documents per insert_many
+FLUSH_EVENTS = 1_000_000  # events grouped in memory before they are written
 
 
 def insert_new(collection, docs: list[dict]) -> list[dict]:
@@ -41,9 +42,14 @@ def insert_new(collection, docs: list[dict]) -> list[dict]:
 
 
 def import_interactions(rows, tally: Tally, companies: Companies, report_id: str) -> dict[int, set]:
-    """Group the file's events per listener, then write one InteractionBatch per listener of what is new."""
+    """Group the file's events per listener, then write one InteractionBatch per listener of what is new.
+
+    Every FLUSH_EVENTS events the groups are written and dropped, so memory stays bounded for any file size (a
+    listener whose events span a flush gets one batch per part; the stored-key check keeps re-imports idempotent).
+    """
     groups: dict[tuple[int, str], list] = {}
-    suppression, blocked = SuppressionList(active().secret_key), set()
+    touched: dict[int, set] = defaultdict(set)
+    suppression, blocked, grouped = SuppressionList(active().secret_key), set(), 0
 
     def parse(row: dict) -> tuple:
         company_id = company_of(row)
@@ -62,8 +68,17 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
                 listeners.add(company_id, values[0])
                 tally.companies.add(company_id)
             group += values[1:]
-        existed = listeners.finish()
-        return _write_interactions(groups, existed, tally, worker, report_id)
+            grouped += 1
+            if grouped == FLUSH_EVENTS:
+                _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
+                grouped = 0
+        _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
+        return {company_id: originators for company_id, originators in touched.items() if originators}
+
+
+def _merge(into: dict[int, set], more: dict[int, set]) -> None:
+    for company_id, originators in more.items():
+        into[company_id] |= originators
 
 
 class ListenerCreator:
@@ -81,12 +96,13 @@ class ListenerCreator:
             self._pending[company_id] = []
 
     def finish(self) -> dict[int, set[str]]:
-        """Company -> originators that existed before this import (only those can have stored events)."""
+        """Company -> originators that already existed when added (only those can have stored events)."""
         for company_id in sorted(self._pending):
             ensure_company(company_id)
             if self._pending[company_id]:
                 self._futures.append((company_id, self._worker.submit(_create_listeners, company_id,
                                                                       self._pending[company_id])))
+                self._pending[company_id] = []
         existed = defaultdict(set)
         for company_id, future in self._futures:
             existed[company_id].update(future.result())

@@ -486,3 +486,16 @@ def test_an_import_leaves_the_touched_listeners_segmented_as_of_now(app, tmp_pat
     snap = snapshot.current(7)
     assert snap.labels("segment")[snap.row_of("27820000001")] == "new_listener"
     assert station_summary(7)["total_listeners"] == 2
+
+
+def test_a_file_larger_than_memory_allows_is_written_in_parts_and_stays_idempotent(app, tmp_path, monkeypatch):
+    monkeypatch.setattr("core.ingest_interactions.FLUSH_EVENTS", 3)
+    rows = [interaction(timestamp=f"2026-11-20T07:1{i}:00+02:00") for i in range(5)]
+    rows.insert(4, interaction(timestamp="2026-11-20T07:11:00+02:00"))  # a repeat that lands in the second part
+    rows.append(interaction(originator="27820000002"))
+    path = jsonl(tmp_path, "big.jsonl", rows)
+    first = import_file("interactions", path)
+    assert (first.imported, first.duplicates) == (6, 1)
+    assert len(events()) == 5
+    again = import_file("interactions", path)
+    assert (again.imported, again.duplicates) == (0, 7)
