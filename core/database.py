@@ -5,6 +5,7 @@ Everything that differs between SecantusDB and a real MongoDB is kept in this mo
 from __future__ import annotations
 
 import mongoengine
+import numpy as np
 from pymongo.database import Database
 
 from core import embedded_db
@@ -87,26 +88,28 @@ def ping() -> bool:
         return False
 
 
-def find_listeners_docs(collection, company_id: int, originators=None, fields: dict | None = None):
+def find_listeners_docs(collection, company_id: int, originators=None, fields: dict | None = None,
+                        exact: bool = True):
     """Documents of a company, or of some of its listeners, streamed in originator order for many listeners.
 
     Few listeners: `$in` look-ups of IN_CHUNK. Many: consecutive (company_id, originator) index ranges, each holding
-    RANGE_CHUNK of the wanted listeners (and whatever lies between them, skipped here). Every query starts with
-    company_id, the first key of the index.
+    RANGE_CHUNK of the wanted listeners and whatever lies between them, which is skipped unless the caller checks
+    membership itself (`exact=False`). Every query starts with company_id, the first key of the index.
     """
     fields = projection(fields) if fields else None
     if originators is None:
         yield from collection.find({"company_id": company_id}, fields, batch_size=2000)
         return
-    wanted = sorted(set(originators))
+    originators = originators if isinstance(originators, np.ndarray) else list(originators)
+    wanted = np.unique(np.asarray(originators, dtype=str)) if len(originators) else np.array([], dtype=str)
     if len(wanted) <= RANGE_ABOVE:
         for start in range(0, len(wanted), IN_CHUNK):
-            chunk = wanted[start:start + IN_CHUNK]
+            chunk = wanted[start:start + IN_CHUNK].tolist()
             yield from collection.find({"company_id": company_id, "originator": {"$in": chunk}}, fields)
         return
-    keep = set(wanted)
+    keep = set(wanted.tolist()) if exact else None
     for start in range(0, len(wanted), RANGE_CHUNK):
-        low, high = wanted[start], wanted[min(start + RANGE_CHUNK, len(wanted)) - 1]
+        low, high = str(wanted[start]), str(wanted[min(start + RANGE_CHUNK, len(wanted)) - 1])
         found = collection.find({"company_id": company_id, "originator": {"$gte": low, "$lte": high}}, fields,
                                 batch_size=RANGE_CHUNK)
-        yield from (doc for doc in found if doc["originator"] in keep)
+        yield from (found if keep is None else (doc for doc in found if doc["originator"] in keep))

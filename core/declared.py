@@ -26,9 +26,11 @@ def read_listeners(company_id: int, originators: Iterable[str] | None = None,
     return list(iter_listeners(company_id, originators, projection))
 
 
-def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None):
-    """Stream listener documents of the company, or of some of its listeners."""
-    return database.find_listeners_docs(Listener._get_collection(), company_id, originators, projection or PROJECTION)
+def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None,
+                   exact: bool = True):
+    """Stream listener documents of the company, or of some of its listeners (see database.find_listeners_docs)."""
+    return database.find_listeners_docs(Listener._get_collection(), company_id, originators, projection or PROJECTION,
+                                        exact)
 
 
 def _filled(value) -> bool:

@@ -50,10 +50,10 @@ def _rows(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None):
 def export_records(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None = None) -> Iterator[dict]:
     """Every matching listener record, streamed from MongoDB in the collection's order."""
     snap, mask = _rows(company_id, flt, pair)
-    wanted = snap.originators[mask].tolist() if len(snap) else []
-    if not wanted:
+    wanted = snap.originators[mask] if len(snap) else []
+    if not len(wanted):
         return
-    for doc in iter_listeners(company_id, wanted, projection=LISTING_PROJECTION):
+    for doc in iter_listeners(company_id, wanted, projection=LISTING_PROJECTION, exact=False):
         row = snap.row_of(doc["originator"])
         if row is not None and mask[row]:
             yield record(doc, snap, row)
