@@ -51,30 +51,45 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
     company = ensure_company(company_id)
     with lease(f"segment:{company_id}"):
         run = SegmentRun(company_id=company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
-        clock = time.perf_counter()
+        clock = _Clock()
         say("reading listeners and interactions")
-        docs = read_listeners(company_id, touched)
-        events = load_events(company_id, touched)
-        read_s = time.perf_counter() - clock
+        docs, events = read_listeners(company_id, touched), load_events(company_id, touched)
+        clock.lap("read_s")
         say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
         fresh = profile_listeners(company, docs, events, now)
         previous = snapshot.current(company_id)
         merged = fresh if touched is None else _splice(previous, fresh, set(touched) | dropped)
-        compute_s = time.perf_counter() - clock - read_s
+        clock.lap("compute_s")
         say("writing segment changes, rollups and snapshot")
-        changed = _record_changes(run, previous, fresh)
-        run.rollup = rollups.rollup(merged, company)
-        run.movements = rollups.movements(changed, fresh, company, _previous_at(company_id))
-        snapshot.publish(merged)
-        write_s = time.perf_counter() - clock - read_s - compute_s
-        run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
-        run.timings = {"read_s": round(read_s, 3), "compute_s": round(compute_s, 3), "write_s": round(write_s, 3)}
-        run.finished_at = utcnow()
+        _publish(run, company, previous, fresh, merged)
+        clock.lap("write_s")
+        run.timings, run.finished_at = clock.laps, utcnow()
         run.save()
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))
     return run
+
+
+class _Clock:
+    """Seconds spent in each phase of a run."""
+
+    def __init__(self):
+        self.laps, self._last = {}, time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name], self._last = round(now - self._last, 3), now
+
+
+def _publish(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snapshot.Snapshot,
+             merged: snapshot.Snapshot) -> None:
+    """Write what the run changed: segment changes, then the snapshot; the run keeps rollups and movements."""
+    moves = _record_changes(run, previous, fresh)
+    run.rollup = rollups.rollup(merged, company)
+    run.movements = rollups.movements(moves, fresh, company, _previous_at(run.company_id))
+    snapshot.publish(merged)
+    run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
 
 
 def _splice(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, replaced: set[str]) -> snapshot.Snapshot:
