@@ -6,11 +6,13 @@ page or of an export, always by an index that starts with company_id.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from core import snapshot
 from core.companies import get_company
+from core.models import Company
 from core.declared import read_listeners
 from core.errors import ValidationFailed
 from core.filters import ListenerFilter
@@ -26,11 +28,34 @@ def _pct(part, whole) -> float:
     return round(100.0 * float(part) / float(whole), 1) if whole else 0.0
 
 
+@dataclass
+class Selection:
+    """The listeners a filter selects: the company, its snapshot and the matching rows."""
+
+    company: Company
+    snap: snapshot.Snapshot
+    mask: np.ndarray
+
+    @property
+    def rows(self) -> np.ndarray:
+        return np.flatnonzero(self.mask)
+
+    def narrowed(self, flt: ListenerFilter) -> "Selection":
+        """The same snapshot under another filter (one company read, one snapshot, per request)."""
+        return Selection(self.company, self.snap, flt.mask(self.snap))
+
+
+def select(company_id: int, flt: ListenerFilter) -> Selection:
+    """The listeners of the company that match (404 for an unknown company)."""
+    company = get_company(company_id)
+    snap = snapshot.current(company_id)
+    return Selection(company, snap, flt.mask(snap))
+
+
 def matching(company_id: int, flt: ListenerFilter) -> tuple[snapshot.Snapshot, np.ndarray]:
     """The company's snapshot and the rows that match (404 for an unknown company)."""
-    get_company(company_id)
-    snap = snapshot.current(company_id)
-    return snap, flt.mask(snap)
+    selection = select(company_id, flt)
+    return selection.snap, selection.mask
 
 
 def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
@@ -57,10 +82,14 @@ def check_page(page: int, page_size: int) -> None:
 def filter_listeners(company_id: int, flt: ListenerFilter, page: int = 1, page_size: int = 100) -> dict:
     """One page of matching listeners with the total and the number of pages."""
     check_page(page, page_size)
-    snap, mask = matching(company_id, flt)
-    rows = _ordered_rows(snap, mask)
+    return _page(select(company_id, flt), page, page_size)
+
+
+def _page(sel: Selection, page: int, page_size: int) -> dict:
+    snap = sel.snap
+    rows = _ordered_rows(snap, sel.mask)
     chosen = rows[(page - 1) * page_size: page * page_size]
-    docs = {d["originator"]: d for d in read_listeners(company_id, snap.originators[chosen].tolist(),
+    docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, snap.originators[chosen].tolist(),
                                                        projection=LISTING_PROJECTION)}
     listeners = [record(docs.get(snap.originators[r], {"originator": snap.originators[r]}), snap, r) for r in chosen]
     return {"total": int(len(rows)), "page": page, "page_size": page_size,
@@ -104,12 +133,15 @@ FLAG_DIMENSIONS = ("permission", "opt_in", "profile_complete", "weekday_pattern"
 
 def aggregate(company_id: int, flt: ListenerFilter) -> dict:
     """Listener counts for every filterable dimension of the filtered set (no pagination)."""
-    snap, mask = matching(company_id, flt)
-    rows = np.flatnonzero(mask)
+    return _aggregate(select(company_id, flt))
+
+
+def _aggregate(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
     out: dict = {"total": int(len(rows))}
     if not len(snap):
         return out
-    channels = get_company(company_id).channel_names()
+    channels = sel.company.channel_names()
     out.update({name: _cat_counts(snap, name, rows) for name in CATEGORICAL_DIMENSIONS})
     out.update({name: _multi_counts(snap, column, rows) for name, column in
                 (("tags", "tags"), ("inferred_interests", "inferred_interests"), ("campaign_type", "campaign_types"),
@@ -118,15 +150,18 @@ def aggregate(company_id: int, flt: ListenerFilter) -> dict:
     out["has_channel"] = _named(_multi_counts(snap, "channels", rows), channels, "name")
     for name in ("peak_hour", "primary_day_of_week", "peak_month"):
         out[name] = _int_counts(snap.cols[name][rows])
-    out["timeslot_counts"] = _named(_multi_counts(snap, "timeslots", rows), show_titles(company_id), "title")
+    out["timeslot_counts"] = _named(_multi_counts(snap, "timeslots", rows), show_titles(sel.company.company_id), "title")
     out.update({name: _flag_counts(snap.cols[name][rows]) for name in FLAG_DIMENSIONS})
     return out
 
 
 def completeness(company_id: int, flt: ListenerFilter) -> dict:
     """Declared-profile completeness of the filtered set: declared values only, never inferred ones."""
-    snap, mask = matching(company_id, flt)
-    rows = np.flatnonzero(mask)
+    return _completeness(select(company_id, flt))
+
+
+def _completeness(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
     total = int(len(rows))
     missing = snap.cols["missing_fields"][rows] if len(snap) else np.zeros((0, len(DECLARED_FIELDS)), dtype=bool)
     complete = int((~missing.any(axis=1)).sum()) if total else 0
@@ -141,12 +176,15 @@ def completeness(company_id: int, flt: ListenerFilter) -> dict:
 
 def cross_channel(company_id: int, flt: ListenerFilter) -> dict:
     """For every pair of channels the listeners active on both; per channel its total and its single-channel users."""
-    snap, mask = matching(company_id, flt)
-    rows = np.flatnonzero(mask)
+    return _cross_channel(select(company_id, flt))
+
+
+def _cross_channel(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
     total = int(len(rows))
     if not len(snap):
         return {"total": 0, "channels": [], "pairs": []}
-    names = get_company(company_id).channel_names()
+    names = sel.company.channel_names()
     ids = [int(v) for v in snap.vocab.get("channels", [])]
     used = snap.cols["channels"][rows].astype(np.int32)
     both = used.T @ used
@@ -195,3 +233,15 @@ def parse_filter_page(params: dict) -> tuple[ListenerFilter, int, int]:
     if problems:
         raise ValidationFailed(problems)
     return flt, page[0], page[1]
+
+
+def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int) -> dict:
+    """Everything the explorer page shows, from one company read and one snapshot: the station's own values (for
+    the form), a page of results, and the aggregate, completeness and cross-channel figures of the filtered set."""
+    check_page(page, page_size)
+    station = select(company_id, ListenerFilter())
+    chosen = station.narrowed(flt) if flt else station
+    station_counts = _aggregate(station)
+    return {"station": station_counts, "results": _page(chosen, page, page_size),
+            "aggregate": _aggregate(chosen) if flt else station_counts, "completeness": _completeness(chosen),
+            "cross_channel": _cross_channel(chosen)}

@@ -93,26 +93,34 @@ def _export(company_id: int, fmt: str) -> Response:
 def explore(company_id: int, params: dict) -> dict:
     """Everything the explorer shows for these query parameters (invalid ones become `problems`, never a 500)."""
     params.setdefault("page_size", [str(PAGE_SIZES[0])])
-    station = explorer.aggregate(company_id, ListenerFilter())
-    names = {"channels": {k: v["name"] for k, v in station.get("has_channel", {}).items()},
-             "shows": {k: v["title"] for k, v in station.get("timeslot_counts", {}).items()}}
     base = url_for("explorer.page", company_id=company_id)
-    context = {"station_total": station["total"], "names": names, "base": base, "field_labels": FIELD_LABELS}
     try:
         flt, number, size = explorer.parse_filter_page(params)
     except ValidationFailed as error:
-        pairs = raw_pairs(params)
-        return {**context, "groups": form_groups(station, pairs, names), "chips": chips(base, pairs, [], names),
-                "problems": problems(base, params, error.items)}
+        station = explorer.aggregate(company_id, ListenerFilter())
+        pairs, names = raw_pairs(params), _names(station)
+        return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
+                "chips": chips(base, pairs, [], names), "problems": problems(base, params, error.items)}
+    view = explorer.explore(company_id, flt, number, size)
+    station, results, names = view["station"], view["results"], _names(view["station"])
     pairs, keep = filter_pairs(flt), [] if size == PAGE_SIZES[0] else [("page_size", str(size))]
-    results = explorer.filter_listeners(company_id, flt, number, size)
-    aggregate = explorer.aggregate(company_id, flt) if flt else station
-    return {**context, "groups": form_groups(station, pairs, names), "chips": chips(base, pairs, keep, names),
-            "results": results, "pager": pager(base, pairs, results), "charts": charts(aggregate, names),
-            "aggregate": aggregate, "completeness": explorer.completeness(company_id, flt),
-            "heat": heat_map(explorer.cross_channel(company_id, flt)), "page_sizes": sorted({*PAGE_SIZES, size}),
+    return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
+            "chips": chips(base, pairs, keep, names), "results": results, "pager": pager(base, pairs, results),
+            "charts": charts(view["aggregate"], names), "aggregate": view["aggregate"],
+            "completeness": view["completeness"], "heat": heat_map(view["cross_channel"]),
+            "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None,
             "exports": {fmt: link(url_for(f"explorer.export_{fmt}", company_id=company_id), pairs)
-                        for fmt in ("csv", "json")}, "problems": None}
+                        for fmt in ("csv", "json")}}
+
+
+def _names(station: dict) -> dict:
+    """Channel names and show titles of the station, by id as text."""
+    return {"channels": {k: v["name"] for k, v in station.get("has_channel", {}).items()},
+            "shows": {k: v["title"] for k, v in station.get("timeslot_counts", {}).items()}}
+
+
+def _context(station: dict, names: dict, base: str) -> dict:
+    return {"station_total": station["total"], "names": names, "base": base, "field_labels": FIELD_LABELS}
 
 
 def link(base: str, pairs: list) -> str:
