@@ -52,12 +52,6 @@ def select(company_id: int, flt: ListenerFilter) -> Selection:
     return Selection(company, snap, flt.mask(snap))
 
 
-def matching(company_id: int, flt: ListenerFilter) -> tuple[snapshot.Snapshot, np.ndarray]:
-    """The company's snapshot and the rows that match (404 for an unknown company)."""
-    selection = select(company_id, flt)
-    return selection.snap, selection.mask
-
-
 def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
     """Matching rows, most recently active first, then by originator (a stable order for paging)."""
     rows = np.flatnonzero(mask)

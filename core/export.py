@@ -9,7 +9,7 @@ from typing import Iterator
 
 from core.declared import iter_listeners
 from core.errors import ValidationFailed
-from core.explorer import LISTING_PROJECTION, matching
+from core.explorer import LISTING_PROJECTION, select
 from core.filters import ListenerFilter
 from core.listener_view import record
 
@@ -39,7 +39,8 @@ def parse_channel_pair(raw: str | None) -> tuple[int, int] | None:
 
 
 def _rows(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None):
-    snap, mask = matching(company_id, flt)
+    selection = select(company_id, flt)
+    snap, mask = selection.snap, selection.mask
     if pair is not None and len(snap):
         vocab = [int(v) for v in snap.vocab.get("channels", [])]
         for channel in pair:

@@ -203,13 +203,6 @@ _PARSERS = {
 }
 
 
-def filter_names() -> list[str]:
-    """Every filter parameter, in the spec's order."""
-    return [f for f in SPEC]
-
-
-
-
 def parse_bool_param(raw, name: str, default: bool = False, location: str = "query") -> bool:
     """A boolean parameter outside the filter set, with the filters' boolean rules (true/false/1/0/yes/no)."""
     if _present(raw) is None:
