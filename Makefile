@@ -24,6 +24,7 @@ run: install
 	$(BIN)/flask --app wsgi serve
 
 test: install chromium
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 bench: install

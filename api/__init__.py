@@ -4,11 +4,10 @@ from __future__ import annotations
 from flask import Flask, g, request
 from flask_smorest import Api
 
+from api import explore, health, listener, overview
 from api.converters import CompanyIdConverter
-from core.api_keys import authenticate, authorise
+from core.access.api_keys import authenticate, authorise
 from core.errors import ValidationFailed
-
-API_PREFIX = "/api/"
 
 
 class JsonApi(Api):
@@ -52,11 +51,7 @@ def init_app(app: Flask) -> Api:
     app.url_map.converters["company"] = CompanyIdConverter
     api = JsonApi(app)
     api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer"})
-    from api import filters, health, listeners, segments
-
-    api.register_blueprint(health.blp)
-    api.register_blueprint(segments.blp)
-    api.register_blueprint(filters.blp)
-    api.register_blueprint(listeners.blp)
+    for area in (health, overview, explore, listener):
+        api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     return api

@@ -17,7 +17,7 @@ def _rss_mb() -> float:
 def _client(ctx):
     """An app on the size's database and an API key for its station (made once per size)."""
     if "client" not in ctx.found:
-        from core.api_keys import create_key
+        from core.access.api_keys import create_key
         from webapp import create_app
 
         env = {"MONGODB_URI": ctx.settings.mongodb_uri or "", "MONGODB_DATABASE": ctx.settings.database_name,

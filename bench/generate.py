@@ -12,7 +12,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from core.demo import KINDS, generate_station
+from core.demo.station import generate_station
+from core.ingest.importer import KINDS
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "data"
 DEFAULT_NOW = "2026-11-20T12:00:00+00:00"  # fixed, so that every machine benchmarks the same rows

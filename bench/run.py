@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench.generate import DEFAULT_OUT, folder_of, generate, is_generated
 from core.config import Settings
-from core.demo import KINDS
+from core.ingest.importer import KINDS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -48,7 +48,7 @@ class Context:
 
 def bench_import(ctx: Context) -> dict:
     """Import the four files in order, as an operator would (no re-segmentation per import)."""
-    from core.ingest import import_file
+    from core.ingest.importer import import_file
 
     seconds, rows, per_kind = 0.0, 0, {}
     for kind in KINDS:
@@ -67,7 +67,7 @@ def bench_import(ctx: Context) -> dict:
 
 def bench_segmentation(ctx: Context) -> dict:
     """One full segmentation run as of the dataset's `now`, with its read/compute/write split."""
-    from core.segmentation import segment_company
+    from core.segmentation.runs import segment_company
 
     started = time.perf_counter()
     run = segment_company(ctx.company_id, ctx.now)
@@ -93,7 +93,8 @@ def _peak_rss_mb() -> float:
 
 def _fresh_database(size: int, data: Path) -> Settings:
     """Connect to an empty database of its own for this size."""
-    from core import database, embedded_db
+    from core.db import connection as database
+    from core.db import embedded as embedded_db
 
     uri = os.environ.get("MONGODB_URI") or None
     run_dir = data / f"run-{size}"
@@ -110,7 +111,7 @@ def _close(settings: Settings) -> None:
     """Stop the embedded server of this size (its data stays for inspection until the next run)."""
     import mongoengine
 
-    from core import embedded_db
+    from core.db import embedded as embedded_db
 
     mongoengine.disconnect_all()
     if not settings.mongodb_uri:

@@ -35,7 +35,7 @@ class Settings:
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
-    def from_env(cls, env: dict | None = None) -> "Settings":
+    def from_env(cls, env: dict | None = None) -> Settings:
         """Read the documented variables; unset ones keep their defaults."""
         env = os.environ if env is None else env
         return cls(

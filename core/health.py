@@ -1,13 +1,14 @@
 """What /health reports: each part's state in words an operator on call can act on."""
 from __future__ import annotations
 
-from core import database, vector_store
+from core.db import connection
+from core.search import vector_store
 
 
 def check_health() -> dict:
     """{"status": "ok"|"degraded", "database": ..., "vector_store": ..., "version": ...}."""
     parts = {
-        "database": "ok" if database.ping() else "unreachable",
+        "database": "ok" if connection.ping() else "unreachable",
         "vector_store": "ok" if vector_store.ping() else "unavailable",
     }
     status = "ok" if all(v == "ok" for v in parts.values()) else "degraded"

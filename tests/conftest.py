@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from core.embedded_db import free_port, port_answers, server_command
+from core.db.embedded import free_port, port_answers, server_command
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that reaches the database must say so with @pytest.mark.db, so that `-m 'not db'` is the fast suite."""
+    unmarked = [item.nodeid for item in items
+                if "mongodb_uri" in item.fixturenames and item.get_closest_marker("db") is None]
+    if unmarked and not config.getoption("collectonly"):
+        raise pytest.UsageError("these tests use the database but are not marked db: " + ", ".join(unmarked[:10]))
 
 
 @pytest.fixture(scope="session")
@@ -49,13 +57,13 @@ def _app(test_env):
 @pytest.fixture
 def app(_app):
     """The app over an emptied database."""
-    from core.database import get_db
+    from core.db.connection import get_db
 
     db = get_db()
     for name in db.list_collection_names():
         if not name.startswith("system."):
             db[name].delete_many({})
-    from core import snapshot
+    from core.listeners import snapshot
 
     snapshot.clear_cache()
     yield _app

@@ -1,13 +1,9 @@
 """Test data factories: listeners and their interactions written straight to the stores, as an import would."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
-from core.companies import ensure_company
-from core.events import batch_document
-from core.models import InteractionBatch, Listener
-
-NOW = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
+from core.listeners.events import batch_document
+from core.listeners.models import InteractionBatch, Listener
+from core.stations.companies import ensure_company
 
 
 def make_company(company_id: int = 1, **fields):
@@ -17,13 +13,6 @@ def make_company(company_id: int = 1, **fields):
         company.update(**{f"set__{k}": v for k, v in fields.items()})
         company.reload()
     return company
-
-
-def event(days_ago: float, channel: int = 1, campaign: str = "song_request", timeslot: int | None = None,
-          message: str | None = None, now: datetime = NOW) -> dict:
-    """One interaction `days_ago` days before now."""
-    return {"t": now - timedelta(days=days_ago), "channel": channel, "campaign": campaign, "timeslot": timeslot,
-            "message": message}
 
 
 def make_listener(company_id: int = 1, originator: str = "27820000001", events: list[dict] = (), **declared):

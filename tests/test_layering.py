@@ -1,4 +1,5 @@
-"""The house layout: core knows nothing of the web; api and webapp never talk to the database themselves."""
+"""The house layout: core by capability in layers that import only downwards, no import circles, no imports hidden
+in functions, edges that never talk to the database, page modules that never import each other."""
 from __future__ import annotations
 
 import ast
@@ -8,38 +9,142 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+LAYERS = (
+    ("core.config", "core.errors", "core.clock", "core.wording"),
+    ("core.db",),
+    ("core.stations", "core.access"),
+    ("core.listeners",),
+    ("core.segmentation",),
+    ("core.explore",),
+    ("core.search",),
+    ("core.ai", "core.credits"),
+    ("core.ingest",),
+    ("core.audiences", "core.campaigns"),
+    ("core.privacy",),
+    ("core.demo",),
+    ("core.health", "core.startup"),
+)
+"""The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
+LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}
+PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors"}
 
-def imported_modules(package: str) -> dict[str, set[str]]:
-    """Every module imported by each file of a package (top-level names and full dotted names)."""
+
+def modules(package: str) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of a package."""
     found = {}
     for path in (ROOT / package).rglob("*.py"):
-        names = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names.add(node.module)
-        found[str(path.relative_to(ROOT))] = names
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
 
+def imports_of(path: Path, top_level_only: bool = False) -> set[str]:
+    """Dotted names a file imports: modules, and for `from X import y` also X.y (which may be a module)."""
+    tree = ast.parse(path.read_text())
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    names = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names} & set(ALL)
+            names.update(submodules or {node.module})
+    return names
+
+
+def unit_of(name: str) -> str | None:
+    """The layered unit (package or top-level module of core) a dotted name belongs to."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if parts[0] == "core" and len(parts) > 1 else None
+
+
+ALL = {**modules("core"), **modules("api"), **modules("webapp"), **modules("cli")}
+
+
+def test_every_package_and_module_of_core_takes_its_place_in_the_layers():
+    units = {unit_of(name) for name in modules("core")} - {None}
+    assert units - set(LEVEL) == set(), "add the new package to LAYERS, at the level of what it may import"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in modules("core") if unit_of(n)))
+def test_core_imports_only_downwards(name):
+    here = unit_of(name)
+    upward = sorted(target for target in imports_of(ALL[name]) if unit_of(target) in LEVEL
+                    and unit_of(target) != here and LEVEL[unit_of(target)] >= LEVEL[here])
+    assert upward == [], f"{name} ({here}, layer {LEVEL[here]}) imports a unit at its own layer or above"
+
+
+def test_core_packages_say_what_they_own():
+    for init in (ROOT / "core").glob("*/__init__.py"):
+        assert ast.get_docstring(ast.parse(init.read_text())), f"{init.parent.name} needs a docstring"
+
+
+def _graph() -> dict[str, set[str]]:
+    return {name: {t for t in imports_of(path, top_level_only=True) if t in ALL and t != name}
+            for name, path in ALL.items()}
+
+
+def test_no_import_circles():
+    graph, circles = _graph(), []
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for target in graph[node]:
+            if state.get(target) == 1:
+                circles.append(trail[trail.index(target):] + [target])
+            elif target not in state:
+                visit(target, trail + [target])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+    assert circles == []
+
+
+def test_no_import_hidden_in_a_function_without_a_comment_saying_why():
+    hidden = []
+    for name, path in ALL.items():
+        lines = path.read_text().splitlines()
+        tree = ast.parse(path.read_text())
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top \
+                    and not _in_type_checking(tree, node) and "#" not in lines[node.lineno - 1]:
+                hidden.append(f"{name}:{node.lineno}")
+    assert hidden == []
+
+
+def _in_type_checking(tree: ast.Module, node: ast.AST) -> bool:
+    return any(isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test) and node in ast.walk(n)
+               for n in tree.body)
+
+
 @pytest.mark.parametrize("forbidden", ["flask", "flask_login", "flask_wtf", "flask_smorest", "marshmallow", "werkzeug",
-                                       "webapp", "api", "secantus"])
+                                       "webapp", "api", "cli", "secantus"])
 def test_core_imports_nothing_of_the_web_or_the_embedded_server(forbidden):
-    offenders = [f for f, names in imported_modules("core").items()
-                 if any(n == forbidden or n.startswith(forbidden + ".") for n in names)]
+    offenders = [n for n, path in modules("core").items()
+                 if any(i == forbidden or i.startswith(forbidden + ".") for i in imports_of(path))]
     assert offenders == []
 
 
-@pytest.mark.parametrize("package", ["api", "webapp"])
-@pytest.mark.parametrize("forbidden", ["mongoengine", "pymongo", "gridfs", "core.models"])
+@pytest.mark.parametrize("package", ["api", "webapp", "cli"])
+@pytest.mark.parametrize("forbidden", ["mongoengine", "pymongo", "gridfs", "bson"])
 def test_edges_never_talk_to_the_database_directly(package, forbidden):
-    offenders = [f for f, names in imported_modules(package).items()
-                 if any(n == forbidden or n.startswith(forbidden + ".") for n in names)]
+    offenders = [n for n, path in modules(package).items()
+                 if any(i == forbidden or i.startswith(forbidden + ".") for i in imports_of(path))
+                 or any(i.split(".")[-1] == "models" and i.startswith("core.") for i in imports_of(path))]
     assert offenders == []
+
+
+def test_page_modules_never_import_each_other():
+    pages = {n for n in modules("webapp") if n not in PAGE_HELPERS | {"webapp", "webapp.pages"}}
+    offenders = {n: sorted(imports_of(ALL[n]) & (pages - {n})) for n in pages}
+    assert {n: found for n, found in offenders.items() if found} == {}
 
 
 def test_nothing_imports_the_embedded_server_as_a_library():
-    for package in ("core", "api", "webapp", "bench"):
-        for names in imported_modules(package).values():
-            assert not any(n == "secantus" or n.startswith("secantus.") for n in names)
+    for package in ("core", "api", "webapp", "cli", "bench"):
+        for path in modules(package).values():
+            assert not any(n == "secantus" or n.startswith("secantus.") for n in imports_of(path))

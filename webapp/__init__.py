@@ -5,8 +5,11 @@ import logging
 
 from flask import Flask
 
-from core import config, database
+import api
+import cli
+from core import startup
 from core.config import Settings
+from webapp import errors, pages
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -18,11 +21,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    config.activate(app.config["SETTINGS"])
-    app.extensions["db"] = database.connect(app.config["SETTINGS"])
-
-    import api
-    from webapp import cli, errors, pages
+    app.extensions["db"] = startup.start(app.config["SETTINGS"])
 
     api.init_app(app)
     pages.init_app(app)

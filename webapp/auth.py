@@ -1,16 +1,15 @@
-"""Signing in and out, and choosing a station: local users of core.users, sessions by flask-login."""
+"""Signing in and out, and choosing a station: local users of core.access.users, sessions by flask-login."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField
 from wtforms.validators import DataRequired
 
-from core.companies import get_company, list_companies
-from core.overview import station_summary
-from core.users import get_user, verify_login
-from webapp.pages import safe_next
+from core.access.users import get_user, verify_login
+from core.segmentation.overview import station_summary
+from webapp.helpers import safe_next, stations_of
 
 bp = Blueprint("auth", __name__)
 
@@ -39,24 +38,6 @@ def load_user(user_id: str) -> DashboardUser | None:
     """flask-login's user loader: the stored account, None if it was removed."""
     user = get_user(user_id)
     return DashboardUser(user) if user is not None else None
-
-
-def stations_of(user: DashboardUser) -> list[dict]:
-    """The stations the user may open, by id (read once per request: the layout and the picker share it)."""
-    if "stations" not in g:
-        companies = list_companies(None if user.admin else list(user.companies))
-        g.stations = [{"company_id": c.company_id, "name": c.name or f"Station {c.company_id}",
-                       "timezone": c.timezone} for c in companies]
-    return g.stations
-
-
-def open_station(company_id: int) -> dict:
-    """The station the current user asked for; 403 when it is not theirs, whether or not it exists."""
-    if not current_user.can_open(company_id):
-        abort(403, "This station is not one of yours. Pick one of your stations instead.")
-    company = get_company(company_id)
-    return {"company_id": company.company_id, "name": company.name or f"Station {company.company_id}",
-            "timezone": company.timezone}
 
 
 class LoginForm(FlaskForm):

@@ -4,9 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, redirect, url_for
 from flask_login import login_required
 
-from core import overview
-from webapp.auth import open_station
-from webapp.pages import render_htmx
+from core.segmentation import overview
+from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("overview", __name__)
 

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.api_keys import create_key
-from core.segmentation import segment_company
-from tests.factories import NOW, event, make_listener
+from core.access.api_keys import create_key
+from core.segmentation.runs import segment_company
+from tests.factories import make_listener
+from tests.memory import NOW, event
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.api_keys import check_admin, revoke_key
+from core.access.api_keys import check_admin, revoke_key
 from core.errors import Forbidden
+
+pytestmark = pytest.mark.db
 
 OVERVIEW = ["/api/v1/segments/{c}/summary", "/api/v1/segments/{c}", "/api/v1/segments/{c}/insights",
             "/api/v1/segments/{c}/tags"]
@@ -23,7 +25,7 @@ def test_unknown_key_is_401(client, app):
 
 def test_revoked_key_is_401(client, station, key_for):
     headers = key_for(1)
-    from core.api_keys import list_keys
+    from core.access.api_keys import list_keys
 
     revoke_key(list_keys()[0].prefix)
     assert client.get("/api/v1/segments/1/summary", headers=headers).status_code == 401
@@ -31,8 +33,9 @@ def test_revoked_key_is_401(client, station, key_for):
 
 @pytest.mark.parametrize("path", OVERVIEW)
 def test_key_of_company_1_reads_nothing_of_company_2(client, station, key_for, path):
-    from tests.factories import event, make_listener
-    from core.segmentation import segment_company
+    from core.segmentation.runs import segment_company
+    from tests.factories import make_listener
+    from tests.memory import event
 
     make_listener(2, "other", [event(1)], name="Secret Person")
     segment_company(2)
@@ -90,7 +93,7 @@ def test_health_is_503_naming_the_database_when_it_is_down(test_env, tmp_path):
     import subprocess
     import time
 
-    from core.embedded_db import free_port, port_answers, server_command
+    from core.db.embedded import free_port, port_answers, server_command
     from webapp import create_app
 
     port = free_port()

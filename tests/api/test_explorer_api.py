@@ -7,9 +7,12 @@ import json
 
 import pytest
 
-from core.models import Show
-from core.segmentation import segment_company
-from tests.factories import NOW, event, make_company, make_listener
+from core.segmentation.runs import segment_company
+from core.stations.models import Show
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
 
 OPERATIONS = ["filter", "aggregate", "completeness", "cross-channel", "export"]
 
@@ -34,7 +37,7 @@ def test_filter_pages_through_every_match(client, crowd, key_for):
     assert (first["total"], first["page"], first["page_size"], first["pages"]) == (25, 1, 10, 3)
     last = client.get("/api/v1/segments/1/filter?page_size=10&page=3", headers=headers).get_json()
     assert len(first["listeners"]) == 10 and len(last["listeners"]) == 5
-    seen = {l["originator"] for p in (1, 2, 3) for l in client.get(
+    seen = {row["originator"] for p in (1, 2, 3) for row in client.get(
         f"/api/v1/segments/1/filter?page_size=10&page={p}", headers=headers).get_json()["listeners"]}
     assert len(seen) == 25
 

@@ -1,6 +1,10 @@
 """The four station overview endpoints."""
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.db
+
 
 def test_summary_counts_every_segment(client, station, key_for):
     body = client.get("/api/v1/segments/1/summary", headers=key_for(1)).get_json()

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from core.models import SegmentRun
-from core.segments import SEGMENTS
-from core.users import create_user
-from tests.factories import NOW, make_company
+from core.access.users import create_user
+from core.segmentation.models import SegmentRun
+from core.segmentation.rules import SEGMENTS
+from tests.factories import make_company
+from tests.memory import NOW
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PASSWORD = "on-air-2026"
@@ -77,8 +78,9 @@ def _segment_entry(key: str, count: int, total: int) -> dict:
 
 
 def store_segment_run(company_id: int, counts: dict, tags: dict | None = None, matrix: dict | None = None,
-                      highlights: list | None = None, now=NOW, previous_at=None, run_id: str | None = None) -> SegmentRun:
-    """A finished SegmentRun holding these rollups and movements, as core.overview reads them.
+                      highlights: list | None = None, now=NOW, previous_at=None,
+                      run_id: str | None = None) -> SegmentRun:
+    """A finished SegmentRun holding these rollups and movements, as core.segmentation.overview reads them.
 
     STAND-IN for a real segmentation run (core.segmentation.segment_company), which was not written yet when these
     tests were: it stores the run document directly so that the pages have numbers. It may later be replaced by

@@ -1,6 +1,10 @@
 """The browsable API docs render from local assets only (no CDN), in a real browser."""
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.db
+
 
 def test_api_docs_render_every_operation_from_local_assets(page, screenshot, live_url):
     outside = []

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from core.segments import LABELS, SEGMENTS
+from core.segmentation.rules import LABELS, SEGMENTS
+
+pytestmark = pytest.mark.db
 
 
 def test_producer_signs_in_and_sees_the_overview(page, sign_in, producer, screenshot):

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import re
 
-from core.api_keys import create_key
-from core.users import create_user
+import pytest
+
+from core.access.api_keys import create_key
+from core.access.users import create_user
 from tests.factories import make_company
-from webapp.pages import NAVIGATION
+from webapp.helpers import NAVIGATION
+
+pytestmark = pytest.mark.db
 
 
 def csrf_token_of(html: str) -> str:

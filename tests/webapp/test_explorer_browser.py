@@ -6,11 +6,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from core.demo import seed_demo
-from core.segmentation import segment_company
-from core.users import create_user
-from tests.factories import NOW, event, make_company, make_listener
+from core.access.users import create_user
+from core.demo.seed import seed_demo
+from core.segmentation.runs import segment_company
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
+
+pytestmark = pytest.mark.db
 
 PRODUCER = "thandi@jozi.fm"
 

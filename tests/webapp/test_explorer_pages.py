@@ -9,13 +9,16 @@ from html import unescape
 
 import pytest
 
-from core.erasure import is_suppressed
-from core.filters import SPEC
-from core.listeners import get_listener
-from core.segmentation import segment_company
-from core.users import create_user
-from tests.factories import NOW, event, make_company, make_listener
+from core.access.users import create_user
+from core.explore.listener import get_listener
+from core.explore.spec import SPEC
+from core.listeners.suppression import SuppressionList
+from core.segmentation.runs import segment_company
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
+
+pytestmark = pytest.mark.db
 
 EXPLORER = "/stations/1/explorer"
 AYANDA, BONGI, CARL, DINEO, ESTHER, FRANK = (f"2782000000{i}" for i in range(1, 7))
@@ -60,7 +63,7 @@ def listed(html: str) -> set[str]:
 
 def hrefs(html: str, testid: str) -> list[str]:
     """The links carrying this data-testid."""
-    tags = re.findall(r'<a [^>]*data-testid="%s"[^>]*>' % testid, html)
+    tags = re.findall(rf'<a [^>]*data-testid="{testid}"[^>]*>', html)
     return [unescape(re.search(r'href="([^"]+)"', tag).group(1)) for tag in tags]
 
 
@@ -126,7 +129,7 @@ def test_an_invalid_parameter_is_named_in_a_message_never_a_500(signed_in, query
     for headers in ({}, {"HX-Request": "true"}):
         response = signed_in.get(f"{EXPLORER}?segment=super_fan&{query}", headers=headers)
         assert response.status_code == 200
-        problem = re.search(r'data-testid="problem" data-param="%s">(.*?)</li>' % param, response.text, re.S)
+        problem = re.search(rf'data-testid="problem" data-param="{param}">(.*?)</li>', response.text, re.S)
         assert problem and message in unescape(problem.group(1))
         assert listed(response.text) == set()
 
@@ -274,7 +277,7 @@ def test_erasing_with_suppression_puts_the_number_on_the_suppression_list(signed
     response = signed_in.post(f"/stations/1/listeners/{BONGI}/erase", data={"suppress": "true"},
                               follow_redirects=True)
     assert "will be dropped at import" in response.text
-    assert is_suppressed(1, app.config["SETTINGS"].secret_key, BONGI)
+    assert SuppressionList(app.config["SETTINGS"].secret_key).blocks(1, BONGI)
 
 
 def test_erasing_returns_only_to_this_stations_explorer(signed_in):

@@ -1,0 +1,72 @@
+"""One listener: GET the full profile, DELETE to erase (pseudonymise) it."""
+from __future__ import annotations
+
+from flask import current_app, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from core.explore.filters import parse_bool_param
+from core.explore.listener import get_listener
+from core.privacy.erasure import erase_listener
+
+
+class SegmentAssignmentSchema(Schema):
+    key = fields.Str()
+    label = fields.Str()
+    meaning = fields.Str()
+    reasons = fields.List(fields.Str())
+    rfm = fields.Dict(keys=fields.Str(), values=fields.Int())
+
+
+class HistoryEntrySchema(Schema):
+    from_ = fields.Str(data_key="from", attribute="from", allow_none=True)
+    to = fields.Str()
+    at = fields.Str()
+
+
+class ListenerSchema(Schema):
+    company_id = fields.Int()
+    originator = fields.Str()
+    declared = fields.Dict()
+    tags = fields.List(fields.Str())
+    permission = fields.Bool(allow_none=True)
+    opt_in = fields.Bool(allow_none=True)
+    inferred = fields.Dict(metadata={"description": "inferred_* -> {value, confidence} or null"})
+    segment = fields.Nested(SegmentAssignmentSchema, allow_none=True)
+    profile = fields.Dict(allow_none=True, metadata={"description": "behavioural profile"})
+    channel_names = fields.Dict(keys=fields.Str(), values=fields.Str())
+    segment_history = fields.List(fields.Nested(HistoryEntrySchema))
+
+
+class ErasureReceiptSchema(Schema):
+    erased = fields.Bool()
+    pseudonym = fields.Str()
+    suppressed = fields.Bool()
+    stores = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={"description": "records touched per store"})
+    at = fields.Str()
+
+
+blp = Blueprint("listeners", __name__, url_prefix="/api/v1/listeners", description="One listener")
+
+DB_PARAM = {"in": "query", "name": "db", "required": False, "schema": {"type": "string", "default": "default"},
+            "description": "database alias to read from"}
+SUPPRESS_PARAM = {"in": "query", "name": "suppress", "required": False, "schema": {"type": "boolean", "default": False},
+                  "description": "also drop future interactions from this number at import"}
+
+
+@blp.route("/<company:company_id>/<originator>")
+class ListenerProfile(MethodView):
+    @blp.doc(parameters=[DB_PARAM])
+    @blp.response(200, ListenerSchema)
+    def get(self, company_id: int, originator: str):
+        """Full behavioural profile and current segment of one listener"""
+        return get_listener(company_id, originator, request.args.get("db"))
+
+    @blp.doc(parameters=[SUPPRESS_PARAM])
+    @blp.response(200, ErasureReceiptSchema)
+    def delete(self, company_id: int, originator: str):
+        """Erasure: pseudonymises the profile (irreversible)"""
+        suppress = parse_bool_param(request.args.get("suppress"), "suppress")
+        secret = current_app.config["SETTINGS"].secret_key
+        return erase_listener(company_id, originator, secret, suppress=suppress, actor=f"api:{g.api_scope.key_id}")

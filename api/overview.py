@@ -1,0 +1,106 @@
+"""Station overview: /api/v1/segments/{company_id}/summary, breakdown, insights and tags."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from core.segmentation import overview
+
+
+class SummarySchema(Schema):
+    company_id = fields.Int()
+    total_listeners = fields.Int()
+    as_of = fields.Str(allow_none=True, metadata={"description": "reference time of the latest segmentation"})
+    segments = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={"description": "count per segment key"})
+
+
+class AveragesSchema(Schema):
+    recency_days = fields.Float(allow_none=True)
+    interactions_30d = fields.Float(allow_none=True)
+    interactions_90d = fields.Float(allow_none=True)
+    channels = fields.Float(allow_none=True)
+    competition_share = fields.Float(allow_none=True)
+    rfm_recency = fields.Float(allow_none=True)
+    rfm_frequency = fields.Float(allow_none=True)
+    rfm_engagement = fields.Float(allow_none=True)
+
+
+class SegmentStatsSchema(Schema):
+    segment = fields.Str()
+    label = fields.Str()
+    meaning = fields.Str()
+    count = fields.Int()
+    percentage = fields.Float()
+    averages = fields.Nested(AveragesSchema)
+
+
+class BreakdownSchema(Schema):
+    company_id = fields.Int()
+    total_listeners = fields.Int()
+    as_of = fields.Str(allow_none=True)
+    segments = fields.List(fields.Nested(SegmentStatsSchema))
+
+
+class InsightSchema(Schema):
+    segment = fields.Str()
+    label = fields.Str()
+    count = fields.Int()
+    percentage = fields.Float()
+    explanation = fields.Str()
+    recommended_action = fields.Str()
+
+
+class InsightsSchema(Schema):
+    company_id = fields.Int()
+    total_listeners = fields.Int()
+    as_of = fields.Str(allow_none=True)
+    headline = fields.Str()
+    insights = fields.List(fields.Nested(InsightSchema))
+
+
+class TagCountSchema(Schema):
+    tag = fields.Str()
+    total = fields.Int()
+    segments = fields.Dict(keys=fields.Str(), values=fields.Int())
+
+
+class TagsSchema(Schema):
+    company_id = fields.Int()
+    as_of = fields.Str(allow_none=True)
+    tags = fields.List(fields.Nested(TagCountSchema))
+
+
+blp = Blueprint("segments", __name__, url_prefix="/api/v1/segments", description="Segments of a station")
+
+
+@blp.route("/<company:company_id>/summary")
+class Summary(MethodView):
+    @blp.response(200, SummarySchema)
+    def get(self, company_id: int):
+        """Total listeners and count per segment"""
+        return overview.station_summary(company_id)
+
+
+@blp.route("/<company:company_id>")
+class Breakdown(MethodView):
+    @blp.response(200, BreakdownSchema)
+    def get(self, company_id: int):
+        """Full segment breakdown with average statistics per segment"""
+        return overview.segment_breakdown(company_id)
+
+
+@blp.route("/<company:company_id>/insights")
+class Insights(MethodView):
+    @blp.response(200, InsightsSchema)
+    def get(self, company_id: int):
+        """Segment distribution with percentages and plain-English explanations"""
+        return overview.segment_insights(company_id)
+
+
+@blp.route("/<company:company_id>/tags")
+class Tags(MethodView):
+    @blp.response(200, TagsSchema)
+    def get(self, company_id: int):
+        """All tags with their counts per segment"""
+        return overview.segment_tags(company_id)

@@ -1,0 +1,47 @@
+"""OpenAPI descriptions of the shared filter parameters, generated from core.explore.spec.SPEC (the only definition)."""
+from __future__ import annotations
+
+from core.explore.spec import SPEC
+
+_TYPES = {
+    "strings": {"type": "array", "items": {"type": "string"}},
+    "ints": {"type": "array", "items": {"type": "integer"}},
+    "all_of": {"type": "string", "description": "comma-separated; the listener must have all of them"},
+    "exact": {"type": "string"},
+    "partial": {"type": "string", "description": "partial, case-insensitive match"},
+    "string": {"type": "string"},
+    "int": {"type": "integer"},
+    "datetime": {"type": "string", "format": "date-time"},
+    "bool": {"type": "boolean"},
+}
+
+
+def _parameter(name: str, kind: str, allowed) -> dict:
+    schema = dict(_TYPES[kind])
+    description = schema.pop("description", None)
+    if kind == "strings" and allowed:
+        schema["items"] = {"type": "string", "enum": list(allowed)}
+    param = {"in": "query", "name": name, "required": False, "schema": schema}
+    if kind in ("strings", "ints"):
+        param.update(style="form", explode=True)
+    if name == "channel_type":
+        description = "primary channel only"
+    if name == "has_channel":
+        description = "channel used at any time, not only primary"
+    if description:
+        param["description"] = description
+    return param
+
+
+FILTER_PARAMETERS = [_parameter(name, kind, allowed) for name, (kind, _, allowed) in SPEC.items()]
+PAGE_PARAMETERS = [
+    {"in": "query", "name": "page", "required": False, "schema": {"type": "integer", "minimum": 1, "default": 1}},
+    {"in": "query", "name": "page_size", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
+]
+EXPORT_PARAMETERS = [
+    {"in": "query", "name": "channel_pair", "required": False, "schema": {"type": "string"},
+     "description": "comma-separated pair of channel_type integers; only listeners active on both"},
+    {"in": "query", "name": "format", "required": False, "schema": {"type": "string", "enum": ["json", "csv"]},
+     "description": "json (default) or csv; `Accept: text/csv` also selects CSV"},
+]

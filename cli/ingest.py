@@ -1,0 +1,60 @@
+"""`flask --app wsgi import KIND FILE`: import a JSONL or CSV file and print what was imported and what was skipped."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask.cli import with_appcontext
+
+from core.ingest.importer import KINDS, import_file
+
+BAR_FROM_LINES = 10_000  # shorter files import in a blink: no bar
+SHOWN_BAD_ROWS = 20
+
+
+@click.command("import")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@with_appcontext
+def import_command(kind: str, file: str) -> None:
+    """Import a .jsonl or .csv file of channels, shows, profiles or interactions."""
+    try:
+        lines = count_lines(file)
+        if lines < BAR_FROM_LINES:
+            report = import_file(kind, file)
+        else:
+            with click.progressbar(length=lines, label=f"Importing {kind}") as bar:
+                report = import_file(kind, file, progress=bar.update)
+                bar.update(lines - bar.pos)  # a CSV header and blank lines are lines but not rows
+    except (ValueError, OSError) as exc:  # the file cannot be read; bad rows never raise
+        raise click.ClickException(str(exc)) from exc
+    echo_report(report)
+
+
+def echo_report(report) -> None:
+    """The counts, then the first bad rows as "line N: reason"."""
+    repeated = "duplicates" if report.kind == "interactions" else "unchanged"
+    click.echo(f"Imported {report.kind} from {Path(report.source).name}")
+    click.echo(f"  rows:       {report.rows}")
+    click.echo(f"  imported:   {report.imported}")
+    click.echo(f"  {repeated + ':':<11} {report.duplicates}")
+    if report.suppressed:
+        click.echo(f"  suppressed: {report.suppressed}")
+    click.echo(f"  bad rows:   {report.error_count}")
+    for error in report.errors[:SHOWN_BAD_ROWS]:
+        click.echo(f"line {error['line']}: {error['reason']}")
+    if report.error_count > SHOWN_BAD_ROWS:
+        click.echo(f"... and {report.error_count - SHOWN_BAD_ROWS} more (see the import report)")
+
+
+def count_lines(path: str) -> int:
+    """Lines of the file, counted in binary chunks (a 2M-line file in well under a second)."""
+    count, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
+COMMANDS = [import_command]

@@ -1,0 +1,2 @@
+"""Exploring a station's listeners: the one shared filter type and its evaluation over the snapshot; the filter,
+aggregate, completeness, cross-channel and export operations; listener records and the full listener profile."""

@@ -1,0 +1,84 @@
+"""Evaluation of a ListenerFilter over a snapshot: numpy passes, no Python loop over listeners."""
+from __future__ import annotations
+
+import numpy as np
+
+from core.explore.spec import SPEC
+from core.listeners.snapshot import Snapshot
+
+
+def evaluate(values: dict, snap: Snapshot) -> np.ndarray:
+    """Rows matching every active filter (parameter name -> typed value); erased listeners never match."""
+    n = len(snap)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    mask = ~snap.cols["erased"] if "erased" in snap.cols else np.ones(n, dtype=bool)
+    for name, value in values.items():
+        kind, column, _ = SPEC[name]
+        mask &= _MATCHERS[kind](snap, column, value, name)
+    return mask
+
+
+def _codes_of(snap: Snapshot, column: str, values) -> list[int]:
+    """Vocabulary positions whose value equals one of `values`, case-insensitively."""
+    wanted = {str(v).lower() for v in values}
+    return [i for i, v in enumerate(snap.vocab.get(column, [])) if str(v).lower() in wanted]
+
+
+def _any_of(snap: Snapshot, column: str, values, _name) -> np.ndarray:
+    col = snap.cols[column]
+    codes = _codes_of(snap, column, values)
+    if col.ndim == 2:
+        return col[:, codes].any(axis=1) if codes else np.zeros(len(col), dtype=bool)
+    return np.isin(col, codes)
+
+
+def _all_of(snap: Snapshot, column: str, values, _name) -> np.ndarray:
+    col = snap.cols[column]
+    codes = [_codes_of(snap, column, [v]) for v in values]
+    if any(not c for c in codes):
+        return np.zeros(len(col), dtype=bool)
+    return np.logical_and.reduce([col[:, c].any(axis=1) for c in codes])
+
+
+def _ints(snap: Snapshot, column: str, values, _name) -> np.ndarray:
+    col = snap.cols[column]
+    if col.ndim == 2:
+        vocab = snap.vocab.get(column, [])
+        codes = [i for i, v in enumerate(vocab) if v in set(values)]
+        return col[:, codes].any(axis=1) if codes else np.zeros(len(col), dtype=bool)
+    return np.isin(col, list(values))
+
+
+def _partial(snap: Snapshot, column: str, value: str, _name) -> np.ndarray:
+    return np.strings.find(snap.cols[column], value.lower().encode()) >= 0
+
+
+def _exact(snap: Snapshot, column: str, value: str, _name) -> np.ndarray:
+    return snap.cols[column] == value
+
+
+def _after_or_before(snap: Snapshot, column: str, value, name: str) -> np.ndarray:
+    last, seconds = snap.cols[column], int(value.timestamp())
+    seen = snap.cols["n_total"] > 0
+    return seen & (last > seconds if name.endswith("after") else last < seconds)
+
+
+def _boolean(snap: Snapshot, column: str, value: bool, _name) -> np.ndarray:
+    col = snap.cols[column]
+    if col.dtype == np.int8:  # tri-state: -1 unknown matches neither true nor false
+        return col == int(value)
+    return col == value
+
+
+_MATCHERS = {
+    "strings": _any_of,
+    "string": lambda snap, column, value, name: _any_of(snap, column, [value], name),
+    "ints": _ints,
+    "int": lambda snap, column, value, name: _ints(snap, column, [value], name),
+    "all_of": _all_of,
+    "partial": _partial,
+    "exact": _exact,
+    "datetime": _after_or_before,
+    "bool": _boolean,
+}

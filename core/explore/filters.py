@@ -1,0 +1,170 @@
+"""The shared filter set of the spec: parsed and validated once, evaluated as one vectorised mask.
+
+One type serves filter, aggregate, completeness, cross-channel, export, the explorer page and the recommend body,
+so there is one filter semantics. All filters are ANDed. Strings match exactly but case-insensitively, except
+`email` and `name` (partial) and `originator` (exact); `tags` and `inferred_interests` need all their values;
+other repeatable filters need any of their values; `channel_type` is the primary channel, `has_channel` any channel
+used; `inferred_*` match whatever the confidence. Erased (pseudonymised) listeners never match.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from core.errors import ValidationFailed
+from core.explore.evaluation import evaluate
+from core.explore.spec import REPEATABLE, SPEC
+from core.listeners.snapshot import Snapshot
+
+TRUE, FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+@dataclass(frozen=True)
+class ListenerFilter:
+    """Active filters by parameter name; values already typed (tuples for repeatable ones)."""
+
+    values: dict = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def to_params(self) -> list[tuple[str, str]]:
+        """The filters as query parameters (repeatable ones repeated), for links and cache keys."""
+        out = []
+        for name in SPEC:
+            if name not in self.values:
+                continue
+            value = self.values[name]
+            if name in REPEATABLE:
+                out.extend((name, str(v)) for v in value)
+            elif isinstance(value, tuple):
+                out.append((name, ",".join(value)))
+            elif isinstance(value, bool):
+                out.append((name, "true" if value else "false"))
+            elif isinstance(value, datetime):
+                out.append((name, value.isoformat()))
+            else:
+                out.append((name, str(value)))
+        return out
+
+    def mask(self, snap: Snapshot) -> np.ndarray:
+        """Which rows of the snapshot match every active filter."""
+        return evaluate(self.values, snap)
+
+
+def parse_filters(params: Mapping[str, Any], location: str = "query") -> ListenerFilter:
+    """Validate the filter parameters of a request (a mapping of name -> value or list of values).
+
+    Values may be strings (query strings, forms) or JSON types (bodies). Unknown names are ignored so that other
+    parameters (page, format, ...) can share the mapping. Every invalid value is reported, not only the first.
+    """
+    values, problems = {}, []
+    for name, (kind, _, allowed) in SPEC.items():
+        raw = _present(params.get(name))
+        if raw is None:
+            continue
+        try:
+            values[name] = _PARSERS[kind](raw, allowed)
+        except ValueError as error:
+            problems.append({"loc": [location, name], "msg": str(error), "type": "value_error"})
+    if problems:
+        raise ValidationFailed(problems)
+    return ListenerFilter(values)
+
+
+def _present(raw):
+    """None for absent or blank values (an empty form field is no filter)."""
+    items = raw if isinstance(raw, (list, tuple)) else [raw]
+    items = [i for i in items if i is not None and not (isinstance(i, str) and i.strip() == "")]
+    return items or None
+
+
+def _one(raw: list):
+    if len(raw) > 1:
+        raise ValueError("Give this parameter once.")
+    return raw[0]
+
+
+def _choice(value, allowed) -> str:
+    text = str(value).strip()
+    if allowed is not None and text.lower() not in {a.lower() for a in allowed}:
+        raise ValueError(f"Must be one of: {', '.join(allowed)}.")
+    return text
+
+
+def _integer(value, bounds) -> int:
+    if isinstance(value, bool):
+        raise ValueError("Not a valid integer.")
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise ValueError("Not a valid integer.") from None
+    if bounds and not bounds[0] <= number <= bounds[1]:
+        raise ValueError(f"Must be between {bounds[0]} and {bounds[1]}.")
+    return number
+
+
+def _boolean(raw, _allowed) -> bool:
+    value = _one(raw)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in TRUE or text in FALSE:
+        return text in TRUE
+    raise ValueError("Not a valid boolean.")
+
+
+def _datetime(raw, _allowed) -> datetime:
+    value = _one(raw)
+    try:
+        parsed = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError("Not a valid ISO 8601 date-time.") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _comma_list(raw, _allowed) -> tuple[str, ...]:
+    items = [part.strip() for value in raw for part in (value if isinstance(value, list) else str(value).split(","))]
+    items = [i for i in items if i]
+    if not items:
+        raise ValueError("Give at least one value.")
+    return tuple(items)
+
+
+def _flat(raw, split_commas: bool = False) -> list:
+    """Repeated parameters, also accepting a JSON list (and, for integers, a comma-separated string)."""
+    out = []
+    for value in raw:
+        if isinstance(value, list):
+            out.extend(value)
+        elif split_commas and isinstance(value, str):
+            out.extend(value.split(","))
+        else:
+            out.append(value)
+    return [v for v in out if not (isinstance(v, str) and not v.strip())]
+
+
+_PARSERS = {
+    "strings": lambda raw, allowed: tuple(_choice(v, allowed) for v in _flat(raw)),
+    "ints": lambda raw, bounds: tuple(_integer(v, bounds) for v in _flat(raw, split_commas=True)),
+    "all_of": _comma_list,
+    "exact": lambda raw, _: str(_one(raw)).strip(),
+    "partial": lambda raw, _: str(_one(raw)).strip(),
+    "string": lambda raw, _: str(_one(raw)).strip(),
+    "int": lambda raw, bounds: _integer(_one(raw), bounds),
+    "datetime": _datetime,
+    "bool": _boolean,
+}
+
+
+def parse_bool_param(raw, name: str, default: bool = False, location: str = "query") -> bool:
+    """A boolean parameter outside the filter set, with the filters' boolean rules (true/false/1/0/yes/no)."""
+    if _present(raw) is None:
+        return default
+    try:
+        return _boolean(_present(raw), None)
+    except ValueError as error:
+        raise ValidationFailed.one([location, name], str(error)) from None

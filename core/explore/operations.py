@@ -1,0 +1,238 @@
+"""The five filtered operations of the spec: filter (pages), aggregate, completeness, cross-channel, export.
+
+Each evaluates one ListenerFilter over the company's in-memory snapshot; MongoDB is asked only for the rows of a
+page or of an export, always by an index that starts with company_id.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import ValidationFailed
+from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.records import record
+from core.listeners import snapshot
+from core.listeners.declared import read_listeners
+from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
+from core.stations.companies import get_company
+from core.stations.models import Company
+from core.stations.shows import show_titles
+from core.wording import percentage
+
+MAX_PAGE_SIZE = 1000
+LISTING_PROJECTION = {"_id": 0, "id_number": 0, "created_at": 0}
+
+
+
+@dataclass
+class Selection:
+    """The listeners a filter selects: the company, its snapshot and the matching rows."""
+
+    company: Company
+    snap: snapshot.Snapshot
+    mask: np.ndarray
+
+    @property
+    def rows(self) -> np.ndarray:
+        return np.flatnonzero(self.mask)
+
+    def narrowed(self, flt: ListenerFilter) -> Selection:
+        """The same snapshot under another filter (one company read, one snapshot, per request)."""
+        return Selection(self.company, self.snap, flt.mask(self.snap))
+
+
+def select(company_id: int, flt: ListenerFilter) -> Selection:
+    """The listeners of the company that match (404 for an unknown company)."""
+    company = get_company(company_id)
+    snap = snapshot.current(company_id)
+    return Selection(company, snap, flt.mask(snap))
+
+
+def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
+    """Matching rows, most recently active first, then by originator (a stable order for paging)."""
+    rows = np.flatnonzero(mask)
+    if not len(rows):
+        return rows
+    order = np.lexsort((snap.originators[rows], -snap.cols["last_ts"][rows]))
+    return rows[order]
+
+
+def check_page(page: int, page_size: int) -> None:
+    """page >= 1 and 1 <= page_size <= 1000, else 422."""
+    problems = []
+    if page < 1:
+        problems.append({"loc": ["query", "page"], "msg": "Must be greater than or equal to 1.", "type": "value_error"})
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        problems.append({"loc": ["query", "page_size"], "msg": f"Must be between 1 and {MAX_PAGE_SIZE}.",
+                         "type": "value_error"})
+    if problems:
+        raise ValidationFailed(problems)
+
+
+def filter_listeners(company_id: int, flt: ListenerFilter, page: int = 1, page_size: int = 100) -> dict:
+    """One page of matching listeners with the total and the number of pages."""
+    check_page(page, page_size)
+    return _page(select(company_id, flt), page, page_size)
+
+
+def _page(sel: Selection, page: int, page_size: int) -> dict:
+    snap = sel.snap
+    rows = _ordered_rows(snap, sel.mask)
+    chosen = rows[(page - 1) * page_size: page * page_size]
+    docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, snap.originators[chosen].tolist(),
+                                                       projection=LISTING_PROJECTION)}
+    listeners = [record(docs.get(snap.originators[r], {"originator": snap.originators[r]}), snap, r) for r in chosen]
+    return {"total": int(len(rows)), "page": page, "page_size": page_size,
+            "pages": math.ceil(len(rows) / page_size), "listeners": listeners}
+
+
+def _cat_counts(snap, name, rows) -> dict:
+    codes = snap.cols[name][rows]
+    counts = np.bincount(codes[codes >= 0], minlength=len(snap.vocab.get(name, [])))
+    pairs = [(str(v), int(c)) for v, c in zip(snap.vocab.get(name, []), counts) if c]
+    return dict(sorted(pairs, key=lambda p: (-p[1], p[0])))
+
+
+def _multi_counts(snap, name, rows) -> dict:
+    counts = snap.cols[name][rows].sum(axis=0)
+    pairs = [(str(v), int(c)) for v, c in zip(snap.vocab.get(name, []), counts) if c]
+    return dict(sorted(pairs, key=lambda p: (-p[1], p[0])))
+
+
+def _int_counts(values: np.ndarray, none: int = -1) -> dict:
+    ids, counts = np.unique(values[values != none], return_counts=True)
+    return {str(int(i)): int(c) for i, c in zip(ids, counts)}
+
+
+def _flag_counts(values: np.ndarray) -> dict:
+    if values.dtype == np.int8:
+        return {"true": int((values == 1).sum()), "false": int((values == 0).sum()),
+                "unknown": int((values == -1).sum())}
+    return {"true": int(values.sum()), "false": int((~values).sum())}
+
+
+def _named(counts: dict, names: dict, label: str) -> dict:
+    return {k: {label: names.get(int(k), f"#{k}"), "count": v} for k, v in counts.items()}
+
+
+CATEGORICAL_DIMENSIONS = ("segment", *CATEGORICAL, *INFERRED_SINGLE, "peak_time_of_day")
+FLAG_DIMENSIONS = (*FLAGS, "profile_complete", "weekday_pattern")
+
+
+def aggregate(company_id: int, flt: ListenerFilter) -> dict:
+    """Listener counts for every filterable dimension of the filtered set (no pagination)."""
+    return _aggregate(select(company_id, flt))
+
+
+def _aggregate(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
+    out: dict = {"total": int(len(rows))}
+    if not len(snap):
+        return out
+    channels = sel.company.channel_names()
+    out.update({name: _cat_counts(snap, name, rows) for name in CATEGORICAL_DIMENSIONS})
+    out.update({name: _multi_counts(snap, column, rows) for name, column in
+                (("tags", "tags"), ("inferred_interests", "inferred_interests"), ("campaign_type", "campaign_types"),
+                 ("public_holiday", "public_holidays"), ("missing_fields", "missing_fields"))})
+    out["channel_type"] = _named(_int_counts(snap.cols["primary_channel"][rows], none=0), channels, "name")
+    out["has_channel"] = _named(_multi_counts(snap, "channels", rows), channels, "name")
+    for name in ("peak_hour", "primary_day_of_week", "peak_month"):
+        out[name] = _int_counts(snap.cols[name][rows])
+    titles = show_titles(sel.company.company_id)
+    out["timeslot_counts"] = _named(_multi_counts(snap, "timeslots", rows), titles, "title")
+    out.update({name: _flag_counts(snap.cols[name][rows]) for name in FLAG_DIMENSIONS})
+    return out
+
+
+def completeness(company_id: int, flt: ListenerFilter) -> dict:
+    """Declared-profile completeness of the filtered set: declared values only, never inferred ones."""
+    return _completeness(select(company_id, flt))
+
+
+def _completeness(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
+    total = int(len(rows))
+    missing = snap.cols["missing_fields"][rows] if len(snap) else np.zeros((0, len(COMPLETENESS)), dtype=bool)
+    complete = int((~missing.any(axis=1)).sum()) if total else 0
+    fields, position = {}, {name: i for i, name in enumerate(snap.vocab.get("missing_fields", COMPLETENESS))}
+    for name in COMPLETENESS:
+        gaps = int(missing[:, position[name]].sum()) if total else 0
+        fields[name] = {"filled": total - gaps, "filled_percentage": percentage(total - gaps, total),
+                        "missing": gaps, "missing_percentage": percentage(gaps, total)}
+    return {"total": total, "complete": {"count": complete, "percentage": percentage(complete, total)},
+            "incomplete": {"count": total - complete, "percentage": percentage(total - complete, total)},
+            "fields": fields}
+
+
+def cross_channel(company_id: int, flt: ListenerFilter) -> dict:
+    """For every pair of channels the listeners active on both; per channel its total and its single-channel users."""
+    return _cross_channel(select(company_id, flt))
+
+
+def _cross_channel(sel: Selection) -> dict:
+    snap, rows = sel.snap, sel.rows
+    total = int(len(rows))
+    if not len(snap):
+        return {"total": 0, "channels": [], "pairs": []}
+    names = sel.company.channel_names()
+    ids = [int(v) for v in snap.vocab.get("channels", [])]
+    used = snap.cols["channels"][rows].astype(np.int32)
+    both = used.T @ used
+    only = (used.sum(axis=1) == 1)
+    unique = (used.astype(bool) & only[:, None]).sum(axis=0)
+    channels = [{"channel_type": cid, "name": names.get(cid, f"#{cid}"), "listeners": int(both[i, i]),
+                 "percentage": percentage(both[i, i], total), "unique": int(unique[i]),
+                 "unique_percentage": percentage(unique[i], total)} for i, cid in enumerate(ids)]
+    pairs = [{"channels": [a, b], "names": [names.get(a, f"#{a}"), names.get(b, f"#{b}")],
+              "listeners": int(both[i, j]), "percentage": percentage(both[i, j], total)}
+             for i, a in enumerate(ids) for j, b in enumerate(ids) if i < j]
+    return {"total": total, "channels": channels, "pairs": pairs}
+
+
+def int_param(params: dict, name: str, default: int) -> int:
+    """An integer query parameter (422 naming it when it is not one)."""
+    raw = params.get(name)
+    raw = raw[0] if isinstance(raw, list) and raw else raw
+    if raw is None or str(raw).strip() == "":
+        return default
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        raise ValidationFailed.one(["query", name], "Not a valid integer.", "type_error") from None
+
+
+def page_args(params: dict) -> tuple[int, int]:
+    """page and page_size of a filter request, validated."""
+    page, page_size = int_param(params, "page", 1), int_param(params, "page_size", 100)
+    check_page(page, page_size)
+    return page, page_size
+
+
+def parse_filter_page(params: dict) -> tuple[ListenerFilter, int, int]:
+    """Filters, page and page_size of a filter request; every invalid parameter reported at once."""
+    problems, flt, page = [], None, (1, 100)
+    try:
+        flt = parse_filters(params)
+    except ValidationFailed as error:
+        problems.extend(error.items)
+    try:
+        page = page_args(params)
+    except ValidationFailed as error:
+        problems.extend(error.items)
+    if problems:
+        raise ValidationFailed(problems)
+    return flt, page[0], page[1]
+
+
+def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int) -> dict:
+    """Everything the explorer page shows, from one company read and one snapshot: the station's own values (for
+    the form), a page of results, and the aggregate, completeness and cross-channel figures of the filtered set."""
+    check_page(page, page_size)
+    station = select(company_id, ListenerFilter())
+    chosen = station.narrowed(flt) if flt else station
+    station_counts = _aggregate(station)
+    return {"station": station_counts, "results": _page(chosen, page, page_size),
+            "aggregate": _aggregate(chosen) if flt else station_counts, "completeness": _completeness(chosen),
+            "cross_channel": _cross_channel(chosen)}

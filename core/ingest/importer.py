@@ -1,0 +1,180 @@
+"""Imports of channels, shows, profiles and interactions: bad rows are reported and skipped, the rest written in bulk.
+
+Every import reads and validates the whole file before it writes events, so a re-import finds nothing new
+(idempotency keys for interactions, "changed something" for the other kinds). Interactions are written as one
+InteractionBatch per listener per import with raw pymongo; listener lookups and writes run on one worker thread
+so that the database (another process) works while this one parses.
+"""
+from __future__ import annotations
+
+import gc
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+
+from bson import ObjectId
+from pymongo import UpdateOne
+
+from core.clock import utcnow
+from core.db.quirks import IN_CHUNK, projection
+from core.errors import ValidationFailed
+from core.ingest.files import read_rows
+from core.ingest.interactions import import_interactions, insert_new
+from core.ingest.models import ImportReport
+from core.ingest.rows import channel_row, company_of, profile_row, show_row
+from core.ingest.tally import Companies, Tally
+from core.listeners.fields import DECLARED_NAMES
+from core.listeners.models import Listener
+from core.segmentation.runs import resegment_listeners
+from core.stations.companies import bump_version, ensure_company
+from core.stations.models import Company, Show
+
+KINDS = ("channels", "shows", "profiles", "interactions")
+
+
+def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True
+                ) -> ImportReport:
+    """Import a .jsonl or .csv file; ValueError when the file cannot be read."""
+    _check_kind(kind)
+    return import_rows(kind, read_rows(path), source=str(path), progress=progress, resegment=resegment)
+
+
+def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str = "",
+                progress: Callable[[int], None] | None = None, resegment: bool = True) -> ImportReport:
+    """Import (line, row) pairs of one kind; returns the saved report of what was imported and what was skipped."""
+    _check_kind(kind)
+    tally, report_id = Tally(progress), ObjectId()
+    importer = {"channels": _channels, "shows": _shows, "profiles": _profiles,
+                "interactions": import_interactions}[kind]
+    with _no_cyclic_gc():
+        touched = importer(rows, tally, Companies(), str(report_id))
+    tally.finish()
+    for company_id in sorted(touched):
+        bump_version(company_id)
+    if resegment and kind in ("profiles", "interactions"):
+        for company_id in sorted(touched):
+            resegment_listeners(company_id, sorted(touched[company_id]))
+    return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
+                        rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
+                        suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count).save()
+
+
+@contextmanager
+def _no_cyclic_gc():
+    """Millions of small containers and no cycles: the cyclic collector would rescan them all, again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check_kind(kind: str) -> None:
+    """Unknown kinds fail before anything is read."""
+    if kind not in KINDS:
+        raise ValidationFailed.one(["kind"], f"unknown kind {kind!r}: expected one of {', '.join(KINDS)}")
+
+
+def _channels(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+    """Company.channels[str(channel_type)] = name; touched are the companies whose names changed."""
+    state, changes = {}, defaultdict(dict)
+    for company_id, channel_type, name in tally.valid(rows, channel_row):
+        current = state.setdefault(company_id, dict(companies.doc(company_id).get("channels") or {}))
+        tally.companies.add(company_id)
+        if current.get(str(channel_type)) == name:
+            tally.duplicates += 1
+            continue
+        tally.imported += 1
+        current[str(channel_type)] = changes[company_id][f"channels.{channel_type}"] = name
+    for company_id in sorted(tally.companies):
+        ensure_company(company_id)
+        if changes[company_id]:
+            Company._get_collection().update_one({"company_id": company_id}, {"$set": changes[company_id]})
+    return {company_id: set() for company_id in changes if changes[company_id]}
+
+
+def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+    """Upsert Show (company_id, timeslot_id); touched are the companies whose schedule changed."""
+    state, changes = {}, defaultdict(dict)
+    collection = Show._get_collection()
+    for company_id, timeslot_id, fields in tally.valid(rows, show_row):
+        if company_id not in state:
+            stored = collection.find({"company_id": company_id}, {"_id": 0, "company_id": 0})
+            state[company_id] = {show.pop("timeslot_id"): show for show in stored}
+        tally.companies.add(company_id)
+        stored = state[company_id].get(timeslot_id) or {}
+        if all(stored.get(name) == value for name, value in fields.items()):
+            tally.duplicates += 1
+            continue
+        tally.imported += 1
+        state[company_id][timeslot_id] = changes[company_id][timeslot_id] = fields
+    for company_id in sorted(tally.companies):
+        ensure_company(company_id)
+        for timeslot_id, fields in changes[company_id].items():
+            collection.update_one({"company_id": company_id, "timeslot_id": timeslot_id}, {"$set": fields},
+                                  upsert=True)
+    return {company_id: set() for company_id in changes if changes[company_id]}
+
+
+def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+    """Declared data: a later row replaces the fields it carries; listeners are created when new."""
+    merged = defaultdict(list)
+    for company_id, originator, fields in tally.valid(
+            rows, lambda row: profile_row(row, companies.country(company_of(row)))):
+        merged[company_id, originator].append(fields)
+    by_company = defaultdict(list)
+    for company_id, originator in merged:
+        by_company[company_id].append(originator)
+    touched = {}
+    for company_id in sorted(by_company):
+        ensure_company(company_id)
+        tally.companies.add(company_id)
+        originators = sorted(by_company[company_id])
+        for start in range(0, len(originators), IN_CHUNK):
+            chunk = originators[start:start + IN_CHUNK]
+            changed = _write_profiles(company_id, {o: merged.pop((company_id, o)) for o in chunk}, tally)
+            if changed:
+                touched.setdefault(company_id, set()).update(changed)
+    return touched
+
+
+def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tally) -> set[str]:
+    """Insert the new listeners of one chunk and $set only the fields that change on the others."""
+    collection = Listener._get_collection()
+    found = {doc["originator"]: doc for doc in collection.find(
+        {"company_id": company_id, "originator": {"$in": list(rows_of)}},
+        projection({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}}))}
+    inserts, updates, changed = [], [], set()
+    for originator, rows in rows_of.items():
+        current = found.get(originator)
+        changes, imported = _replay(current or {}, rows, created=current is None)
+        tally.imported += imported
+        tally.duplicates += len(rows) - imported
+        tally.written(len(rows))
+        if current is None:
+            inserts.append({"company_id": company_id, "originator": originator, "tags": [], "inferred": {},
+                            "created_at": utcnow(), **changes})
+        elif changes:
+            updates.append(UpdateOne({"company_id": company_id, "originator": originator}, {"$set": changes}))
+        if imported:
+            changed.add(originator)
+    for doc in insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
+        fields = {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
+        updates.append(UpdateOne({"company_id": company_id, "originator": doc["originator"]}, {"$set": fields}))
+    if updates:
+        collection.bulk_write(updates, ordered=False)
+    return changed
+
+
+def _replay(current: dict, rows: list[dict], created: bool) -> tuple[dict, int]:
+    """(fields to $set, rows that changed something), applying the rows in file order over the stored values."""
+    state, changes, imported = dict(current), {}, 0
+    for index, fields in enumerate(rows):
+        diff = {name: value for name, value in fields.items() if state.get(name) != value}
+        if diff or (created and index == 0):
+            imported += 1
+        state.update(diff)
+        changes.update(diff)
+    return changes, imported

@@ -1,0 +1,208 @@
+"""The interactions importer: events grouped per listener, checked against stored keys, written in bulk.
+
+One InteractionBatch per listener per import (see core.listeners.events). Listener creation and batch inserts run on one
+worker thread while the main thread reads and groups, so the database and the parser work at the same time.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+
+from pymongo.errors import BulkWriteError
+
+from core.clock import utcnow
+from core.config import active
+from core.db.quirks import IN_CHUNK, projection
+from core.ingest.rows import InteractionRow, company_of
+from core.ingest.tally import Companies, Tally
+from core.listeners.events import batch_document
+from core.listeners.models import InteractionBatch, Listener
+from core.listeners.suppression import SuppressionList
+from core.stations.companies import ensure_company
+
+BATCH_EVENTS = 2000  # events per InteractionBatch document
+INSERT_DOCS = 1000  # documents per insert_many
+FLUSH_EVENTS = 1_000_000  # events grouped in memory before they are written
+
+
+def insert_new(collection, docs: list[dict]) -> list[dict]:
+    """insert_many that tolerates duplicate keys; returns the documents that already existed."""
+    if not docs:
+        return []
+    try:
+        collection.insert_many(docs, ordered=False)
+    except BulkWriteError as exc:
+        errors = exc.details.get("writeErrors", [])
+        if any(error.get("code") != 11000 for error in errors):
+            raise
+        return [docs[error["index"]] for error in errors]
+    return []
+
+
+def import_interactions(rows, tally: Tally, companies: Companies, report_id: str) -> dict[int, set]:
+    """Group the file's events per listener, then write one InteractionBatch per listener of what is new.
+
+    Every FLUSH_EVENTS events the groups are written and dropped, so memory stays bounded for any file size (a
+    listener whose events span a flush gets one batch per part; the stored-key check keeps re-imports idempotent).
+    """
+    groups: dict[tuple[int, str], PendingEvents] = {}
+    touched: dict[int, set] = defaultdict(set)
+    suppression, blocked, grouped = SuppressionList(active().secret_key), set(), 0
+
+    def parse(row: dict) -> tuple[int, InteractionRow]:
+        company_id = company_of(row)
+        return company_id, companies.station_time(company_id).interaction(row, company_id)
+
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        listeners = ListenerCreator(worker)
+        for company_id, event in tally.valid(rows, parse):
+            who = (company_id, event.originator)
+            group = groups.get(who)
+            if group is None and (who in blocked or suppression.blocks(company_id, event.originator)):
+                blocked.add(who)
+                tally.suppressed += 1
+                continue
+            if group is None:
+                group = groups[who] = PendingEvents()
+                listeners.add(company_id, event.originator)
+                tally.companies.add(company_id)
+            group.add(event)
+            grouped += 1
+            if grouped == FLUSH_EVENTS:
+                _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
+                grouped = 0
+        _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
+        return {company_id: originators for company_id, originators in touched.items() if originators}
+
+
+def _merge(into: dict[int, set], more: dict[int, set]) -> None:
+    for company_id, originators in more.items():
+        into[company_id] |= originators
+
+
+class ListenerCreator:
+    """Creates the listeners of the file on first sight, in chunks on the worker, while the file is still read."""
+
+    def __init__(self, worker: ThreadPoolExecutor):
+        self._worker, self._pending, self._futures = worker, defaultdict(list), []
+
+    def add(self, company_id: int, originator: str) -> None:
+        """One originator seen for the first time in this file."""
+        pending = self._pending[company_id]
+        pending.append(originator)
+        if len(pending) >= INSERT_DOCS:
+            self._futures.append((company_id, self._worker.submit(_create_listeners, company_id, pending)))
+            self._pending[company_id] = []
+
+    def finish(self) -> dict[int, set[str]]:
+        """Company -> originators that already existed when added (only those can have stored events)."""
+        for company_id in sorted(self._pending):
+            ensure_company(company_id)
+            if self._pending[company_id]:
+                self._futures.append((company_id, self._worker.submit(_create_listeners, company_id,
+                                                                      self._pending[company_id])))
+                self._pending[company_id] = []
+        existed = defaultdict(set)
+        for company_id, future in self._futures:
+            existed[company_id].update(future.result())
+        return existed
+
+
+def _create_listeners(company_id: int, originators: list[str]) -> set[str]:
+    """Insert the listeners that do not exist yet; returns those that did.
+
+    The unique (company_id, originator) index is the existence check: a refused duplicate costs the database no
+    more than finding the document would, and it saves a round trip per chunk.
+    """
+    now = utcnow()
+    new = [{"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": now}
+           for originator in originators]
+    return {doc["originator"] for doc in insert_new(Listener._get_collection(), new)}
+
+
+def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: ThreadPoolExecutor,
+                        report_id: str) -> dict[int, set]:
+    """Drop events already stored (or repeated in the file) and insert the rest, chunk by chunk."""
+    by_company, touched, docs, inserts = defaultdict(list), defaultdict(set), [], []
+    for company_id, originator in groups:
+        by_company[company_id].append(originator)
+    collection = InteractionBatch._get_collection()
+    for company_id in sorted(by_company):
+        originators = sorted(by_company[company_id])
+        for start in range(0, len(originators), IN_CHUNK):
+            chunk = originators[start:start + IN_CHUNK]
+            stored = _stored_keys(collection, company_id, [o for o in chunk if o in existed[company_id]])
+            for originator in chunk:
+                pending = groups.pop((company_id, originator))
+                new = pending.without(stored.get(originator) or set())
+                tally.imported += len(new)
+                tally.duplicates += len(pending) - len(new)
+                tally.written(len(pending))
+                if len(new):
+                    touched[company_id].add(originator)
+                    docs += new.batch_documents(company_id, originator, report_id)
+            if len(docs) >= INSERT_DOCS:
+                inserts = _submit_insert(worker, collection, docs, inserts)
+                docs = []
+    _submit_insert(worker, collection, docs, inserts)
+    for future in inserts:
+        future.result()
+    return {company_id: originators for company_id, originators in touched.items() if originators}
+
+
+def _submit_insert(worker: ThreadPoolExecutor, collection, docs: list[dict], inserts: list) -> list:
+    """Queue one insert_many; at most two wait, so that built documents do not pile up in memory."""
+    if docs:
+        inserts.append(worker.submit(collection.insert_many, docs, ordered=False))
+    while len(inserts) > 2:
+        inserts.pop(0).result()
+    return inserts
+
+
+def _stored_keys(collection, company_id: int, originators: list[str]) -> dict[str, set[str]]:
+    """Idempotency keys already stored for these listeners."""
+    stored = defaultdict(set)
+    if originators:
+        for doc in collection.find({"company_id": company_id, "originator": {"$in": originators}},
+                                   projection({"_id": 0, "originator": 1, "keys": 1})):
+            stored[doc["originator"]].update(doc.get("keys") or ())
+    return stored
+
+
+class PendingEvents:
+    """One listener's events of this import, column by column, until they are written as InteractionBatches."""
+
+    __slots__ = ("millis", "channels", "campaigns", "timeslots", "messages", "keys")
+
+    def __init__(self):
+        self.millis, self.channels, self.campaigns, self.timeslots, self.messages, self.keys = [], [], [], [], [], []
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def add(self, event: InteractionRow) -> None:
+        """Append one validated interaction."""
+        self.millis.append(event.millis)
+        self.channels.append(event.channel)
+        self.campaigns.append(event.campaign)
+        self.timeslots.append(event.timeslot)
+        self.messages.append(event.message)
+        self.keys.append(event.key)
+
+    def without(self, stored: set[str]) -> PendingEvents:
+        """The events whose key is neither stored already nor repeated earlier in this import."""
+        if not stored and len(set(self.keys)) == len(self.keys):
+            return self
+        seen, kept = set(stored), PendingEvents()
+        for index, key in enumerate(self.keys):
+            if key not in seen:
+                seen.add(key)
+                for name in self.__slots__:
+                    getattr(kept, name).append(getattr(self, name)[index])
+        return kept
+
+    def batch_documents(self, company_id: int, originator: str, import_id: str) -> list[dict]:
+        """InteractionBatch documents of these events, BATCH_EVENTS to a document."""
+        return [batch_document(company_id, originator, import_id,
+                               *(getattr(self, name)[start:start + BATCH_EVENTS] for name in self.__slots__))
+                for start in range(0, len(self), BATCH_EVENTS)]

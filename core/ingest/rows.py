@@ -1,0 +1,255 @@
+"""Validating import rows (ingest.md); nothing here reads files or writes to the database.
+
+A validator takes one row dict and returns its normalised values, or raises `RowError` with the reason the operator
+sees next to the line number. Unknown fields are ignored, so exports with extra columns import as they are.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
+
+import phonenumbers
+
+from core.listeners.fields import DECLARED
+
+EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+CLOCK_TIME = re.compile(r"^(\d{1,2}):(\d{2})$", re.ASCII)
+INTEGER = re.compile(r"^\s*-?\d+\s*$", re.ASCII)
+MAX_INT = 2**63 - 1  # what BSON can hold
+
+
+class RowError(ValueError):
+    """One row is invalid; `reason` is what the import report says about it."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _shown(value) -> str:
+    """A value quoted in a reason, cut short so that one huge cell cannot flood the report."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def as_int(row: dict, name: str, minimum: int | None = None, required: bool = True) -> int | None:
+    """An integer field; numeric strings (every CSV cell) are accepted."""
+    value = row.get(name)
+    if type(value) is not int:
+        if value is None or value == "":
+            if required:
+                raise RowError(f"missing {name}")
+            return None
+        if not isinstance(value, str) or not INTEGER.match(value):
+            raise RowError(f"{name} must be an integer, got {_shown(value)}")
+        value = int(value)
+    if minimum is not None and value < minimum:
+        raise RowError(f"{name} must be an integer >= {minimum}, got {value}")
+    if value > MAX_INT:
+        raise RowError(f"{name} is too large an integer")
+    return value
+
+
+def as_text(row: dict, name: str, required: bool = True) -> str | None:
+    """A string field, stripped; empty or blank counts as absent."""
+    value = row.get(name)
+    if value is None:
+        if required:
+            raise RowError(f"missing {name}")
+        return None
+    if not isinstance(value, str):
+        raise RowError(f"{name} must be a string, got {_shown(value)}")
+    value = unicode_text(value.strip(), name)
+    if not value and required:
+        raise RowError(f"missing {name}")
+    return value or None
+
+
+def unicode_text(value: str, name: str) -> str:
+    """The string itself, unless a JSON escape left a lone surrogate in it that the database could not store."""
+    if not value.isascii():
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            raise RowError(f"{name} is not valid Unicode text") from None
+    return value
+
+
+def as_bool(row: dict, name: str) -> bool | None:
+    """A boolean field: JSON true/false, or the strings `true`/`false`."""
+    value = row.get(name)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if value is None or value == "" or isinstance(value, bool):
+        return value if isinstance(value, bool) else None
+    raise RowError(f"{name} must be true or false, got {_shown(value)}")
+
+
+def as_list(row: dict, name: str) -> list | None:
+    """A list field (CSV cells were split on `|` by read_rows); an empty list counts as absent."""
+    value = row.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise RowError(f"{name} must be a list, got {_shown(value)}")
+    return value or None
+
+
+def company_of(row: dict) -> int:
+    """The row's company_id: every row of every kind carries one."""
+    return as_int(row, "company_id", minimum=1)
+
+
+def channel_row(row: dict) -> tuple[int, int, str]:
+    """(company_id, channel_type, name) of a channels row."""
+    return company_of(row), as_int(row, "channel_type", minimum=1), as_text(row, "name")
+
+
+def show_row(row: dict) -> tuple[int, int, dict]:
+    """(company_id, timeslot_id, fields) of a shows row; days are sorted and de-duplicated."""
+    company_id, timeslot_id = company_of(row), as_int(row, "timeslot_id", minimum=0)
+    title = as_text(row, "title")
+    days = as_list(row, "days")
+    if not days:
+        raise RowError("missing days (a non-empty list of weekdays, 1=Monday..7=Sunday)")
+    try:
+        days = sorted({as_int({"day": day}, "day", minimum=1) for day in days})
+    except RowError:
+        raise RowError(f"days must be weekdays 1..7, got {_shown(row.get('days'))}") from None
+    if days[-1] > 7:
+        raise RowError(f"days must be weekdays 1..7, got {_shown(row.get('days'))}")
+    start, end = clock_time(row, "start", 1439), clock_time(row, "end", 1440)
+    return company_id, timeslot_id, {"title": title, "days": days, "start": start, "end": end}
+
+
+def clock_time(row: dict, name: str, latest: int) -> str:
+    """A local "HH:MM" time, normalised to two-digit hours; `latest` is in minutes after midnight (24:00 = 1440)."""
+    text = as_text(row, name)
+    match = CLOCK_TIME.match(text)
+    if not match or int(match[2]) > 59 or int(match[1]) * 60 + int(match[2]) > latest:
+        allowed = "00:00..24:00" if latest == 1440 else "00:00..23:59"
+        raise RowError(f"{name} must be a time HH:MM in {allowed}, got {_shown(text)}")
+    return f"{int(match[1]):02d}:{match[2]}"
+
+
+def profile_row(row: dict, country: str) -> tuple[int, str, dict]:
+    """(company_id, originator, fields the row carries); absent and empty fields are left out, never cleared."""
+    company_id, originator = company_of(row), as_text(row, "originator")
+    fields = {field.name: _declared(row, field, country) for field in DECLARED}
+    return company_id, originator, {name: value for name, value in fields.items() if value is not None}
+
+
+def _declared(row: dict, field, country: str):
+    """One declared field of a profiles row, read by its kind."""
+    if field.kind == "email":
+        return _email(row)
+    if field.kind == "phone":
+        return _mobile(row, country)
+    if field.kind == "choice":
+        return _choice(row, field.name, field.allowed)
+    if field.kind == "list":
+        return _tags(row)
+    if field.kind == "flag":
+        return as_bool(row, field.name)
+    return as_text(row, field.name, required=False)
+
+
+def _choice(row: dict, name: str, allowed: tuple) -> str | None:
+    """One of a fixed set of values, matched case-insensitively and stored as the set spells it."""
+    value = as_text(row, name, required=False)
+    if value is None:
+        return None
+    spelling = {choice.lower(): choice for choice in allowed}
+    if value.lower() not in spelling:
+        raise RowError(f"{name} must be one of {', '.join(allowed)}, got {_shown(value)}")
+    return spelling[value.lower()]
+
+
+def _email(row: dict) -> str | None:
+    """A syntactically valid address (one @, a dotted domain, no spaces)."""
+    value = as_text(row, "email", required=False)
+    if value is not None and not EMAIL.match(value):
+        raise RowError("email is not a valid address (the value is personal data and is not repeated here)")
+    return value
+
+
+def _mobile(row: dict, country: str) -> str | None:
+    """E.164; a national number is read as one of the company's country."""
+    value = as_text(row, "mobile_number", required=False)
+    if value is None:
+        return None
+    try:
+        number = phonenumbers.parse(value, country)
+    except phonenumbers.NumberParseException:
+        number = None
+    if number is None or not phonenumbers.is_valid_number(number):
+        raise RowError(f"mobile_number is not a valid number for {country} "
+                       "(the value is personal data and is not repeated here)")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def _tags(row: dict) -> list[str] | None:
+    """Tags stripped and de-duplicated in order; blank ones dropped."""
+    tags = as_list(row, "tags")
+    if tags is None:
+        return None
+    if not all(isinstance(tag, str) for tag in tags):
+        raise RowError(f"tags must be a list of strings, got {_shown(tags)}")
+    return list(dict.fromkeys(unicode_text(tag.strip(), "tags") for tag in tags if tag.strip())) or None
+
+
+class InteractionRow(NamedTuple):
+    """One validated interaction: who, when (epoch milliseconds), how, in which show, and its idempotency key."""
+
+    originator: str
+    millis: int
+    channel: int
+    campaign: str
+    timeslot: int | None
+    message: str | None
+    key: str
+
+
+class StationTime:
+    """A station's local time: its zone and the show schedule that names the timeslot of a local minute."""
+
+    def __init__(self, zone, slots: list):
+        self.zone, self.slots = zone, slots
+
+    def interaction(self, row: dict, company_id: int) -> InteractionRow:
+        """One interactions row, validated, with its show and its idempotency key."""
+        originator = as_text(row, "originator")
+        millis, local = self._when(row.get("timestamp"))
+        channel = as_int(row, "channel_type", minimum=1)
+        campaign = as_text(row, "campaign_type").lower()
+        given = as_int(row, "timeslot_id", minimum=0, required=False)
+        slot = given if given is not None else self.slots[(local.isoweekday() - 1) * 1440 + local.hour * 60
+                                                          + local.minute]
+        message = as_text(row, "message", required=False)
+        iid = row.get("interaction_id")
+        if iid is not None and type(iid) is not int and not isinstance(iid, str):
+            raise RowError(f"interaction_id must be a string, got {_shown(iid)}")
+        iid = "" if iid is None else unicode_text(str(iid).strip(), "interaction_id")
+        if iid:
+            key = "id:" + iid
+        else:
+            canonical = json.dumps([company_id, originator, millis, channel, campaign, given, message],
+                                   separators=(",", ":"), ensure_ascii=False)
+            key = ("row:" + hashlib.sha1(canonical.encode()).hexdigest())[:32]
+        return InteractionRow(originator, millis, channel, campaign, slot, message, key)
+
+    def _when(self, value) -> tuple[int, datetime]:
+        """(epoch milliseconds, local time) of an ISO 8601 timestamp; one without an offset is local time."""
+        if not isinstance(value, str) or not value:
+            raise RowError("missing timestamp" if value in (None, "") else f"timestamp must be a string, "
+                                                                          f"got {_shown(value)}")
+        try:
+            moment = datetime.fromisoformat(value.strip())
+            local = moment.replace(tzinfo=self.zone) if moment.tzinfo is None else moment.astimezone(self.zone)
+            return (local - EPOCH) // MILLISECOND, local
+        except (ValueError, OverflowError):
+            raise RowError(f"timestamp is not an ISO 8601 time, got {_shown(value)}") from None

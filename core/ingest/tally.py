@@ -1,0 +1,85 @@
+"""The bookkeeping of one import: counts, bad rows, progress, and the station settings it reads once."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from zoneinfo import ZoneInfo
+
+from core.ingest.rows import RowError, StationTime
+from core.stations import defaults
+from core.stations.models import Company
+from core.stations.shows import schedule
+
+PROGRESS_EVERY = 10_000
+KEPT_ERRORS = 1000
+
+
+class Tally:
+    """Counts of one import and its first bad rows; progress is half reading, half writing."""
+
+    def __init__(self, progress: Callable[[int], None] | None):
+        self.rows = self.imported = self.duplicates = self.suppressed = self.error_count = 0
+        self.errors: list[dict] = []
+        self.companies: set[int] = set()
+        self._progress, self._reported, self._credit = progress, 0, 0.0
+
+    def valid(self, rows: Iterable, parse: Callable[[dict], tuple]):
+        """Yield the parsed values of each row that validates; count and keep the reasons of the others."""
+        for line, row in rows:
+            self.rows += 1
+            if self.rows % PROGRESS_EVERY == 0:
+                self.written(PROGRESS_EVERY)
+            if not isinstance(row, dict):
+                self.bad(line, row if isinstance(row, str) else "not an object")
+                continue
+            try:
+                yield parse(row)
+            except RowError as exc:
+                self.bad(line, exc.reason)
+
+    def bad(self, line: int, reason: str) -> None:
+        """A skipped row: all are counted, the first KEPT_ERRORS kept for the report."""
+        self.error_count += 1
+        if len(self.errors) < KEPT_ERRORS:
+            self.errors.append({"line": line, "reason": reason})
+
+    def written(self, rows: int) -> None:
+        """Half a unit of progress per row read, the other half when it is written."""
+        self._credit += rows / 2
+        self._report(int(self._credit))
+
+    def finish(self) -> None:
+        """Bring the progress to the number of rows."""
+        self._report(self.rows)
+
+    def _report(self, total: int) -> None:
+        total = min(total, self.rows)
+        if self._progress and total > self._reported:
+            self._progress(total - self._reported)
+            self._reported = total
+
+
+class Companies:
+    """Company settings read once per import: country for phone numbers, time zone and shows for interactions."""
+
+    def __init__(self):
+        self._docs: dict[int, dict] = {}
+        self._times: dict[int, StationTime] = {}
+
+    def doc(self, company_id: int) -> dict:
+        """The stored company, or {} for one this import will create."""
+        if company_id not in self._docs:
+            found = Company._get_collection().find_one({"company_id": company_id})
+            self._docs[company_id] = found or {}
+        return self._docs[company_id]
+
+    def country(self, company_id: int) -> str:
+        """ISO country code of the company (default ZA)."""
+        return self.doc(company_id).get("country") or defaults.COUNTRY
+
+    def station_time(self, company_id: int) -> StationTime:
+        """Time zone and show schedule of the company."""
+        found = self._times.get(company_id)
+        if found is None:
+            zone = ZoneInfo(self.doc(company_id).get("timezone") or defaults.TIMEZONE)
+            found = self._times[company_id] = StationTime(zone, schedule(company_id))
+        return found

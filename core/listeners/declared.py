@@ -1,0 +1,88 @@
+"""Declared and inferred demographics of many listeners as snapshot columns.
+
+Completeness uses declared values only (never inferred): a field is filled when it holds a non-blank value.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from core.db.quirks import find_by_originator
+from core.listeners.fields import (
+    CATEGORICAL,
+    COMPLETENESS,
+    COMPLETENESS_ATTRIBUTE,
+    DECLARED_NAMES,
+    FLAGS,
+    INFERRED_SINGLE,
+    PARTIAL_TEXT,
+)
+from core.listeners.models import Listener
+
+PROJECTION = {"_id": 0, "originator": 1, "tags": 1, "inferred": 1, "erased_at": 1, "created_at": 1,
+              **{name: 1 for name in DECLARED_NAMES}}
+
+
+def read_listeners(company_id: int, originators: Iterable[str] | None = None,
+                   projection: dict | None = None) -> list[dict]:
+    """Listener documents of the company, or of some of its listeners (declared fields unless told otherwise)."""
+    return list(iter_listeners(company_id, originators, projection))
+
+
+def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None,
+                   exact: bool = True):
+    """Stream listener documents of the company, or of some of its listeners (see core.db.quirks.find_by_originator)."""
+    return find_by_originator(Listener._get_collection(), company_id, originators, projection or PROJECTION, exact)
+
+
+def _filled(value) -> bool:
+    return value is not None and str(value).strip() != ""
+
+
+def _categorical(values: list) -> tuple[list[str], np.ndarray]:
+    """Vocabulary (as stored, first spelling wins per lower-cased value) and int16 codes (-1 = absent)."""
+    vocab: dict[str, int] = {}
+    codes = np.full(len(values), -1, dtype=np.int16)
+    for i, value in enumerate(values):
+        if _filled(value):
+            codes[i] = vocab.setdefault(str(value).strip(), len(vocab))
+    return list(vocab), codes
+
+
+def _multi(lists: list) -> tuple[list[str], np.ndarray]:
+    vocab = sorted({str(v) for values in lists for v in (values or []) if _filled(v)})
+    position = {v: i for i, v in enumerate(vocab)}
+    matrix = np.zeros((len(lists), len(vocab)), dtype=bool)
+    for i, values in enumerate(lists):
+        for v in values or []:
+            if _filled(v):
+                matrix[i, position[str(v)]] = True
+    return vocab, matrix
+
+
+def _inferred_value(doc: dict, name: str):
+    entry = (doc.get("inferred") or {}).get(name)
+    return entry.get("value") if isinstance(entry, dict) else None
+
+
+def declared_columns(docs: list[dict]) -> tuple[dict, dict]:
+    """Columns and vocabularies of the declared and inferred fields, in the order of `docs`."""
+    cols, vocab = {"originator": np.array([d["originator"] for d in docs], dtype=str)}, {}
+    for name in CATEGORICAL:
+        vocab[name], cols[name] = _categorical([d.get(name) for d in docs])
+    for name in INFERRED_SINGLE:
+        vocab[name], cols[name] = _categorical([_inferred_value(d, name) for d in docs])
+    for name in PARTIAL_TEXT:
+        cols[name] = np.array([str(d.get(name) or "").lower().encode() for d in docs], dtype=bytes)
+    for name in FLAGS:
+        cols[name] = np.array([-1 if d.get(name) is None else int(bool(d[name])) for d in docs], dtype=np.int8)
+    vocab["tags"], cols["tags"] = _multi([d.get("tags") for d in docs])
+    vocab["inferred_interests"], cols["inferred_interests"] = _multi(
+        [_inferred_value(d, "inferred_interests") for d in docs])
+    missing = np.array([[not _filled(d.get(COMPLETENESS_ATTRIBUTE[f])) for f in COMPLETENESS] for d in docs],
+                       dtype=bool).reshape(len(docs), len(COMPLETENESS))
+    vocab["missing_fields"], cols["missing_fields"] = list(COMPLETENESS), missing
+    cols["profile_complete"] = ~missing.any(axis=1)
+    cols["erased"] = np.array([d.get("erased_at") is not None for d in docs], dtype=bool)
+    return cols, vocab

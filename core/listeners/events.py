@@ -1,0 +1,85 @@
+"""Interactions in their per-listener batches: packed on write, read back into flat numpy arrays.
+
+A batch holds one listener's events of one import as parallel columns. Times, channels and timeslots are packed
+little-endian binary (int64 epoch milliseconds, int16, int32 with -1 for "no show"): the embedded database pays per
+BSON element, and reading 2M interactions as packed columns costs a quarter of reading them as arrays of dates.
+Campaign types, messages and idempotency keys stay readable lists.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from bson import Binary
+
+from core.db.quirks import find_by_originator
+from core.listeners.models import InteractionBatch
+
+FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
+TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
+
+
+@dataclass
+class Events:
+    """Every interaction of some listeners; `row` maps each interaction to its listener in `originators`."""
+
+    originators: list[str]
+    row: np.ndarray  # int32, index into originators
+    ts: np.ndarray  # int64, epoch seconds UTC
+    channel: np.ndarray  # int16
+    campaign: np.ndarray  # int16, index into campaign_vocab
+    campaign_vocab: list[str]
+    timeslot: np.ndarray  # int32, -1 when the interaction had no show
+
+    def __len__(self) -> int:
+        return len(self.ts)
+
+
+def batch_document(company_id: int, originator: str, import_id: str, times_ms, channels, campaigns, timeslots,
+                   messages, keys) -> dict:
+    """One InteractionBatch as stored: times in epoch milliseconds, timeslots None for no show."""
+    slots = [-1 if s is None else s for s in timeslots]
+    return {"company_id": company_id, "originator": originator, "import_id": import_id, "n": len(keys),
+            "times": Binary(np.asarray(times_ms, dtype=TIME).tobytes()),
+            "channels": Binary(np.asarray(channels, dtype=CHANNEL).tobytes()),
+            "timeslots": Binary(np.asarray(slots, dtype=SLOT).tobytes()),
+            "campaigns": list(campaigns), "messages": list(messages), "keys": list(keys)}
+
+
+def _batches(company_id: int, originators: Iterable[str] | None):
+    """The batch documents of the company, or of some of its listeners."""
+    return find_by_originator(InteractionBatch._get_collection(), company_id, originators, FIELDS)
+
+
+def load_events(company_id: int, originators: Iterable[str] | None = None,
+                progress: Callable[[int], None] | None = None) -> Events:
+    """All interactions of the company (or of the given listeners), flattened."""
+    index: dict[str, int] = {}
+    rows, times, channels, campaigns, timeslots = [], [], [], [], []
+    for n, doc in enumerate(_batches(company_id, originators), 1):
+        r = index.setdefault(doc["originator"], len(index))
+        rows.append((r, len(doc["campaigns"])))
+        times.append(doc["times"])
+        channels.append(doc["channels"])
+        campaigns.extend(doc["campaigns"])
+        timeslots.append(doc["timeslots"])
+        if progress and n % 5000 == 0:
+            progress(5000)
+    return _assemble(list(index), rows, times, channels, campaigns, timeslots)
+
+
+def _assemble(originators, rows, times, channels, campaigns, timeslots) -> Events:
+    counts = np.fromiter((c for _, c in rows), dtype=np.int64, count=len(rows))
+    owners = np.fromiter((r for r, _ in rows), dtype=np.int32, count=len(rows))
+    vocab, codes = ([], []) if not campaigns else np.unique(np.array(campaigns, dtype=object).astype(str),
+                                                            return_inverse=True)
+    return Events(
+        originators=originators,
+        row=np.repeat(owners, counts),
+        ts=np.frombuffer(b"".join(times), dtype=TIME).astype(np.int64) // 1000,
+        channel=np.frombuffer(b"".join(channels), dtype=CHANNEL).astype(np.int16),
+        campaign=np.asarray(codes, dtype=np.int16),
+        campaign_vocab=[str(v) for v in vocab],
+        timeslot=np.frombuffer(b"".join(timeslots), dtype=SLOT).astype(np.int32),
+    )

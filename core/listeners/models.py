@@ -1,0 +1,72 @@
+"""The stored documents of listeners: declared data, interactions in per-listener batches, suppressed numbers.
+
+Bulk paths use `Doc._get_collection()` with plain dicts; the fields here are the schema. Interactions are stored
+grouped, one `InteractionBatch` per listener per import, holding the events as parallel arrays, because the
+embedded database pays per document (core.db.quirks). Derived data (behavioural profiles, segments) lives in the
+columnar snapshot of each company (core.listeners.snapshot), not in per-listener documents.
+"""
+from __future__ import annotations
+
+from mongoengine import BinaryField, BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
+
+from core.clock import utcnow
+from core.db.documents import stored
+
+
+@stored
+class Listener(Document):
+    """Declared data of one listener of one station, plus AI-inferred values (with confidences)."""
+
+    company_id = IntField(required=True)
+    originator = StringField(required=True)
+    name = StringField()
+    email = StringField()
+    mobile_number = StringField()
+    id_number = StringField()
+    gender = StringField()
+    age_group = StringField()
+    location = StringField()
+    language = StringField()
+    ethnicity = StringField()
+    income_bracket = StringField()
+    education = StringField()
+    employment_status = StringField()
+    tags = ListField(StringField())
+    permission = BooleanField(null=True)
+    opt_in = BooleanField(null=True)
+    inferred = DictField()  # {"inferred_gender": {"value": ..., "confidence": ...}, ..., "inferred_at": ...}
+    created_at = DateTimeField(default=utcnow)
+    erased_at = DateTimeField()
+    meta = {"collection": "listeners",
+            "indexes": [{"fields": ["company_id", "originator"], "unique": True}]}
+
+
+@stored
+class InteractionBatch(Document):
+    """Events of one listener from one import as parallel columns; index i of each is one interaction.
+
+    times, channels and timeslots are packed binary (see core.listeners.events.batch_document); the lists are plain.
+    """
+
+    company_id = IntField(required=True)
+    originator = StringField(required=True)
+    import_id = StringField()
+    n = IntField()
+    times = BinaryField()  # little-endian int64 epoch milliseconds
+    channels = BinaryField()  # little-endian int16
+    timeslots = BinaryField()  # little-endian int32, -1 = no show
+    campaigns = ListField(StringField())
+    messages = ListField(StringField(null=True))
+    keys = ListField(StringField())  # idempotency keys: interaction_id or a hash of the whole row
+    meta = {"collection": "interactions", "indexes": [("company_id", "originator")]}
+
+
+@stored
+class Suppression(Document):
+    """A keyed hash of a number whose interactions are dropped at import (erasure with suppress=true)."""
+
+    company_id = IntField(required=True)
+    number_hash = StringField(required=True)
+    created_at = DateTimeField(default=utcnow)
+    meta = {"collection": "suppressions",
+            "indexes": [{"fields": ["company_id", "number_hash"], "unique": True}]}

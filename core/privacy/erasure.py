@@ -1,0 +1,87 @@
+"""Erasure (decisions.md §7): clear every personal field, keep the behaviour under a keyed pseudonym, audit it.
+
+Irreversible. The receipt names each store and how many records were touched. With `suppress`, a keyed hash of
+the number goes on the suppression list so that later imports drop interactions from it. Stores added by later
+features (vector index, audiences, AI caches) are reached through core.privacy.hooks, so this module never
+imports them.
+"""
+from __future__ import annotations
+
+from core.clock import from_epoch, utcnow
+from core.errors import ListenerNotFound
+from core.ingest.models import ImportReport
+from core.listeners import snapshot
+from core.listeners.fields import DECLARED, IDENTIFIERS
+from core.listeners.models import InteractionBatch, Listener
+from core.listeners.pseudonyms import keyed_hash, pseudonym
+from core.listeners.suppression import suppress_numbers
+from core.privacy.hooks import run_hooks
+from core.privacy.models import AuditEntry
+from core.segmentation.models import SegmentChange
+from core.segmentation.runs import resegment_listeners
+
+
+def erase_listener(company_id: int, originator: str, secret: str, suppress: bool = False, actor: str = "") -> dict:
+    """Pseudonymise one listener everywhere; ListenerNotFound if unknown (or already erased)."""
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
+                                               "erased_at": None})
+    if doc is None:
+        raise ListenerNotFound(f"Listener {originator} not found")
+    alias = pseudonym(secret, company_id, originator)
+    stores = {"listeners": _erase_profile(company_id, originator, alias),
+              "interactions": _erase_interactions(company_id, originator, alias, secret),
+              "segment_history": _rename(SegmentChange, company_id, originator, alias)}
+    stores["import_reports"] = _scrub_import_reports(company_id, [originator, *(doc.get(f) for f in IDENTIFIERS)])
+    stores.update(run_hooks(company_id, originator, alias))
+    if suppress:
+        stores["suppression_list"] = suppress_numbers(company_id, secret, [originator, doc.get("mobile_number")])
+    stores["snapshot"] = _resegment(company_id, originator, alias)
+    AuditEntry(company_id=company_id, action="listener.erased", actor=actor,
+               details={"pseudonym": alias, "suppressed": suppress, "stores": stores}).save()
+    return {"erased": True, "pseudonym": alias, "suppressed": suppress, "stores": stores, "at": utcnow().isoformat()}
+
+
+def _erase_profile(company_id: int, originator: str, alias: str) -> int:
+    """Every declared field unset (tags emptied), inferred values dropped, the row kept under the pseudonym."""
+    unset = {field.name: "" for field in DECLARED if field.kind != "list"}
+    result = Listener._get_collection().update_one(
+        {"company_id": company_id, "originator": originator},
+        {"$set": {"originator": alias, "tags": [], "inferred": {}, "erased_at": utcnow()}, "$unset": unset})
+    return result.modified_count
+
+
+def _erase_interactions(company_id: int, originator: str, alias: str, secret: str) -> int:
+    """Messages cleared; idempotency keys re-keyed so no unkeyed hash of the person's rows is left."""
+    col, touched = InteractionBatch._get_collection(), 0
+    for batch in list(col.find({"company_id": company_id, "originator": originator}, {"keys": 1, "messages": 1})):
+        keys = ["erased:" + keyed_hash(secret, k)[:32] for k in batch.get("keys", [])]
+        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys,
+                                                        "messages": [None] * len(batch.get("messages", []))}})
+        touched += len(keys)
+    return touched
+
+
+def _scrub_import_reports(company_id: int, identifiers: list) -> int:
+    """Bad-row reasons quote the values they rejected: drop those that quote one of this person's identifiers."""
+    needles = [str(v).strip().lower() for v in identifiers if v and len(str(v).strip()) >= 4]
+    col, touched = ImportReport._get_collection(), 0
+    for report in col.find({"company_ids": company_id, "error_count": {"$gt": 0}}, {"errors": 1}):
+        kept = [e for e in report.get("errors", []) if not any(n in str(e.get("reason", "")).lower() for n in needles)]
+        if len(kept) != len(report.get("errors", [])):
+            col.update_one({"_id": report["_id"]}, {"$set": {"errors": kept}})
+            touched += len(report["errors"]) - len(kept)
+    return touched
+
+
+def _rename(document, company_id: int, originator: str, alias: str) -> int:
+    return document._get_collection().update_many({"company_id": company_id, "originator": originator},
+                                                  {"$set": {"originator": alias}}).modified_count
+
+
+def _resegment(company_id: int, originator: str, alias: str) -> int:
+    """Move the listener's snapshot row to the pseudonym, profiled as of its last run so analytics do not shift."""
+    snap = snapshot.current(company_id)
+    row = snap.row_of(originator) if len(snap) else None
+    as_of = from_epoch(snap.cols["as_of"][row]) if row is not None else None
+    resegment_listeners(company_id, [alias], now=as_of, kind="erasure", dropped=[originator])
+    return 1

@@ -1,0 +1,40 @@
+"""The stored documents of segmentation: each run with its rollups, and each move of a listener between segments."""
+from __future__ import annotations
+
+from mongoengine import DateTimeField, DictField, Document, IntField, StringField
+
+from core.clock import utcnow
+from core.db.documents import stored
+
+
+@stored
+class SegmentChange(Document):
+    """One move of one listener between segments, appended by the run that made it."""
+
+    company_id = IntField(required=True)
+    originator = StringField(required=True)
+    from_segment = StringField(null=True)
+    to_segment = StringField(required=True)
+    at = DateTimeField(required=True)
+    run_id = StringField(required=True)
+    meta = {"collection": "segment_changes",
+            "indexes": [("company_id", "originator"), ("company_id", "run_id")]}
+
+
+@stored
+class SegmentRun(Document):
+    """One segmentation run (full or after an import) with the rollups the overview serves."""
+
+    company_id = IntField(required=True)
+    run_id = StringField(required=True, unique=True)
+    kind = StringField(default="full")  # full | import | erasure
+    now = DateTimeField(required=True)
+    started_at = DateTimeField(default=utcnow)
+    finished_at = DateTimeField()
+    listeners = IntField(default=0)
+    profiled = IntField(default=0)
+    changed = IntField(default=0)
+    timings = DictField()
+    rollup = DictField()
+    movements = DictField()
+    meta = {"collection": "segment_runs", "indexes": [("company_id", "-started_at")]}

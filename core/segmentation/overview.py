@@ -1,0 +1,94 @@
+"""The station overview: what the dashboard's first page and the four overview endpoints show.
+
+Everything here is read from the rollup that the latest segmentation run stored (core.segmentation.rollups), so an
+answer costs one small document read whatever the number of listeners.
+
+Shapes (all percentages are 0..100 with one decimal):
+- station_summary: {"company_id", "total_listeners", "as_of", "segments": {key: count for all 7 keys}}
+- segment_breakdown: {"company_id", "total_listeners", "as_of", "segments": [{"segment", "label", "meaning", "count",
+  "percentage", "averages": {"recency_days", "interactions_30d", "interactions_90d", "channels",
+  "competition_share", "rfm_recency", "rfm_frequency", "rfm_engagement"}}]}
+- segment_insights: {"company_id", "total_listeners", "as_of", "insights": [{"segment", "label", "count",
+  "percentage", "explanation"}], "headline"}
+- segment_tags: {"company_id", "as_of", "tags": [{"tag", "total", "segments": {key: count}}]} (most used first)
+- segment_movements: {"company_id", "run": {"run_id", "kind", "at", "previous_at"}|None, "moved", "matrix":
+  {from_key: {to_key: count}}, "highlights": [sentence]}
+"""
+from __future__ import annotations
+
+from core.segmentation.insights import explain_segments
+from core.segmentation.models import SegmentRun
+from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
+from core.stations.companies import get_company
+
+
+def latest_run(company_id: int) -> SegmentRun | None:
+    """The newest finished run of the company, if any."""
+    return SegmentRun.objects(company_id=company_id, finished_at__ne=None).order_by("-started_at").first()
+
+
+def _rollup(company_id: int) -> tuple[dict, str | None]:
+    get_company(company_id)
+    run = latest_run(company_id)
+    if run is None:
+        return {"total": 0, "segments": {}, "tags": {}}, None
+    return run.rollup, run.now.isoformat()
+
+
+def station_summary(company_id: int) -> dict:
+    """Total listeners and the count per segment."""
+    rollup, as_of = _rollup(company_id)
+    counts = {key: rollup["segments"].get(key, {}).get("count", 0) for key in SEGMENTS}
+    return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "segments": counts}
+
+
+def segment_breakdown(company_id: int) -> dict:
+    """Every segment with its count, share and average statistics."""
+    rollup, as_of = _rollup(company_id)
+    rows = []
+    for key in SEGMENTS:
+        seg = rollup["segments"].get(key, {})
+        rows.append({"segment": key, "label": LABELS[key], "meaning": MEANINGS[key], "count": seg.get("count", 0),
+                     "percentage": seg.get("percentage", 0.0), "averages": seg.get("averages", {})})
+    return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "segments": rows}
+
+
+def segment_insights(company_id: int) -> dict:
+    """Each segment's share with a plain-English explanation built from the station's numbers."""
+    rollup, as_of = _rollup(company_id)
+    insights, headline = explain_segments(rollup)
+    return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "headline": headline,
+            "insights": insights}
+
+
+def segment_tags(company_id: int) -> dict:
+    """Every tag with its listener count per segment, most used first."""
+    rollup, as_of = _rollup(company_id)
+    tags = [{"tag": tag, "total": sum(per.values()), "segments": {k: per.get(k, 0) for k in SEGMENTS}}
+            for tag, per in rollup.get("tags", {}).items()]
+    tags.sort(key=lambda t: (-t["total"], t["tag"]))
+    return {"company_id": company_id, "as_of": as_of, "tags": tags}
+
+
+def segment_movements(company_id: int) -> dict:
+    """Transitions made by the latest run: the from-to matrix and the biggest moves in words."""
+    get_company(company_id)
+    run = latest_run(company_id)
+    if run is None:
+        return {"company_id": company_id, "run": None, "moved": 0, "matrix": {}, "highlights": []}
+    movements = run.movements or {}
+    return {"company_id": company_id,
+            "run": {"run_id": run.run_id, "kind": run.kind, "at": run.now.isoformat(),
+                    "previous_at": movements.get("previous_at")},
+            "moved": movements.get("moved", 0), "matrix": movements.get("matrix", {}),
+            "highlights": movements.get("highlights", [])}
+
+
+def station_overview(company_id: int) -> dict:
+    """Everything the overview page shows: breakdown, insights, tags and movements (only the breakdown before the
+    first run)."""
+    breakdown = segment_breakdown(company_id)
+    if breakdown["as_of"] is None:
+        return {"breakdown": breakdown, "insights": None, "tags": None, "movements": None}
+    return {"breakdown": breakdown, "insights": segment_insights(company_id), "tags": segment_tags(company_id),
+            "movements": segment_movements(company_id)}

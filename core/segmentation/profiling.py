@@ -1,0 +1,55 @@
+"""One listener snapshot from listener documents and their interactions: declared, behavioural, segment, RFM."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+
+from core.listeners.declared import declared_columns
+from core.listeners.events import Events
+from core.listeners.snapshot import Snapshot
+from core.segmentation import rules
+from core.segmentation.behaviour import DAYPARTS, profile
+from core.stations import defaults
+from core.stations.models import Company
+
+RULE_INPUTS = ("since_first_days", "recency_days", "n_total", "n_30", "n_prev30", "n_90", "channels_30",
+               "competition_share", "top_show_share_90", "active_weeks_90")
+
+
+def _align(docs: list[dict], events: Events) -> tuple[list[dict], Events]:
+    """Put listeners and interactions in one row order (a listener seen only in interactions gets an empty doc)."""
+    order = {d["originator"]: i for i, d in enumerate(docs)}
+    docs = list(docs)
+    for originator in events.originators:
+        if originator not in order:
+            order[originator] = len(docs)
+            docs.append({"originator": originator})
+    position = np.array([order[o] for o in events.originators] + [0], dtype=np.int32)
+    aligned = Events([d["originator"] for d in docs], position[events.row] if len(events) else events.row,
+                     events.ts, events.channel, events.campaign, events.campaign_vocab, events.timeslot)
+    return docs, aligned
+
+
+def profile_listeners(company: Company, docs: list[dict], events: Events, now: datetime,
+                      timeslots: list[int]) -> Snapshot:
+    """Every column of the snapshot for these listeners as of `now` (a pure function: nothing is read or written).
+
+    `timeslots` are the station's show ids, so that a show nobody listened to still has its column.
+    """
+    docs, events = _align(docs, events)
+    cols, vocab = declared_columns(docs)
+    behaviour = profile(events, now, company.timezone or defaults.TIMEZONE, company.country or defaults.COUNTRY,
+                        timeslots, sorted(company.channel_names()))
+    for name, value in behaviour.items():
+        if isinstance(value, tuple):
+            vocab[name], cols[name] = value
+        else:
+            cols[name] = value
+    vocab["peak_time_of_day"] = list(DAYPARTS)
+    vocab["segment"] = vocab["first_segment"] = list(rules.SEGMENTS)
+    thresholds = rules.thresholds_for(company.thresholds)
+    cols["segment"] = rules.assign({k: cols[k] for k in RULE_INPUTS}, thresholds).astype(np.int16)
+    cols["rfm_recency"], cols["rfm_frequency"], cols["rfm_engagement"] = rules.rfm_scores(cols)
+    cols["as_of"] = np.full(len(docs), int(now.astimezone(UTC).timestamp()), dtype=np.int64)
+    return Snapshot(company.company_id, cols, vocab, {})

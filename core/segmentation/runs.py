@@ -1,0 +1,137 @@
+"""Segmentation runs: profile listeners, assign segments, record the moves, publish snapshot and rollups.
+
+A full run profiles every listener as of `now`. After an import or an erasure only the listeners it touched are
+re-profiled (as of now) and spliced into the previous snapshot. Writes are bulk and only of what changed: one
+snapshot file, the segment changes, one run document.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+import numpy as np
+
+from core.clock import as_utc, utcnow
+from core.db.leases import lease
+from core.listeners import snapshot
+from core.listeners.declared import read_listeners
+from core.listeners.events import load_events
+from core.segmentation import rollups
+from core.segmentation.models import SegmentChange, SegmentRun
+from core.segmentation.profiling import profile_listeners
+from core.stations.companies import ensure_company
+from core.stations.shows import timeslot_ids
+
+Progress = Callable[[str], None] | None
+
+
+def segment_company(company_id: int, now: datetime | None = None, progress: Progress = None) -> SegmentRun:
+    """Profile and segment every listener of the company as of `now` (default: the time of the run)."""
+    return _run(company_id, as_utc(now), None, "full", progress)
+
+
+def resegment_listeners(company_id: int, originators: Iterable[str], now: datetime | None = None,
+                        progress: Progress = None, kind: str = "import",
+                        dropped: Iterable[str] = ()) -> SegmentRun | None:
+    """Re-profile only these listeners as of `now`; `dropped` originators leave the snapshot (erasure renames)."""
+    touched = sorted(set(originators))
+    if not touched and not dropped:
+        return None
+    return _run(company_id, as_utc(now), touched, kind, progress, set(dropped))
+
+
+def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
+         dropped: set[str] = frozenset()) -> SegmentRun:
+    say = progress or (lambda message: None)
+    company = ensure_company(company_id)
+    with lease(f"segment:{company_id}"):
+        run = SegmentRun(company_id=company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
+        stopwatch = Stopwatch()
+        say("reading listeners and interactions")
+        docs, events = read_listeners(company_id, touched), load_events(company_id, touched)
+        stopwatch.lap("read_s")
+        say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
+        fresh = profile_listeners(company, docs, events, now, timeslot_ids(company_id))
+        previous = snapshot.current(company_id)
+        merged = fresh if touched is None else _splice(previous, fresh, set(touched) | dropped)
+        stopwatch.lap("compute_s")
+        say("writing segment changes, rollups and snapshot")
+        _publish(run, company, previous, fresh, merged)
+        stopwatch.lap("write_s")
+        run.timings, run.finished_at = stopwatch.laps, utcnow()
+        run.save()
+    firsts = run.movements["first_assignments"]
+    say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
+        + (f", {firsts:,} segmented for the first time" if firsts else ""))
+    return run
+
+
+class Stopwatch:
+    """Seconds spent in each phase of a run."""
+
+    def __init__(self):
+        self.laps, self._last = {}, time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name], self._last = round(now - self._last, 3), now
+
+
+def _publish(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snapshot.Snapshot,
+             merged: snapshot.Snapshot) -> None:
+    """Write what the run changed: segment changes, then the snapshot; the run keeps rollups and movements."""
+    moves = _record_changes(run, previous, fresh)
+    run.rollup = rollups.rollup(merged, company)
+    run.movements = rollups.movements(moves, fresh, company, _previous_at(run.company_id))
+    snapshot.publish(merged)
+    run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
+
+
+def _splice(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, replaced: set[str]) -> snapshot.Snapshot:
+    """Previous rows of listeners not touched, then the freshly profiled ones."""
+    keep = ~np.isin(previous.originators, list(replaced)) if len(previous) else np.zeros(0, dtype=bool)
+    return snapshot.concat([previous.take(keep), fresh]) if len(previous) else fresh
+
+
+def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapshot.Snapshot) -> dict:
+    """Append {from, to, at} for every profiled listener whose segment changed; returns every move of the run.
+
+    A listener's first assignment is not written as a change document (a first run would otherwise insert one per
+    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at`.
+    """
+    before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
+    after = fresh.labels("segment")
+    _carry_first_assignment(previous, fresh, run)
+    rows = np.flatnonzero(before != after)
+    docs = [{"company_id": run.company_id, "originator": fresh.originators[i], "from_segment": before[i],
+             "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows if before[i] is not None]
+    for start in range(0, len(docs), 5000):
+        SegmentChange._get_collection().insert_many(docs[start:start + 5000], ordered=False)
+    return {"rows": rows, "from": before[rows], "to": after[rows]}
+
+
+def _carry_first_assignment(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, run: SegmentRun) -> None:
+    first = fresh.cols["segment"].copy()
+    first_at = np.full(len(fresh), int(run.now.timestamp()), dtype=np.int64)
+    if len(previous) and "first_segment" in previous.cols:
+        for i, originator in enumerate(fresh.originators.tolist()):
+            row = previous.row_of(originator)
+            if row is not None:
+                first[i] = previous.cols["first_segment"][row]
+                first_at[i] = previous.cols["first_segmented_at"][row]
+    fresh.cols["first_segment"], fresh.cols["first_segmented_at"] = first, first_at
+
+
+def _segment_of(previous: snapshot.Snapshot, originator: str):
+    row = previous.row_of(originator) if len(previous) else None
+    if row is None:
+        return None
+    code = previous.cols["segment"][row]
+    return previous.vocab["segment"][code] if code >= 0 else None
+
+
+def _previous_at(company_id: int) -> str | None:
+    last = SegmentRun.objects(company_id=company_id, finished_at__ne=None).order_by("-started_at").only("now").first()
+    return last.now.isoformat() if last else None

@@ -1,0 +1,31 @@
+"""Stations: created on first sight by any import, with defaults an operator can change."""
+from __future__ import annotations
+
+from core.errors import CompanyNotFound
+from core.stations.models import Company
+
+
+def get_company(company_id: int) -> Company:
+    """The company, or CompanyNotFound."""
+    company = Company.objects(company_id=company_id).first()
+    if company is None:
+        raise CompanyNotFound(f"Company {company_id} not found")
+    return company
+
+
+def ensure_company(company_id: int) -> Company:
+    """The company, created with defaults if it does not exist yet (race-safe upsert)."""
+    Company.objects(company_id=company_id).update_one(set_on_insert__name=f"Station {company_id}", upsert=True)
+    return Company.objects.get(company_id=company_id)
+
+
+def list_companies(company_ids: list[int] | None = None) -> list[Company]:
+    """All companies, or those of the given ids, by id."""
+    query = Company.objects if company_ids is None else Company.objects(company_id__in=company_ids)
+    return list(query.order_by("company_id"))
+
+
+def bump_version(company_id: int) -> int:
+    """Mark the company's listener data as changed (cached snapshots of it are stale); returns the new version."""
+    company = Company.objects(company_id=company_id).modify(inc__data_version=1, new=True, upsert=True)
+    return company.data_version

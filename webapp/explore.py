@@ -1,0 +1,240 @@
+"""The explorer: the whole shared filter set as a GET form; matching listeners, charts, completeness and export."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, request, stream_with_context, url_for
+from flask_login import login_required
+
+from core.errors import ValidationFailed
+from core.explore import operations as explorer
+from core.explore.export import export_stream, parse_channel_pair
+from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.spec import SPEC
+from core.listeners.fields import AGE_GROUPS
+from core.segmentation.rules import SEGMENTS
+from webapp.helpers import link, open_station, render_htmx
+from webapp.labels import FIELD_LABELS, HINTS, title, value_label
+
+bp = Blueprint("explorer", __name__)
+
+PAGE_SIZES = (25, 50, 100)
+GROUPS = (
+    ("Segment", ("segment", "tags")),
+    ("Declared", ("gender", "age_group", "ethnicity", "language", "location", "income_bracket", "education",
+                  "employment_status")),
+    ("Contact", ("name", "email", "originator")),
+    ("Inferred", ("inferred_gender", "inferred_age_group", "inferred_language", "inferred_location", "inferred_lsm",
+                  "inferred_interests")),
+    ("Channel", ("channel_type", "has_channel", "campaign_type")),
+    ("Time patterns", ("peak_time_of_day", "peak_hour", "primary_day_of_week", "peak_month", "weekday_pattern",
+                       "public_holiday")),
+    ("Engagement", ("permission", "opt_in", "profile_complete", "missing_fields", "last_interaction_after",
+                    "last_interaction_before")),
+    ("Show", ("timeslot_id",)),
+)
+"""Every parameter of core.explore.spec.SPEC, grouped as the spec groups them (a test holds the two together)."""
+WIDGETS = {"strings": "checks", "ints": "checks", "all_of": "checks", "string": "select", "int": "select",
+           "bool": "yesno", "exact": "text", "partial": "text", "datetime": "date"}
+CHARTS = (("Segments", "segment"), ("Gender", "gender"), ("Age group", "age_group"), ("Channels used", "has_channel"),
+          ("Peak time of day", "peak_time_of_day"), ("Top shows", "timeslot_id"), ("Languages", "language"),
+          ("Locations", "location"))
+FIXED_ORDER = {"segment": SEGMENTS, "age_group": AGE_GROUPS, "peak_time_of_day": SPEC["peak_time_of_day"][2]}
+
+
+@bp.get("/stations/<int:company_id>/explorer")
+@login_required
+def page(company_id: int):
+    """The explorer; for htmx (filters changed, another page) only its results."""
+    station = open_station(company_id)
+    context = explore(company_id, request.args.to_dict(flat=False))
+    return render_htmx("explorer/page.html", "explorer/_fragment.html", station=station, **context)
+
+
+@bp.get("/stations/<int:company_id>/explorer/export.csv")
+@login_required
+def export_csv(company_id: int):
+    """Every listener matching the filters of the query string, as CSV."""
+    return _export(company_id, "csv")
+
+
+@bp.get("/stations/<int:company_id>/explorer/export.json")
+@login_required
+def export_json(company_id: int):
+    """Every listener matching the filters of the query string, as a JSON array."""
+    return _export(company_id, "json")
+
+
+def _export(company_id: int, fmt: str) -> Response:
+    open_station(company_id)
+    flt = parse_filters(request.args.to_dict(flat=False))
+    export = export_stream(company_id, flt, parse_channel_pair(request.args.get("channel_pair")), fmt)
+    return Response(stream_with_context(export.chunks), mimetype=export.mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{export.filename}"'})
+
+
+def explore(company_id: int, params: dict) -> dict:
+    """Everything the explorer shows for these query parameters (invalid ones become `problems`, never a 500)."""
+    params.setdefault("page_size", [str(PAGE_SIZES[0])])
+    base = url_for("explorer.page", company_id=company_id)
+    try:
+        flt, number, size = explorer.parse_filter_page(params)
+    except ValidationFailed as error:
+        station = explorer.aggregate(company_id, ListenerFilter())
+        pairs, names = raw_pairs(params), _names(station)
+        return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
+                "chips": chips(base, pairs, [], names), "problems": problems(base, params, error.items)}
+    view = explorer.explore(company_id, flt, number, size)
+    station, results, names = view["station"], view["results"], _names(view["station"])
+    pairs, keep = filter_pairs(flt), [] if size == PAGE_SIZES[0] else [("page_size", str(size))]
+    return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
+            "chips": chips(base, pairs, keep, names), "results": results, "pager": pager(base, pairs, results),
+            "charts": charts(view["aggregate"], names), "aggregate": view["aggregate"],
+            "completeness": view["completeness"], "heat": heat_map(view["cross_channel"]),
+            "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None,
+            "exports": {fmt: link(url_for(f"explorer.export_{fmt}", company_id=company_id), pairs)
+                        for fmt in ("csv", "json")}}
+
+
+def _names(station: dict) -> dict:
+    """Channel names and show titles of the station, by id as text."""
+    return {"channels": {k: v["name"] for k, v in station.get("has_channel", {}).items()},
+            "shows": {k: v["title"] for k, v in station.get("timeslot_counts", {}).items()}}
+
+
+def _context(station: dict, names: dict, base: str) -> dict:
+    return {"station_total": station["total"], "names": names, "base": base, "field_labels": FIELD_LABELS}
+
+
+def filter_pairs(flt: ListenerFilter) -> list[tuple[str, str]]:
+    """The active filters as query pairs, "all of" lists one value per pair so that each can be removed alone."""
+    pairs = []
+    for name, value in flt.to_params():
+        parts = value.split(",") if SPEC[name][0] == "all_of" else [value]
+        pairs.extend((name, part) for part in parts)
+    return pairs
+
+
+def raw_pairs(params: dict) -> list[tuple[str, str]]:
+    """The filter parameters as they were typed (when some are invalid), blank ones left out."""
+    return [(name, value) for name in SPEC for value in params.get(name, []) if str(value).strip()]
+
+
+def chips(base: str, pairs: list, keep: list, names: dict) -> list[dict]:
+    """One removable chip per active filter value; its link is the view without it."""
+    return [{"name": name, "title": title(name), "label": value_label(name, value, names),
+             "remove": link(base, pairs[:i] + pairs[i + 1:] + keep)} for i, (name, value) in enumerate(pairs)]
+
+
+def problems(base: str, params: dict, items: list[dict]) -> list[dict]:
+    """Each invalid parameter with its message and the link that drops it."""
+    out = []
+    for item in items:
+        name = str(item["loc"][-1])
+        pairs = [(k, v) for k, values in params.items() if k != name for v in values]
+        out.append({"name": name, "title": title(name) if name in SPEC else name.replace("_", " ").capitalize(),
+                    "value": ", ".join(map(str, params.get(name, []))), "msg": item["msg"],
+                    "remove": link(base, pairs)})
+    return out
+
+
+def counts_of(name: str, aggregate: dict) -> dict[str, int]:
+    """Listeners per value of a filter in an aggregate, whatever the aggregate's shape for it."""
+    raw = aggregate.get("timeslot_counts" if name == "timeslot_id" else name) or {}
+    return {str(k): (v["count"] if isinstance(v, dict) else v) for k, v in raw.items()}
+
+
+def _choices(name: str, station: dict, names: dict) -> list[str]:
+    kind, _, allowed = SPEC[name]
+    if name == "peak_hour":
+        return [str(h) for h in range(24)]
+    if name in ("primary_day_of_week", "peak_month"):
+        return [str(n) for n in range(1, (7 if name == "primary_day_of_week" else 12) + 1)]
+    if name in ("channel_type", "has_channel"):
+        return sorted(names["channels"], key=int)
+    if kind == "strings" and allowed:
+        return list(allowed)
+    return list(counts_of(name, station))
+
+
+def form_groups(station: dict, pairs: list, names: dict) -> list[dict]:
+    """The filter form: groups of fields, each with its widget, options (with station counts) and chosen values."""
+    chosen: dict[str, list[str]] = {}
+    for name, value in pairs:
+        chosen.setdefault(name, []).append(value)
+    groups = []
+    for group_title, members in GROUPS:
+        fields = []
+        for name in members:
+            counts, picked = counts_of(name, station), chosen.get(name, [])
+            values = _choices(name, station, names)
+            lowered = {v.lower() for v in values}
+            values += [v for v in picked if v.lower() not in lowered]  # a value from the URL the station lacks
+            widget = WIDGETS[SPEC[name][0]]
+            if widget in ("checks", "select") and not values:
+                widget = "text"
+            fields.append({"name": name, "title": title(name), "hint": HINTS.get(name), "widget": widget,
+                           "options": [(v, value_label(name, v, names), counts.get(v, 0)) for v in values],
+                           "chosen": {v.lower() for v in picked}, "value": ",".join(picked)})
+        groups.append({"title": group_title, "fields": fields,
+                       "open": group_title == "Segment" or any(name in chosen for name in members)})
+    return groups
+
+
+def pager(base: str, pairs: list, results: dict) -> dict:
+    """Previous/next and a window of page numbers, each a link that keeps the filters and the page size."""
+    number, pages, size = results["page"], results["pages"], results["page_size"]
+    keep = pairs + ([] if size == PAGE_SIZES[0] else [("page_size", str(size))])
+
+    def at(n: int) -> str:
+        return link(base, keep + ([("page", str(n))] if n > 1 else []))
+
+    shown = sorted({1, pages, *range(max(1, number - 2), min(pages, number + 2) + 1)} - {0})
+    window, last = [], 0
+    for n in shown:
+        if n - last > 1:
+            window.append(None)
+        window.append({"n": n, "url": at(n), "current": n == number})
+        last = n
+    first_row = (number - 1) * size + 1
+    return {"window": window, "prev": at(number - 1) if number > 1 else None,
+            "next": at(number + 1) if number < pages else None, "first": first_row,
+            "last": min(number * size, results["total"]), "past_end": number > pages, "first_url": at(1)}
+
+
+def charts(aggregate: dict, names: dict, most: int = 8) -> list[dict]:
+    """Bar charts of the filtered set: listeners per value, the largest first (fixed order for ordered scales)."""
+    total, out = aggregate.get("total", 0), []
+    for chart_title, name in CHARTS:
+        counts = counts_of(name, aggregate)
+        order = FIXED_ORDER.get(name)
+        ranked = sorted(counts, key=lambda v: -counts[v])
+        values = [v for v in order if v in counts or name == "segment"] if order else ranked[:most]
+        top = max([counts.get(v, 0) for v in values] or [0])
+        rows = [{"value": v, "label": value_label(name, v, names), "count": counts.get(v, 0),
+                 "pct": 100.0 * counts.get(v, 0) / total if total else 0.0,
+                 "width": 100.0 * counts.get(v, 0) / top if top else 0.0} for v in values]
+        out.append({"title": chart_title, "name": name, "rows": rows, "more": max(0, len(counts) - len(values)),
+                    "unknown": total - sum(counts.values()) if SPEC[name][0] in ("strings", "string") and
+                    name != "segment" and total else 0})
+    return out
+
+
+def heat_map(cross: dict) -> dict:
+    """Channel x channel: listeners active on both (the diagonal: on the channel at all) and single-channel ones."""
+    channels = [c for c in cross["channels"] if c["listeners"]]
+    pairs = {tuple(sorted(p["channels"])): p for p in cross["pairs"]}
+    rows = []
+    for a in channels:
+        cells = []
+        for b in channels:
+            if a is b:
+                cells.append({"count": a["listeners"], "pct": a["percentage"], "diagonal": True})
+                continue
+            key = tuple(sorted((a["channel_type"], b["channel_type"])))
+            pair = pairs.get(key, {"listeners": 0, "percentage": 0.0})
+            cells.append({"count": pair["listeners"], "pct": pair["percentage"], "other": b["name"],
+                          "pair": f"{key[0]},{key[1]}"})
+        rows.append({"channel": a, "cells": cells})
+    top = max([c["pct"] for row in rows for c in row["cells"] if not c.get("diagonal")] or [0]) or 1
+    for cell in (c for row in rows for c in row["cells"]):
+        cell["heat"] = min(cell["pct"] / top, 1.0)  # shaded against the strongest pair, so that contrasts show
+    return {"total": cross["total"], "channels": channels, "rows": rows}

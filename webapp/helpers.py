@@ -1,0 +1,116 @@
+"""What every page shares: htmx-aware rendering, safe redirects, the station being opened, the layout's context
+and its formatting filters. Page modules import this module and never each other."""
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlencode, urlsplit
+from zoneinfo import ZoneInfo
+
+from flask import abort, current_app, g, make_response, render_template, request, url_for
+from flask_login import current_user
+
+from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
+from core.stations.companies import get_company, list_companies
+
+NAVIGATION = (
+    ("Overview", "overview.page", "overview"),
+    ("Explorer", "explorer.page", "explorer"),
+    ("Search", "search.page", "search"),
+    ("Audiences", "audiences.page", "audiences"),
+    ("Campaigns", "campaigns.page", "campaigns"),
+    ("Credits", "credits.page", "credits"),
+)
+"""(label, endpoint, icon) of the station pages. An area's page view is `<area>.page(company_id)`; until its blueprint
+is registered the entry is shown as "soon" and is not a link, so the navigation never leads to a 404."""
+
+
+AREA_OF = {"listener": "explorer"}
+"""Blueprints whose pages belong to another area of the navigation (a listener is opened from the explorer)."""
+
+
+def render_htmx(page: str, fragment: str, **context):
+    """The whole page, or only its fragment for an htmx request that is not a boosted navigation.
+
+    A history restore (the back button after a cache miss) is sent with HX-Request too, and needs the whole page.
+    """
+    partial = (request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+               and request.headers.get("HX-History-Restore-Request") != "true")
+    response = make_response(render_template(fragment if partial else page, **context))
+    response.vary.add("HX-Request")
+    return response
+
+
+def stations_of(user) -> list[dict]:
+    """The stations the user may open, by id (read once per request: the layout and the picker share it)."""
+    if "stations" not in g:
+        companies = list_companies(None if user.admin else list(user.companies))
+        g.stations = [{"company_id": c.company_id, "name": c.display_name, "timezone": c.timezone}
+                      for c in companies]
+    return g.stations
+
+
+def open_station(company_id: int) -> dict:
+    """The station the current user asked for; 403 when it is not theirs, whether or not it exists."""
+    if not current_user.can_open(company_id):
+        abort(403, "This station is not one of yours. Pick one of your stations instead.")
+    company = get_company(company_id)
+    return {"company_id": company.company_id, "name": company.display_name, "timezone": company.timezone}
+
+
+def layout_context() -> dict:
+    """What every template may use: the segments, the user's stations (read lazily) and the navigation."""
+    def my_stations() -> list[dict]:
+        return stations_of(current_user) if current_user.is_authenticated else []
+
+    return {"SEGMENTS": SEGMENTS, "SEGMENT_LABELS": LABELS, "SEGMENT_MEANINGS": MEANINGS,
+            "my_stations": my_stations, "navigation": navigation, "switch_url": switch_url}
+
+
+def navigation(company_id: int) -> list[dict]:
+    """The sidebar entries for a station: a URL for areas that exist, None for those still to come."""
+    entries = []
+    here = AREA_OF.get(request.blueprint, request.blueprint)
+    for label, endpoint, icon in NAVIGATION:
+        exists = endpoint in current_app.view_functions
+        entries.append({"label": label, "icon": icon, "active": here == endpoint.split(".")[0],
+                        "url": url_for(endpoint, company_id=company_id) if exists else None})
+    return entries
+
+
+def switch_url(company_id: int) -> str:
+    """The same page for another station when the page is a station-wide one, else that station's overview."""
+    args = request.view_args or {}
+    if request.endpoint and set(args) == {"company_id"}:
+        return url_for(request.endpoint, company_id=company_id)
+    return url_for("overview.page", company_id=company_id)
+
+
+def format_when(iso: str | None, tz: str | None = None) -> str:
+    """An ISO time as '20 Nov 2026, 14:00 SAST' in the station's time zone."""
+    if not iso:
+        return "never"
+    moment = datetime.fromisoformat(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+    local = moment.astimezone(ZoneInfo(tz or "UTC"))
+    return f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def format_number(value) -> str:
+    """Thousands separated: 12,480."""
+    return f"{value or 0:,}"
+
+
+def safe_next(target: str | None) -> str | None:
+    """`target` when it is a path on this site (never another host), else None."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def link(base: str, pairs: list) -> str:
+    """The URL with these query parameters (none: the bare URL)."""
+    return f"{base}?{urlencode(pairs)}" if pairs else base

@@ -1,0 +1,55 @@
+"""How pages name things: filter titles and hints, days and months, field names, and a filter value in words."""
+from __future__ import annotations
+
+from core.explore.filters import TRUE
+from core.explore.spec import SPEC
+from core.segmentation.rules import LABELS
+
+TITLES = {"name": "Name contains", "email": "Email contains", "originator": "Number (exact)",
+          "inferred_lsm": "Inferred LSM", "channel_type": "Primary channel", "has_channel": "Used channel",
+          "primary_day_of_week": "Main day", "weekday_pattern": "Mostly on weekdays",
+          "public_holiday": "Active on holiday", "opt_in": "Opted in", "missing_fields": "Missing field",
+          "last_interaction_after": "Last active after", "last_interaction_before": "Last active before",
+          "timeslot_id": "Show", "employment_status": "Employment"}
+HINTS = {"tags": "Has every ticked tag", "inferred_interests": "Has every ticked interest",
+         "channel_type": "The channel they use most", "has_channel": "Used at any time",
+         "missing_fields": "Any ticked field is missing", "timeslot_id": "Took part during any ticked show",
+         "weekday_pattern": "Three quarters of interactions on weekdays"}
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+FIELD_LABELS = {"mobile_number": "Mobile number", "gender": "Gender", "age": "Age", "location": "Location",
+                "language": "Language", "ethnicity": "Ethnicity", "name": "Name", "email": "Email",
+                "id_number": "ID number"}
+AS_IS = {"tags", "inferred_interests", "name", "email", "originator"}
+SPELLING = {"non_binary": "Non-binary"}
+
+
+def title(name: str) -> str:
+    """What the form calls a filter parameter."""
+    return TITLES.get(name) or name.replace("_", " ").capitalize()
+
+
+def value_label(name: str, value: str, names: dict | None = None) -> str:
+    """A filter value as a producer reads it: channel and show names, days, months, Yes/No."""
+    names, kind, text = names or {}, SPEC[name][0], str(value)
+    if name == "segment":
+        return LABELS.get(text.lower(), text)
+    if name in ("channel_type", "has_channel"):
+        return names.get("channels", {}).get(text, f"Channel {text}")
+    if name == "timeslot_id":
+        return names.get("shows", {}).get(text, f"Show {text}")
+    if name == "peak_hour" and text.isdigit() and int(text) < 24:
+        return f"{int(text):02d}:00"
+    if name in ("primary_day_of_week", "peak_month"):
+        labels = DAYS if name == "primary_day_of_week" else MONTHS
+        return labels[int(text) - 1] if text.isdigit() and 1 <= int(text) <= len(labels) else text
+    if kind == "bool":
+        return "Yes" if text.lower() in TRUE else "No"
+    if kind == "datetime":
+        return text[:10]
+    if name == "missing_fields":
+        return FIELD_LABELS.get(text, text)
+    if name in AS_IS or not text.islower():
+        return text
+    return SPELLING.get(text) or text.replace("_", " ").capitalize()

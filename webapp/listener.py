@@ -1,0 +1,59 @@
+"""One listener's page: profile, segment reasons, behaviour and history; erasure behind a confirmation."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from core.explore.filters import parse_bool_param
+from core.explore.listener import get_listener
+from core.listeners.fields import COMPLETENESS
+from core.privacy.erasure import erase_listener
+from core.stations.shows import show_titles
+from webapp.helpers import open_station
+from webapp.labels import DAYS, FIELD_LABELS, MONTHS
+
+bp = Blueprint("listener", __name__)
+
+
+@bp.get("/stations/<int:company_id>/listeners/<originator>")
+@login_required
+def page(company_id: int, originator: str):
+    """The listener's page; 404 for a listener who is unknown or was erased."""
+    station = open_station(company_id)
+    listener = get_listener(company_id, originator)
+    return render_template("listener/page.html", station=station, listener=listener, shows=show_titles(company_id),
+                           back=explorer_url(company_id, request.referrer), days=DAYS, months=MONTHS,
+                           field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS))
+
+
+@bp.post("/stations/<int:company_id>/listeners/<originator>/erase")
+@login_required
+def erase(company_id: int, originator: str):
+    """Erase the listener for good (CSRF-checked like every page POST), then back to the explorer with the receipt."""
+    open_station(company_id)
+    suppress = parse_bool_param(request.form.get("suppress"), "suppress", location="form")
+    receipt = erase_listener(company_id, originator, current_app.config["SETTINGS"].secret_key, suppress=suppress,
+                             actor=current_user.email)
+    flash(receipt_message(originator, receipt))
+    return redirect(explorer_url(company_id, request.form.get("return_to")))
+
+
+def receipt_message(originator: str, receipt: dict) -> str:
+    """The erasure receipt in one sentence: who, every store touched and whether the number is suppressed."""
+    stores = ", ".join(f"{name.replace('_', ' ')} {count:,}" for name, count in receipt["stores"].items())
+    suppressed = (" Future interactions from this number will be dropped at import." if receipt["suppressed"]
+                  else "")
+    return (f"Listener {originator} was erased. Records touched: {stores}. Their behaviour stays in the counts "
+            f"under a pseudonym ({receipt['pseudonym'][:14]}…).{suppressed}")
+
+
+def explorer_url(company_id: int, candidate: str | None) -> str:
+    """`candidate` when it is this station's explorer on this site (keeping its filters), else the bare explorer."""
+    base = url_for("explorer.page", company_id=company_id)
+    parts = urlsplit(candidate or "")
+    if parts.path == base and (not parts.netloc or parts.netloc == request.host) and parts.scheme in ("", "http",
+                                                                                                     "https"):
+        return f"{base}?{parts.query}" if parts.query else base
+    return base
