@@ -93,6 +93,7 @@ def _peak_rss_mb() -> float:
 
 def _fresh_database(size: int, data: Path) -> Settings:
     """Connect to an empty database of its own for this size."""
+    from core import startup
     from core.db import connection as database
     from core.db import embedded as embedded_db
 
@@ -103,7 +104,7 @@ def _fresh_database(size: int, data: Path) -> Settings:
         shutil.rmtree(run_dir, ignore_errors=True)
     settings = Settings(mongodb_uri=uri, data_dir=run_dir, database_name=f"bench_{size}")
     database.connect(settings).client.drop_database(settings.database_name)
-    database.connect(settings)  # again after the drop, so that the indexes exist
+    startup.start(settings)  # again after the drop, so that the indexes exist
     return settings
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
+from core.wording import percent
 
 ACTIONS = {
     "new_listener": "Welcome them within their first week: a greeting message and an easy first competition.",
@@ -32,7 +33,7 @@ def _numbers_phrase(key: str, a: dict) -> str:
         return (f"{a.get('interactions_30d', 0):.1f} interactions each in the last 30 days on "
                 f"{a.get('channels', 0):.1f} channels, {recency_text}")
     if key == "competition_chaser":
-        return f"{100 * (a.get('competition_share') or 0):.0f}% of their interactions are competition entries"
+        return f"{percent(a.get('competition_share') or 0)} of their interactions are competition entries"
     return f"{recency_text}, {a.get('interactions_90d', 0):.1f} interactions each in the last 90 days"
 
 
@@ -63,7 +64,7 @@ def explain_segments(rollup: dict) -> tuple[list[dict], str]:
     engaged = sum(segs.get(k, {}).get("count", 0) for k in ("super_fan", "show_loyalist", "occasional_engager",
                                                               "new_listener"))
     lapsing = sum(segs.get(k, {}).get("count", 0) for k in ("at_risk", "dormant"))
-    headline = (f"{round(100 * engaged / total)}% of your {total:,} listeners are actively engaged and "
-                f"{round(100 * lapsing / total)}% are at risk or dormant; the largest segment is "
+    headline = (f"{percent(engaged / total)} of your {total:,} listeners are actively engaged and "
+                f"{percent(lapsing / total)} are at risk or dormant; the largest segment is "
                 f"{biggest['label'].lower()} ({biggest['percentage']}%).")
     return insights, headline

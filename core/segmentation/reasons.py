@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from core.segmentation.rules import DEFAULT_THRESHOLDS
+from core.wording import percent
 
 
 def _days(value: float) -> str:
@@ -32,9 +33,8 @@ def _dormant(n, th):
 
 
 def _chaser(n, th):
-    share = round(100 * n["competition_share"])
-    return [f"{share}% of {n['n_total']} interactions are competition entries "
-            f"(threshold {round(100 * th['competition_share'])}%)"]
+    return [f"{percent(n['competition_share'])} of {n['n_total']} interactions are competition entries "
+            f"(threshold {percent(th['competition_share'])})"]
 
 
 def _at_risk(n, th):
@@ -51,7 +51,7 @@ def _super_fan(n, th):
 
 
 def _loyalist(n, th):
-    return [f"{round(100 * n['top_show_share_90'])}% of show interactions in the last 90 days are with one show",
+    return [f"{percent(n['top_show_share_90'])} of show interactions in the last 90 days are with one show",
             f"{n['n_90']} interactions over {n['active_weeks_90']} active weeks in the last 90 days"]
 
 

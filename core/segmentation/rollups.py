@@ -7,7 +7,7 @@ from core.listeners.snapshot import Snapshot
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations.models import Company
 from core.stations.shows import show_titles
-from core.wording import percentage
+from core.wording import percent, percentage
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -103,4 +103,4 @@ def _show_clause(top_shows: np.ndarray, shows: dict) -> str:
     title = shows.get(best, f"timeslot {best}")
     if share > 0.5:
         return f", most of them {title} listeners"
-    return f", {round(100 * share)}% of them {title} listeners" if share >= 0.2 else ""
+    return f", {percent(share)} of them {title} listeners" if share >= 0.2 else ""

@@ -1,6 +1,7 @@
 """Stations: created on first sight by any import, with defaults an operator can change."""
 from __future__ import annotations
 
+from core.clock import utcnow
 from core.errors import CompanyNotFound
 from core.stations.models import Company
 
@@ -15,7 +16,7 @@ def get_company(company_id: int) -> Company:
 
 def ensure_company(company_id: int) -> Company:
     """The company, created with defaults if it does not exist yet (race-safe upsert)."""
-    Company.objects(company_id=company_id).update_one(set_on_insert__name=f"Station {company_id}", upsert=True)
+    Company.objects(company_id=company_id).update_one(set_on_insert__created_at=utcnow(), upsert=True)
     return Company.objects.get(company_id=company_id)
 
 
