@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from core.db.embedded import free_port, port_answers, server_command
+from core.db.embedded import free_port, launch, terminate, uri_of_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,20 +21,11 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def mongodb_uri(tmp_path_factory):
-    """A SecantusDB server process on a free loopback port, stopped after the session."""
-    port = free_port()
-    storage = tmp_path_factory.mktemp("secantus")
-    proc = subprocess.Popen([server_command(), "--host", "127.0.0.1", "--port", str(port), "--storage-path",
-                             str(storage), "--log-level", "WARNING"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while not port_answers(port):
-        assert proc.poll() is None, "secantusd-py exited during start"
-        assert time.monotonic() < deadline, "secantusd-py did not start"
-        time.sleep(0.1)
-    yield f"mongodb://127.0.0.1:{port}/?directConnection=true"
-    proc.terminate()
-    proc.wait(timeout=30)
+    """A SecantusDB server process on a free loopback port, stopped after the session (and with it, if killed)."""
+    port, storage = free_port(), tmp_path_factory.mktemp("secantus")
+    proc = launch(storage / "db", port, storage / "secantus.log")
+    yield uri_of_port(port)
+    terminate(proc.pid, timeout=30)
     shutil.rmtree(storage, ignore_errors=True)
 
 

@@ -4,6 +4,13 @@ SecantusDB is only ever run as a separate process (its licence forbids importing
 needs it starts it and records pid and port in DATA_DIR; the others read the record and connect. A record whose
 process is gone or whose port does not answer is stale and replaced. A file lock serialises the check-and-start so
 that two commands started together never launch two servers on one data directory.
+
+Three promises keep a running service whole when the database is not:
+- the port is stable per DATA_DIR (kept in `secantus.port`), so a restarted server answers where every client
+  already looks, and their drivers reconnect by themselves;
+- the server dies with the process that started it (the Linux parent-death signal, set by a tiny launcher before
+  it executes the server), so stopping or killing the service never leaves a server holding DATA_DIR;
+- `Supervisor` restarts a server that died, within about a second, for as long as the service runs.
 """
 from __future__ import annotations
 
@@ -15,13 +22,31 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 RECORD = "secantus.json"
+PORT_FILE = "secantus.port"
+STORAGE = "db"
+LOG = "secantus.log"
 START_TIMEOUT_S = 60
-_started: list[subprocess.Popen] = []  # servers outlive this process on purpose; keep their handles referenced
+_started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
+
+# Run as `python -c _GUARD <parent pid> <server> <args...>`: ask the kernel to send SIGTERM to the server when the
+# thread that started it ends (PR_SET_PDEATHSIG = 1; kept across exec), then become the server. A parent that died
+# before the request was made is caught by comparing the parent pid.
+_GUARD = """
+import ctypes, os, signal, sys
+try:
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+except (AttributeError, OSError):
+    pass
+if os.getppid() != int(sys.argv[1]):
+    sys.exit(0)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
 
 
 class EmbeddedDatabaseError(RuntimeError):
@@ -71,7 +96,9 @@ def pid_alive(pid: int) -> bool:
 
 
 @contextmanager
-def _locked(data_dir: Path):
+def locked(data_dir: Path):
+    """Hold DATA_DIR's lock: nobody else starts, stops or swaps its server meanwhile. The kernel releases it when
+    the holder dies, so a crash never leaves a stale lock behind."""
     data_dir.mkdir(parents=True, exist_ok=True)
     with open(data_dir / "secantus.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -94,60 +121,120 @@ def read_record(data_dir: Path) -> dict | None:
 
 def uri_for(record: dict) -> str:
     """The MongoDB URI of a recorded server."""
-    return f"mongodb://127.0.0.1:{record['port']}/?directConnection=true"
+    return uri_of_port(record["port"])
+
+
+def uri_of_port(port: int) -> str:
+    """The MongoDB URI of a server on a loopback port."""
+    return f"mongodb://127.0.0.1:{port}/?directConnection=true"
 
 
 def ensure_running(data_dir: Path) -> str:
     """Connect to the recorded server of data_dir, starting one if there is none; returns its URI."""
     data_dir = Path(data_dir).resolve()
-    with _locked(data_dir):
-        record = read_record(data_dir)
-        if record is None:
-            record = _start(data_dir)
+    with locked(data_dir):
+        record = read_record(data_dir) or start_locked(data_dir)
     return uri_for(record)
 
 
-def _start(data_dir: Path) -> dict:
-    port = free_port()
-    with open(data_dir / "secantus.log", "ab") as log:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen(
-            [server_command(), "--host", "127.0.0.1", "--port", str(port),
-             "--storage-path", str(data_dir / "db"), "--log-level", "WARNING"],
-            stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
-        )
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while not port_answers(port):
-        if proc.poll() is not None:
-            raise EmbeddedDatabaseError(f"secantusd-py exited with {proc.returncode}; see {data_dir / 'secantus.log'}")
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise EmbeddedDatabaseError("secantusd-py did not start listening in time")
-        time.sleep(0.1)
-    _started.append(proc)
+def stable_port(data_dir: Path) -> int:
+    """DATA_DIR's port: the one it had before when it is free, else a new one, remembered from now on."""
+    try:
+        port = int((data_dir / PORT_FILE).read_text())
+    except (OSError, ValueError):
+        port = 0
+    if not port or port_answers(port):
+        port = free_port()
+        (data_dir / PORT_FILE).write_text(str(port))
+    return port
+
+
+def start_locked(data_dir: Path) -> dict:
+    """Start DATA_DIR's server on its stable port and record it (the caller holds `locked(data_dir)`)."""
+    port = stable_port(data_dir)
+    proc = launch(data_dir / STORAGE, port, data_dir / LOG)
     record = {"pid": proc.pid, "port": port, "started_at": time.time()}
     (data_dir / RECORD).write_text(json.dumps(record))
     return record
 
 
+def launch(storage: Path, port: int, log_path: Path) -> subprocess.Popen:
+    """A SecantusDB server on this storage and loopback port, guarded to die with this process; waits until it
+    answers."""
+    command = [server_command(), "--host", "127.0.0.1", "--port", str(port), "--storage-path", str(storage),
+               "--log-level", "WARNING"]
+    with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([sys.executable, "-c", _GUARD, str(os.getpid()), *command],
+                                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not port_answers(port):
+        if proc.poll() is not None:
+            raise EmbeddedDatabaseError(f"secantusd-py exited with {proc.returncode}; see {log_path}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise EmbeddedDatabaseError("secantusd-py did not start listening in time")
+        time.sleep(0.1)
+    _started.append(proc)
+    return proc
+
+
 def stop(data_dir: Path, timeout: float = 60) -> bool:
-    """Stop the recorded server cleanly (SIGTERM, then SIGKILL after `timeout`); True if one was running.
+    """Stop the recorded server cleanly (SIGTERM, then SIGKILL after `timeout`); True if one was running."""
+    data_dir = Path(data_dir).resolve()
+    with locked(data_dir):
+        return stop_locked(data_dir, timeout)
+
+
+def stop_locked(data_dir: Path, timeout: float = 60) -> bool:
+    """`stop` for a caller that holds the lock.
 
     SecantusDB closes WiredTiger on SIGTERM, which takes from a fraction of a second to tens of seconds on a busy
     machine, so the wait is generous before the kill.
     """
-    data_dir = Path(data_dir).resolve()
-    with _locked(data_dir):
-        record = read_record(data_dir)
-        (data_dir / RECORD).unlink(missing_ok=True)
+    record = read_record(data_dir)
+    (data_dir / RECORD).unlink(missing_ok=True)
     if record is None:
         return False
-    pid = record["pid"]
-    os.kill(pid, signal.SIGTERM)
+    terminate(record["pid"], timeout)
+    return True
+
+
+def terminate(pid: int, timeout: float = 60) -> None:
+    """SIGTERM, then SIGKILL if the process is still there after `timeout` seconds; returns when it is gone."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
     deadline = time.monotonic() + timeout
     while pid_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.05)
     if pid_alive(pid):
         os.kill(pid, signal.SIGKILL)
         while pid_alive(pid):
             time.sleep(0.05)
-    return True
+
+
+class Supervisor(threading.Thread):
+    """Restarts DATA_DIR's server whenever it is gone, for as long as this process runs.
+
+    The server is started from this thread and dies with it (see the module docstring), so the thread never ends
+    before the process does.
+    """
+
+    def __init__(self, data_dir: Path, interval: float = 1.0):
+        super().__init__(name="database-supervisor", daemon=True)
+        self.data_dir, self.interval, self.restarts = Path(data_dir).resolve(), interval, 0
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self._stopping.wait(self.interval):
+            if read_record(self.data_dir) is None:
+                try:
+                    ensure_running(self.data_dir)
+                    self.restarts += 1
+                except EmbeddedDatabaseError:  # the next round tries again; the log says why it failed
+                    continue
+
+    def stop(self) -> None:
+        """Stop watching; a server this thread restarted ends with it."""
+        self._stopping.set()
