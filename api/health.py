@@ -2,6 +2,7 @@
 from flask import jsonify
 from flask_smorest import Blueprint
 
+from core.errors import DatabaseUnavailable
 from core.health import check_health
 
 blp = Blueprint("health", __name__, description="Liveness of the API, the database and the vector store")
@@ -12,4 +13,6 @@ blp = Blueprint("health", __name__, description="Liveness of the API, the databa
 def health():
     """Health check"""
     report = check_health()
-    return jsonify(report), (200 if report["status"] == "ok" else 503)
+    if report["status"] == "ok":
+        return jsonify(report)
+    return jsonify(report), 503, {"Retry-After": str(DatabaseUnavailable.retry_after)}

@@ -23,6 +23,9 @@ class HistoryEntrySchema(Schema):
     from_ = fields.Str(data_key="from", attribute="from", allow_none=True)
     to = fields.Str()
     at = fields.Str()
+    disk_purge_by = fields.Str(allow_none=True, metadata={"description": "by when no file on disk holds the erased "
+                                                                          "values (the next daily purge)"})
+    disk_purge = fields.Str(metadata={"description": "what happens to the bytes on disk, in a sentence"})
 
 
 class ListenerSchema(Schema):
@@ -45,6 +48,9 @@ class ErasureReceiptSchema(Schema):
     suppressed = fields.Bool()
     stores = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={"description": "records touched per store"})
     at = fields.Str()
+    disk_purge_by = fields.Str(allow_none=True, metadata={"description": "by when no file on disk holds the erased "
+                                                                          "values (the next daily purge)"})
+    disk_purge = fields.Str(metadata={"description": "what happens to the bytes on disk, in a sentence"})
 
 
 blp = Blueprint("listeners", __name__, url_prefix="/api/v1/listeners", description="One listener")

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from flask import current_app
 
+from core.daily import DailyJobs, jobs_of
 from core.db import embedded as embedded_db
 from core.db.connection import resolve_uri
 from core.demo.access import ensure_demo_access
@@ -31,9 +32,15 @@ def _seed_if_empty(listeners: int, seed: int) -> None:
 
 
 def _gunicorn(port: int, workers: int, uri: str) -> subprocess.Popen:
+    """gunicorn, guarded to stop when this process ends, whatever ends it."""
     command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--threads", "4",
                "--bind", f"127.0.0.1:{port}", "--access-logfile", "-", "--timeout", "120", "wsgi:app"]
-    return subprocess.Popen(command, env={**os.environ, "MONGODB_URI": uri})
+    return subprocess.Popen(embedded_db.guarded(command), env={**os.environ, "MONGODB_URI": uri})
+
+
+def _interrupt(_signum, _frame):
+    """SIGTERM ends the server like Ctrl-C does, through the same clean-up."""
+    raise KeyboardInterrupt
 
 
 @click.command("serve")
@@ -47,16 +54,25 @@ def serve(port, workers, demo_listeners):
     uri = resolve_uri(settings)
     _seed_if_empty(demo_listeners, seed=7)
     login, password, token = ensure_demo_access(settings.data_dir, DEMO_COMPANY)
+    helpers = [DailyJobs(jobs_of(settings))]
+    if not settings.mongodb_uri:
+        helpers.append(embedded_db.Supervisor(settings.data_dir))
+    for helper in helpers:
+        helper.start()
+    signal.signal(signal.SIGTERM, _interrupt)
     server = _gunicorn(port, workers, uri)
     click.echo(f"\n  Dashboard:  http://127.0.0.1:{port}/\n  Login:      {login} / {password}\n"
                f"  API key:    {token}\n  API docs:   http://127.0.0.1:{port}/api/v1/docs\n"
-               f"  Try:        curl -H 'X-API-Key: {token}' http://127.0.0.1:{port}/api/v1/segments/{DEMO_COMPANY}/summary\n")
+               f"  Try:        curl -H 'X-API-Key: {token}' "
+               f"http://127.0.0.1:{port}/api/v1/segments/{DEMO_COMPANY}/summary\n")
     try:
         server.wait()
     except KeyboardInterrupt:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
     finally:
+        for helper in helpers:
+            helper.stop()
         if not settings.mongodb_uri:
             click.echo("Stopping the embedded database...")
             embedded_db.stop(settings.data_dir)

@@ -32,6 +32,9 @@ class Settings:
     auth_url: str | None = None
     platform_url: str | None = None
     port: int = 8000
+    db_timeout_ms: int = 500  # how long a request waits for an unreachable database before it answers 503
+    purge_at: str = "02:00"  # UTC time of the daily purge that makes erasure reach the disk
+    daily_purge: bool = True  # False: the server never purges by itself (run `flask --app wsgi purge` from cron)
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -52,7 +55,28 @@ class Settings:
             auth_url=env.get("AUTH_URL") or None,
             platform_url=env.get("PLATFORM_URL") or None,
             port=int(env.get("PORT") or 8000),
+            db_timeout_ms=int(env.get("DB_TIMEOUT_MS") or 500),
+            purge_at=_clock_time(env.get("PURGE_AT") or "02:00", "PURGE_AT"),
+            daily_purge=_flag(env.get("DAILY_PURGE"), True, "DAILY_PURGE"),
         )
+
+
+def _clock_time(value: str, name: str) -> str:
+    """An HH:MM setting, checked at start-up so that a typo fails loudly rather than never running."""
+    hours, _, minutes = value.strip().partition(":")
+    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60 and len(minutes) == 2):
+        raise ValueError(f"{name} must be a time HH:MM (UTC), got {value!r}")
+    return f"{int(hours):02d}:{minutes}"
+
+
+def _flag(value: str | None, default: bool, name: str) -> bool:
+    """A true/false setting; anything else fails at start-up."""
+    if value is None or not value.strip():
+        return default
+    text = value.strip().lower()
+    if text not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    return text in ("true", "1", "yes")
 
 
 _active: list[Settings] = []

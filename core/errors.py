@@ -43,6 +43,16 @@ class AiPaused(Forbidden):
     pass
 
 
+class DatabaseUnavailable(DomainError):
+    """The database does not answer (down, restarting or unreachable); the edges answer 503 with Retry-After."""
+
+    status = 503
+    retry_after = 5
+
+    def __init__(self, detail: str = "The station's data is unavailable right now; try again in a few seconds."):
+        super().__init__(detail)
+
+
 class ValidationFailed(DomainError):
     """Invalid input; `items` follow the 422 shape: [{"loc": [...], "msg": ..., "type": ...}]."""
 

@@ -5,6 +5,8 @@ The composition root of core: it may import every package, and nothing in core i
 """
 from __future__ import annotations
 
+import logging
+
 from pymongo.database import Database
 
 from core import config
@@ -17,10 +19,19 @@ from core.privacy import models as _privacy_models  # noqa: F401 - registers the
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
 from core.stations import models as _station_models  # noqa: F401 - registers the package's documents
 
+log = logging.getLogger(__name__)
+
 
 def start(settings: Settings) -> Database:
-    """Make these the process's settings, connect, and create every index; returns the database."""
+    """Make these the process's settings, connect, and create every index; returns the database.
+
+    A database that does not answer yet is no reason not to start: requests answer 503 until it is back, and the
+    indexes are made by the next start (a web worker that could not boot would take the whole server down).
+    """
     config.activate(settings)
     db = connection.connect(settings)
-    documents.ensure_indexes()
+    try:
+        documents.ensure_indexes()
+    except connection.UNAVAILABLE:
+        log.warning("the database did not answer at start-up; indexes will be made at the next start")
     return db

@@ -66,3 +66,18 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def own_database(_app, tmp_path):
+    """Core started on an embedded database of its own (DATA_DIR = tmp_path), for tests that stop, kill or rewrite
+    it; the session's connection is restored afterwards."""
+    from core import startup
+    from core.config import Settings
+    from core.db import embedded
+
+    settings = Settings.from_env({"DATA_DIR": str(tmp_path), "SECRET_KEY": "test-secret", "DAILY_PURGE": "true"})
+    startup.start(settings)
+    yield settings
+    embedded.stop(tmp_path)
+    startup.start(_app.config["SETTINGS"])

@@ -22,7 +22,7 @@ LAYERS = (
     ("core.audiences", "core.campaigns"),
     ("core.privacy",),
     ("core.demo",),
-    ("core.health", "core.startup"),
+    ("core.health", "core.startup", "core.daily"),
 )
 """The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}

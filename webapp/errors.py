@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template
+from flask import Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from api import errors as api_errors
-from core.errors import DomainError
+from core.db.connection import UNAVAILABLE
+from core.errors import DatabaseUnavailable, DomainError
 
 log = logging.getLogger(__name__)
 
@@ -17,14 +18,36 @@ def page_error(status: int, message: str):
     return render_template("errors/error.html", status=status, message=message), status
 
 
+def unavailable(error: Exception | None = None):
+    """503 with Retry-After when the database does not answer: JSON for the API, and for the browser a page that
+    needs nothing from the database (rendered without the context processors, which would load the user)."""
+    problem = error if isinstance(error, DatabaseUnavailable) else DatabaseUnavailable()
+    if api_errors.is_api_request():
+        response = jsonify(detail=problem.detail)
+    else:
+        template = current_app.jinja_env.get_template("errors/unavailable.html")
+        response = current_app.make_response(template.render(
+            message=problem.detail, retry=request.full_path.rstrip("?"),
+            stylesheet=url_for("static", filename="css/app.css")))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(problem.retry_after)
+    return response
+
+
 def register(app: Flask) -> None:
-    """Core errors, HTTP errors and unexpected errors, each answered once for both sides."""
+    """Core errors, HTTP errors, an unreachable database and unexpected errors, each answered once for both
+    sides."""
 
     @app.errorhandler(DomainError)
     def _domain(error: DomainError):
+        if isinstance(error, DatabaseUnavailable):
+            return unavailable(error)
         if api_errors.is_api_request():
             return api_errors.domain_error_response(error)
         return page_error(error.status, error.detail)
+
+    for failure in UNAVAILABLE:
+        app.register_error_handler(failure, unavailable)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException):

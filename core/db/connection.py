@@ -1,14 +1,21 @@
 """One connection per process: MONGODB_URI when set, else the embedded SecantusDB of DATA_DIR."""
 from __future__ import annotations
 
+import time
+
 import mongoengine
 from mongoengine.connection import _connections  # private, but the only way to close mongoengine's clients
 from pymongo.database import Database
+from pymongo.errors import ConnectionFailure
 
 from core.config import Settings
 from core.db import embedded, quirks
+from core.errors import DatabaseUnavailable
 
 ALIASES = ("default",)
+UNAVAILABLE = (ConnectionFailure,)
+"""What the driver raises when the database does not answer (server selection timeout, reset connections, network
+timeouts); the edges translate these into 503 in one place each."""
 
 
 def resolve_uri(settings: Settings) -> str:
@@ -18,14 +25,27 @@ def resolve_uri(settings: Settings) -> str:
     return embedded.ensure_running(settings.data_dir)
 
 
+def is_embedded(settings: Settings) -> bool:
+    """True when the database is DATA_DIR's embedded server: no MONGODB_URI, or the URI `serve` hands to its
+    workers, which is that server's stable port."""
+    if not settings.mongodb_uri:
+        return True
+    try:
+        port = int((settings.data_dir / embedded.PORT_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return settings.mongodb_uri == embedded.uri_of_port(port)
+
+
 def connect(settings: Settings) -> Database:
     """Connect mongoengine's default alias; returns the pymongo database (indexes are made by core.startup)."""
     disconnect()
+    timeout = settings.db_timeout_ms
+    quirks.forget()
     mongoengine.connect(db=settings.database_name, host=resolve_uri(settings), alias="default",
-                        uuidRepresentation="standard", tz_aware=True, serverSelectionTimeoutMS=5000)
-    db = mongoengine.get_db()
-    quirks.detect(db)
-    return db
+                        uuidRepresentation="standard", tz_aware=True, serverSelectionTimeoutMS=timeout,
+                        connectTimeoutMS=max(timeout, 1000), socketTimeoutMS=120_000)
+    return mongoengine.get_db()
 
 
 def disconnect() -> None:
@@ -38,6 +58,15 @@ def disconnect() -> None:
 def get_db() -> Database:
     """The pymongo database behind the default alias (for bulk paths that bypass document objects)."""
     return mongoengine.get_db()
+
+
+def wait_until_answering(timeout_s: float = 30.0) -> None:
+    """Return once the database answers a ping (after a restart the driver needs a moment to find it again)."""
+    deadline = time.monotonic() + timeout_s
+    while not ping():
+        if time.monotonic() > deadline:
+            raise DatabaseUnavailable("The database did not come back after a restart.")
+        time.sleep(0.1)
 
 
 def ping() -> bool:

@@ -8,8 +8,8 @@ that two commands started together never launch two servers on one data director
 Three promises keep a running service whole when the database is not:
 - the port is stable per DATA_DIR (kept in `secantus.port`), so a restarted server answers where every client
   already looks, and their drivers reconnect by themselves;
-- the server dies with the process that started it (the Linux parent-death signal, set by a tiny launcher before
-  it executes the server), so stopping or killing the service never leaves a server holding DATA_DIR;
+- the server never outlives the process that started it: it runs under a guard (core/db/guard.py) that stops it
+  when its parent ends, however it ends; the recorded pid is the guard's, which lives exactly as long as the server;
 - `Supervisor` restarts a server that died, within about a second, for as long as the service runs.
 """
 from __future__ import annotations
@@ -32,22 +32,8 @@ PORT_FILE = "secantus.port"
 STORAGE = "db"
 LOG = "secantus.log"
 START_TIMEOUT_S = 60
+GUARD = Path(__file__).with_name("guard.py")
 _started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
-
-# Run as `python -c _GUARD <parent pid> <server> <args...>`: ask the kernel to send SIGTERM to the server when the
-# thread that started it ends (PR_SET_PDEATHSIG = 1; kept across exec), then become the server. A parent that died
-# before the request was made is caught by comparing the parent pid.
-_GUARD = """
-import ctypes, os, signal, sys
-try:
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-except (AttributeError, OSError):
-    pass
-if os.getppid() != int(sys.argv[1]):
-    sys.exit(0)
-os.execv(sys.argv[2], sys.argv[2:])
-"""
-
 
 class EmbeddedDatabaseError(RuntimeError):
     """The embedded database could not be started or reached."""
@@ -158,14 +144,19 @@ def start_locked(data_dir: Path) -> dict:
     return record
 
 
+def guarded(command: list[str]) -> list[str]:
+    """The command, run under core/db/guard.py so that it never outlives this process."""
+    return [sys.executable, str(GUARD), str(os.getpid()), *command]
+
+
 def launch(storage: Path, port: int, log_path: Path) -> subprocess.Popen:
     """A SecantusDB server on this storage and loopback port, guarded to die with this process; waits until it
     answers."""
     command = [server_command(), "--host", "127.0.0.1", "--port", str(port), "--storage-path", str(storage),
                "--log-level", "WARNING"]
     with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen([sys.executable, "-c", _GUARD, str(os.getpid()), *command],
-                                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(guarded(command), stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT_S
     while not port_answers(port):
         if proc.poll() is not None:
@@ -200,7 +191,9 @@ def stop_locked(data_dir: Path, timeout: float = 60) -> bool:
 
 
 def terminate(pid: int, timeout: float = 60) -> None:
-    """SIGTERM, then SIGKILL if the process is still there after `timeout` seconds; returns when it is gone."""
+    """SIGTERM, then SIGKILL if the process is still there after `timeout` seconds; returns when it is gone.
+
+    A guarded server (see core/db/guard.py) stops cleanly on SIGTERM, however long WiredTiger takes to close."""
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:

@@ -10,32 +10,45 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
   before the first of 100k listeners), while an index range of 2000 answers in 0.08 s; so many listeners are read
   as consecutive ranges of the (company_id, originator) index (RANGE_CHUNK), which streams;
 - a projection makes a find slower, not faster (the server decodes, projects and re-encodes each document in
-  Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there.
+  Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there;
+- a SIGTERM that arrives while a just-closed connection is still being accepted leaves the server running for good
+  (reproduction: connect a TCP socket to its port, close it, send SIGTERM at once: still there after 30 s); a second
+  SIGTERM ends it, so the guard of the server (core/db/guard.py) repeats the signal every two seconds.
 """
 from __future__ import annotations
 
+import mongoengine
 import numpy as np
 from pymongo.database import Database
+from pymongo.errors import OperationFailure
 
-QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more")
+QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more",
+          "stop-hangs-after-a-closed-connection")
 IN_CHUNK = 100
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
-_backend = {"secantus": False}
+_backend: dict[str, bool] = {}
 
 
-def detect(db: Database) -> None:
-    """Remember whether the server is SecantusDB (its buildInfo names it) or a real MongoDB."""
-    try:
-        info = db.client.admin.command("buildInfo")
-    except Exception:  # noqa: BLE001 - a server without buildInfo is treated as MongoDB
-        info = {}
-    _backend["secantus"] = "secantusVersion" in info
+def is_secantus(db: Database) -> bool:
+    """True when the server is SecantusDB (its buildInfo names it), False for a real MongoDB; asked once."""
+    if "secantus" not in _backend:
+        try:
+            info = db.client.admin.command("buildInfo")
+        except OperationFailure:  # a server without buildInfo is treated as MongoDB
+            info = {}
+        _backend["secantus"] = "secantusVersion" in info
+    return _backend["secantus"]
+
+
+def forget() -> None:
+    """Ask the server again at the next use (a new connection may be to another kind of server)."""
+    _backend.clear()
 
 
 def projection(fields: dict) -> dict | None:
     """The projection for a bulk read: as given on MongoDB, none on SecantusDB."""
-    return None if _backend["secantus"] else fields
+    return None if is_secantus(mongoengine.get_db()) else fields
 
 
 def find_by_originator(collection, company_id: int, originators=None, fields: dict | None = None,

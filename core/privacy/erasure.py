@@ -8,6 +8,8 @@ imports them.
 from __future__ import annotations
 
 from core.clock import from_epoch, utcnow
+from core.config import active
+from core.db.connection import is_embedded
 from core.errors import ListenerNotFound
 from core.ingest.models import ImportReport
 from core.listeners import snapshot
@@ -17,6 +19,7 @@ from core.listeners.pseudonyms import keyed_hash, pseudonym
 from core.listeners.suppression import suppress_numbers
 from core.privacy.hooks import run_hooks
 from core.privacy.models import AuditEntry
+from core.privacy.purge import next_purge
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import resegment_listeners
 
@@ -38,7 +41,19 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     stores["snapshot"] = _resegment(company_id, originator, alias)
     AuditEntry(company_id=company_id, action="listener.erased", actor=actor,
                details={"pseudonym": alias, "suppressed": suppress, "stores": stores}).save()
-    return {"erased": True, "pseudonym": alias, "suppressed": suppress, "stores": stores, "at": utcnow().isoformat()}
+    settings = active()
+    purge_by = next_purge(settings).isoformat() if settings.daily_purge and is_embedded(settings) else None
+    return {"erased": True, "pseudonym": alias, "suppressed": suppress, "stores": stores, "at": utcnow().isoformat(),
+            "disk_purge_by": purge_by, "disk_purge": _purge_promise(settings)}
+
+
+def _purge_promise(settings) -> str:
+    """What the receipt promises about the bytes on disk, in one sentence."""
+    if not is_embedded(settings):
+        return ("Cleared from every live record now; on this MongoDB the bytes on disk, in the oplog and in backups "
+                "age out with its compaction and backup retention (see the README).")
+    when = f"at the next daily purge ({settings.purge_at} UTC)" if settings.daily_purge else "at the next purge"
+    return f"Cleared from every live record now, and from every file on disk {when}."
 
 
 def _erase_profile(company_id: int, originator: str, alias: str) -> int:

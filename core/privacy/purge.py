@@ -1,0 +1,61 @@
+"""Making erasure reach the disk: the purge, its daily schedule, and what an erasure receipt may promise.
+
+Erasure clears personal values from every live document at once, but their bytes stay in the storage engine's
+files (freed pages, the oplog, the journal) until those are rewritten. On the embedded database the purge copies
+the live documents into fresh files and deletes the old ones (core.db.rewrite), so after the next purge no file
+under DATA_DIR holds an erased value. It runs daily at PURGE_AT (UTC) in the server, and at once with
+`flask --app wsgi purge`. On a real MongoDB the purge can only ask each collection to compact; what that does and
+does not guarantee is written in the README.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pymongo.errors import OperationFailure
+
+from core.clock import as_utc, utcnow
+from core.config import Settings
+from core.db.connection import get_db, is_embedded, wait_until_answering
+from core.db.leases import lease
+from core.db.rewrite import rewrite_storage
+from core.privacy.models import AuditEntry
+
+ACTION = "storage.purged"
+
+
+def purge(settings: Settings, actor: str = "") -> dict:
+    """Rewrite the embedded database into fresh files (or compact a real MongoDB); returns and audits the report."""
+    with lease("storage:purge"):
+        if not is_embedded(settings):
+            report = {"method": "compact", "guaranteed": False, "collections": _compact_all()}
+        else:
+            report = {"method": "rewrite", "guaranteed": True, **rewrite_storage(settings.data_dir)}
+            wait_until_answering()
+    AuditEntry(company_id=0, action=ACTION, actor=actor, details=report).save()
+    return report
+
+
+def _compact_all() -> int:
+    """Ask every collection to compact (a real MongoDB frees space; bytes in backups and the oplog remain)."""
+    db, compacted = get_db(), 0
+    for name in db.list_collection_names():
+        try:
+            db.command("compact", name)
+            compacted += 1
+        except OperationFailure:  # not every deployment allows compact (Atlas shared tiers do not)
+            continue
+    return compacted
+
+
+def last_purge() -> datetime | None:
+    """When the storage was last purged, if ever."""
+    entry = AuditEntry.objects(company_id=0, action=ACTION).order_by("-at").only("at").first()
+    return as_utc(entry.at) if entry else None
+
+
+def next_purge(settings: Settings, now: datetime | None = None) -> datetime:
+    """The next daily purge at settings.purge_at (HH:MM, UTC) after `now`."""
+    now = as_utc(now) if now else utcnow()
+    hours, minutes = (int(part) for part in settings.purge_at.split(":"))
+    due = now.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+    return due if due > now else due + timedelta(days=1)
