@@ -1,0 +1,209 @@
+"""The served service (gunicorn, two workers, embedded database) when its database dies, and when it is stopped:
+503 fast and never 500, recovery without a restart, an interrupted import that re-runs to the same result, and no
+database process left behind."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pymongo
+import pytest
+
+from core.db.embedded import free_port, locked, pid_alive, uri_of_port
+from tests.memory import NOW
+
+pytestmark = pytest.mark.db
+
+ROOT = Path(__file__).resolve().parents[2]
+FLASK = str(Path(sys.executable).with_name("flask"))
+
+
+def env_of(data_dir: Path) -> dict:
+    """The environment of a service on its own DATA_DIR and embedded database."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE")}
+    return {**env, "DATA_DIR": str(data_dir), "SECRET_KEY": "outage-secret", "DAILY_PURGE": "false"}
+
+
+def wait_for(check, seconds: float, what: str):
+    """Poll `check` until it returns something true; fail naming `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def get(url: str, **kwargs) -> httpx.Response | None:
+    try:
+        return httpx.get(url, timeout=10, **kwargs)
+    except httpx.TransportError:
+        return None
+
+
+@pytest.fixture
+def service(tmp_path):
+    """`flask --app wsgi serve` with a 300-listener demo station, in a process group of its own."""
+    data_dir, port = tmp_path / "data", free_port()
+    log = open(tmp_path / "serve.log", "wb")
+    proc = subprocess.Popen([FLASK, "--app", "wsgi", "serve", "--port", str(port), "--workers", "2",
+                             "--demo-listeners", "300"], cwd=ROOT, env=env_of(data_dir), stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 180, "the service")
+    yield {"base": base, "data_dir": data_dir, "proc": proc, "log": tmp_path / "serve.log",
+           "key": {"X-API-Key": (data_dir / "demo-api-key").read_text().strip()}}
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    log.close()
+
+
+def database_pid(data_dir: Path) -> int:
+    return json.loads((data_dir / "secantus.json").read_text())["pid"]
+
+
+@pytest.fixture
+def browser(service):
+    """A browser session of the demo producer, closed after the test."""
+    session = signed_in(service["base"])
+    yield session
+    session.close()
+
+
+def signed_in(base: str) -> httpx.Client:
+    """A browser session of the demo producer."""
+    session = httpx.Client(timeout=10, limits=httpx.Limits(max_keepalive_connections=0))  # workers restart mid-test
+    form = session.get(f"{base}/login").text
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
+    session.post(f"{base}/login", data={"csrf_token": token, "email": "producer@demo.fm",
+                                        "password": "listen-to-the-data"})
+    return session
+
+
+def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_back(service, browser):
+    base, key = service["base"], service["key"]
+    assert browser.get(f"{base}/stations/1/").status_code == 200
+    answers: list[tuple[str, int, float, str | None]] = []
+
+    def hammer(stop: threading.Event) -> None:
+        while not stop.is_set():
+            for kind, call in (("api", lambda: httpx.get(f"{base}/api/v1/segments/1/summary", headers=key,
+                                                            timeout=10)),
+                               ("page", lambda: browser.get(f"{base}/stations/1/")),
+                               ("health", lambda: httpx.get(f"{base}/health", timeout=10))):
+                started = time.monotonic()
+                response = call()
+                answers.append((kind, response.status_code, time.monotonic() - started,
+                                response.headers.get("Retry-After")))
+
+    stop = threading.Event()
+    worker = threading.Thread(target=hammer, args=(stop,))
+    worker.start()
+    time.sleep(0.5)
+    os.kill(database_pid(service["data_dir"]), signal.SIGKILL)
+    try:
+        wait_for(lambda: any(status == 503 for _, status, _, _ in answers), 20, "a 503")
+        wait_for(lambda: answers[-3:] and all(status == 200 for _, status, _, _ in answers[-3:]), 60,
+                 "recovery without a restart")
+    finally:
+        stop.set()
+        worker.join()
+    assert {status for _, status, _, _ in answers} <= {200, 503}
+    outages = [(seconds, retry) for _, status, seconds, retry in answers if status == 503]
+    assert all(retry for _, retry in outages)
+    assert max(seconds for seconds, _ in outages) < 1.0, [(a[0], round(a[2], 2)) for a in answers if a[1] == 503]
+
+
+def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(service, browser):
+    base, data_dir = service["base"], service["data_dir"]
+    with locked(data_dir):  # the supervisor cannot bring the database back while the test holds DATA_DIR's lock
+        os.kill(database_pid(data_dir), signal.SIGKILL)
+        wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 503, 10, "the outage")
+        timed = {}
+        for name, call in (("health", lambda: httpx.get(f"{base}/health", timeout=10)),
+                           ("page", lambda: browser.get(f"{base}/stations/1/explorer")),
+                           ("api", lambda: httpx.get(f"{base}/api/v1/segments/1/filter", headers=service["key"],
+                                                     timeout=10))):
+            started = time.monotonic()
+            timed[name] = (call(), time.monotonic() - started)
+    health, page, api = (timed[name][0] for name in ("health", "page", "api"))
+    assert all(seconds < 1.0 for _, seconds in timed.values()), {k: round(v[1], 2) for k, v in timed.items()}
+    assert all(answer.status_code == 503 and answer.headers["Retry-After"] for answer, _ in timed.values())
+    assert health.json()["database"] == "unreachable" and health.json()["vector_store"] == "ok"
+    assert 'data-testid="unavailable-page"' in page.text and "The station's data is unavailable" in page.text
+    assert "unavailable" in api.json()["detail"]
+    wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 60, "recovery")
+    assert browser.get(f"{base}/stations/1/explorer").status_code == 200
+
+
+def interactions_file(path: Path, company_id: int, listeners: int = 1500, each: int = 20) -> Path:
+    """listeners x each interactions for a station of their own."""
+    rows = []
+    for i in range(listeners):
+        for j in range(each):
+            stamp = (NOW - timedelta(days=1 + j, minutes=i)).isoformat()
+            rows.append(json.dumps({"company_id": company_id, "originator": f"2783{i:07d}", "timestamp": stamp,
+                                    "channel_type": 1 + j % 3, "campaign_type": "poll"}))
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def stored(port: int, company_id: int) -> tuple[int, int]:
+    """(events stored, distinct idempotency keys) of a station, read straight from the database."""
+    with pymongo.MongoClient(uri_of_port(port), serverSelectionTimeoutMS=10_000) as client:
+        batches = list(client.listeners.interactions.find({"company_id": company_id}, {"keys": 1}))
+    keys = [key for batch in batches for key in batch["keys"]]
+    return len(keys), len(set(keys))
+
+
+def run_import(data_dir: Path, path: Path) -> subprocess.Popen:
+    return subprocess.Popen([FLASK, "--app", "wsgi", "import", "interactions", str(path)], cwd=ROOT,
+                            env=env_of(data_dir), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(service, tmp_path):
+    data_dir = service["data_dir"]
+    port = json.loads((data_dir / "secantus.json").read_text())["port"]
+    cut = interactions_file(tmp_path / "cut.jsonl", company_id=2)
+    whole = interactions_file(tmp_path / "whole.jsonl", company_id=3)
+    importing = run_import(data_dir, cut)
+    wait_for(lambda: stored(port, 2)[0] > 0, 120, "the import to start writing")
+    os.kill(database_pid(data_dir), signal.SIGKILL)
+    output, _ = importing.communicate(timeout=120)
+    assert importing.returncode == 1, output
+    assert "The database stopped answering" in output and "Traceback" not in output
+    wait_for(lambda: (r := get(f"{service['base']}/health")) is not None and r.status_code == 200, 60, "recovery")
+    for path in (cut, whole):  # the cut file again, and the same rows for another station without a cut
+        again = subprocess.run([FLASK, "--app", "wsgi", "import", "interactions", str(path)], cwd=ROOT,
+                               env=env_of(data_dir), capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stdout + again.stderr
+    assert stored(port, 2) == stored(port, 3) == (30_000, 30_000)
+
+
+def test_killing_the_whole_service_leaves_no_database_behind_and_the_next_start_works(service):
+    data_dir = service["data_dir"]
+    pid = database_pid(data_dir)
+    os.killpg(service["proc"].pid, signal.SIGKILL)
+    wait_for(lambda: not pid_alive(pid), 30, "the database to end with the service")
+    check = subprocess.run([FLASK, "--app", "wsgi", "segment", "--company", "1"], cwd=ROOT, env=env_of(data_dir),
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "Segmented 300 listeners" in check.stdout
+
+
+def test_stopping_the_service_stops_its_database(service):
+    pid = database_pid(service["data_dir"])
+    os.killpg(service["proc"].pid, signal.SIGTERM)
+    service["proc"].wait(timeout=60)
+    wait_for(lambda: not pid_alive(pid), 30, "the database to stop with the service")
