@@ -1,20 +1,37 @@
 """The REST API (/api/v1): flask-smorest blueprints, thin over core services."""
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from flask import Flask, g, request
 from flask_smorest import Api
+from flask_smorest.utils import prepare_response
 
-from api import explore, health, listener, overview
+from api import docs, explore, health, listener, overview
 from api.converters import CompanyIdConverter
+from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
+from api.query import NonBlankQueryPlugin, check_request_query
 from core.access.api_keys import authenticate, authorise
-from core.errors import ValidationFailed
+from core.params import whole_number
+from core.stations.companies import COMPANY_IDS
 
 
 class JsonApi(Api):
-    """An Api that leaves error handling to webapp.errors: JSON under /api/ and /health, pages elsewhere."""
+    """An Api that leaves error handling to webapp.errors (JSON under /api/ and /health, pages elsewhere) and
+    documents the errors as they are sent: `{"detail": ...}`, each status an operation can answer listed on it."""
+
+    ERROR_SCHEMA = ErrorSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None  # no catch-all "default": every status is listed (api.errors.error_statuses)
 
     def _register_error_handlers(self):
         """Errors are answered app-wide by webapp.errors (JSON under /api/, pages elsewhere)."""
+
+    def _register_responses(self):
+        """The response component of every status (what `alt_response` and `arguments` name) with our bodies."""
+        for status in HTTPStatus:
+            response = error_response_doc(status) if status >= 400 else {"description": status.phrase}
+            prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
 
 
 def _authenticate_request() -> None:
@@ -24,11 +41,7 @@ def _authenticate_request() -> None:
     g.api_scope = authenticate(request.headers.get("X-API-Key"))
     view_args = request.view_args or {}
     if "company_id" in view_args:
-        raw = view_args["company_id"]
-        try:
-            company_id = int(raw)
-        except (TypeError, ValueError):
-            raise ValidationFailed.one(["path", "company_id"], "Not a valid integer.", "int_parsing") from None
+        company_id = whole_number(view_args["company_id"], ["path", "company_id"], *COMPANY_IDS)
         authorise(g.api_scope, company_id)
         view_args["company_id"] = company_id
 
@@ -41,17 +54,18 @@ def init_app(app: Flask) -> Api:
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="/static/vendor/swagger-ui/",
     )
     app.config.setdefault("API_SPEC_OPTIONS", {
         "components": {"securitySchemes": {"APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}},
         "security": [{"APIKeyHeader": []}],
     })
     app.url_map.converters["company"] = CompanyIdConverter
-    api = JsonApi(app)
-    api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer"})
+    api = JsonApi(app, spec_kwargs={"extra_plugins": [ErrorResponsesPlugin(), NonBlankQueryPlugin()]})
+    api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer", "minimum": COMPANY_IDS[0],
+                                                                   "maximum": COMPANY_IDS[1]})
     for area in (health, overview, explore, listener):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
+    app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters
+    app.register_blueprint(docs.blp)  # Swagger UI without inline script (flask-smorest's own has one)
     return api

@@ -1,12 +1,16 @@
-"""The one place where API errors become JSON: `{"detail": [...]}` for 422, `{"detail": "sentence"}` otherwise."""
+"""The one place where API errors become JSON: `{"detail": [...]}` for 422, `{"detail": "sentence"}` otherwise;
+and the one place that documents them, so that the OpenAPI document describes the bodies the server sends."""
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 
+from apispec import BasePlugin
 from flask import jsonify, request
+from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
-from core.errors import DomainError, ValidationFailed
+from core.errors import DatabaseUnavailable, DomainError, ValidationFailed
 
 log = logging.getLogger(__name__)
 
@@ -48,20 +52,28 @@ def validation_items(data: dict) -> list[dict]:
     """422 items from what webargs attached to the error."""
     messages = (data or {}).get("messages") or {}
     items = []
-    for location, fields in messages.items():
-        items.extend(_flatten(fields, [WEBARGS_LOCATIONS.get(location, location)]))
+    for location, problems in messages.items():
+        items.extend(_flatten(problems, [WEBARGS_LOCATIONS.get(location, location)]))
     return items or [{"loc": ["body"], "msg": "Invalid input", "type": "value_error"}]
 
 
 def http_error_response(error: HTTPException):
-    """JSON body for an HTTP error raised by Flask, werkzeug or webargs."""
+    """JSON body for an HTTP error raised by Flask, werkzeug or webargs, with the headers it carries (Allow)."""
+    return jsonify(detail=_http_detail(error)), error.code, passed_on_headers(error)
+
+
+def _http_detail(error: HTTPException):
     if error.code == 422:
-        return jsonify(detail=validation_items(getattr(error, "data", None))), 422
+        return validation_items(getattr(error, "data", None))
     if error.code == 400 and request.is_json is not None and "JSON" in (error.description or ""):
-        return jsonify(detail="Malformed JSON body"), 400
-    detail = {404: "Not found", 405: "Method not allowed", 401: "Unauthorized", 403: "Forbidden"}.get(
+        return "Malformed JSON body"
+    return {404: "Not found", 405: "Method not allowed", 401: "Unauthorized", 403: "Forbidden"}.get(
         error.code, error.description or error.name)
-    return jsonify(detail=detail), error.code
+
+
+def passed_on_headers(error: HTTPException) -> list[tuple[str, str]]:
+    """The headers an HTTP error carries besides its content type, such as `Allow` on a 405 (RFC 9110 wants it)."""
+    return [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
 
 
 def domain_error_response(error: DomainError):
@@ -69,3 +81,59 @@ def domain_error_response(error: DomainError):
     if isinstance(error, ValidationFailed):
         return jsonify(detail=error.items), 422
     return jsonify(detail=error.detail), error.status
+
+
+class ErrorSchema(Schema):
+    """Every error body but 422's."""
+
+    detail = fields.Str(required=True, metadata={"description": "what went wrong, in a sentence"})
+
+
+class ValidationItemSchema(Schema):
+    loc = fields.List(fields.Raw(), required=True,
+                      metadata={"description": "path, query, body or header, then the name (or index) of the value"})
+    msg = fields.Str(required=True)
+    type = fields.Str(required=True, metadata={"description": "extra_forbidden, missing, int_parsing, value_error..."})
+
+
+class ValidationErrorSchema(Schema):
+    """The 422 body: every problem of the request, not only the first."""
+
+    detail = fields.List(fields.Nested(ValidationItemSchema), required=True)
+
+
+RETRY_AFTER = {"description": "seconds to wait before asking again", "required": True,
+               "schema": {"type": "integer", "example": DatabaseUnavailable.retry_after}}
+
+
+def error_response_doc(status: HTTPStatus) -> dict:
+    """The OpenAPI response of an error status: its body schema and, for 503, the Retry-After header."""
+    doc = {"description": status.phrase, "schema": ValidationErrorSchema if status == 422 else ErrorSchema}
+    if status == HTTPStatus.SERVICE_UNAVAILABLE:
+        doc["headers"] = {"Retry-After": RETRY_AFTER}
+    return doc
+
+
+def error_statuses(path: str, operation: dict) -> list[int]:
+    """The errors any operation can answer, read from its path, security and body (decisions.md section 3)."""
+    statuses = [400] if "requestBody" in operation else []
+    if operation.get("security") != []:
+        statuses.append(401)  # no key, or an unknown or revoked one
+    if "{company_id}" in path:
+        statuses.append(403)  # a key for other companies
+    if "{" in path:
+        statuses.append(404)  # the company, listener, ... named by the path does not exist
+    return statuses + [422, 503]  # a parameter refused (unknown ones everywhere); the database not answering
+
+
+class ErrorResponsesPlugin(BasePlugin):
+    """Lists on every operation the errors it can answer, so that no view lists them by hand and a new operation
+    is documented like the others; an operation that documents a status itself (health's 503) keeps its own."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            responses = operation.setdefault("responses", {})
+            documented = {str(code) for code in responses}
+            for status in error_statuses(path, operation):
+                if str(status) not in documented:
+                    responses[str(status)] = HTTPStatus(status).name

@@ -6,6 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from core.db.connection import ALIASES
 from core.explore.filters import parse_bool_param
 from core.explore.listener import get_listener
 from core.privacy.erasure import erase_listener
@@ -55,8 +56,9 @@ class ErasureReceiptSchema(Schema):
 
 blp = Blueprint("listeners", __name__, url_prefix="/api/v1/listeners", description="One listener")
 
-DB_PARAM = {"in": "query", "name": "db", "required": False, "schema": {"type": "string", "default": "default"},
-            "description": "database alias to read from"}
+DB_PARAM = {"in": "query", "name": "db", "required": False,
+            "schema": {"type": "string", "enum": list(ALIASES), "default": "default"},
+            "description": "configured database alias to read from"}
 SUPPRESS_PARAM = {"in": "query", "name": "suppress", "required": False, "schema": {"type": "boolean", "default": False},
                   "description": "also drop future interactions from this number at import"}
 

@@ -1,6 +1,7 @@
 """OpenAPI descriptions of the shared filter parameters, generated from core.explore.spec.SPEC (the only definition)."""
 from __future__ import annotations
 
+from core.explore.operations import MAX_PAGE, MAX_PAGE_SIZE
 from core.explore.spec import SPEC
 
 _TYPES = {
@@ -16,11 +17,20 @@ _TYPES = {
 }
 
 
+def _bounded(schema: dict, bounds) -> dict:
+    """An integer schema with the bounds the filter parser enforces, so that the document and the server agree."""
+    return {**schema, "minimum": bounds[0], "maximum": bounds[1]} if bounds else schema
+
+
 def _parameter(name: str, kind: str, allowed) -> dict:
     schema = dict(_TYPES[kind])
     description = schema.pop("description", None)
     if kind == "strings" and allowed:
         schema["items"] = {"type": "string", "enum": list(allowed)}
+    if kind == "ints":
+        schema["items"] = _bounded(schema["items"], allowed)
+    if kind == "int":
+        schema = _bounded(schema, allowed)
     param = {"in": "query", "name": name, "required": False, "schema": schema}
     if kind in ("strings", "ints"):
         param.update(style="form", explode=True)
@@ -35,13 +45,15 @@ def _parameter(name: str, kind: str, allowed) -> dict:
 
 FILTER_PARAMETERS = [_parameter(name, kind, allowed) for name, (kind, _, allowed) in SPEC.items()]
 PAGE_PARAMETERS = [
-    {"in": "query", "name": "page", "required": False, "schema": {"type": "integer", "minimum": 1, "default": 1}},
+    {"in": "query", "name": "page", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}},
     {"in": "query", "name": "page_size", "required": False,
-     "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE, "default": 100}},
 ]
 EXPORT_PARAMETERS = [
-    {"in": "query", "name": "channel_pair", "required": False, "schema": {"type": "string"},
-     "description": "comma-separated pair of channel_type integers; only listeners active on both"},
+    {"in": "query", "name": "channel_pair", "required": False,
+     "schema": {"type": "string", "pattern": "^[0-9]+,[0-9]+$"},
+     "description": "two different channel_type integers, comma-separated (2,5); only listeners active on both"},
     {"in": "query", "name": "format", "required": False, "schema": {"type": "string", "enum": ["json", "csv"]},
      "description": "json (default) or csv; `Accept: text/csv` also selects CSV"},
 ]

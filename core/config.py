@@ -5,6 +5,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import limits
+
 DEFAULT_PRICES = {
     "ai_listener_profile": 1,
     "ai_segment_insights": 5,
@@ -37,6 +39,10 @@ class Settings:
     db_timeout_ms: int = 400
     purge_at: str = "02:00"  # UTC time of the daily purge that makes erasure reach the disk
     daily_purge: bool = True  # False: the server never purges by itself (run `flask --app wsgi purge` from cron)
+    # Failed sign-ins allowed per account (its normalised email) and per client address, as limits' "N/period"
+    login_limit_account: str = "5/minute"
+    login_limit_address: str = "20/minute"
+    cookie_secure: bool = False  # True behind HTTPS: the session and remember-me cookies are only sent over it
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -60,6 +66,9 @@ class Settings:
             db_timeout_ms=int(env.get("DB_TIMEOUT_MS") or 400),
             purge_at=_clock_time(env.get("PURGE_AT") or "02:00", "PURGE_AT"),
             daily_purge=_flag(env.get("DAILY_PURGE"), True, "DAILY_PURGE"),
+            login_limit_account=_rate(env.get("LOGIN_LIMIT_ACCOUNT") or "5/minute", "LOGIN_LIMIT_ACCOUNT"),
+            login_limit_address=_rate(env.get("LOGIN_LIMIT_ADDRESS") or "20/minute", "LOGIN_LIMIT_ADDRESS"),
+            cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
         )
 
 
@@ -69,6 +78,16 @@ def _clock_time(value: str, name: str) -> str:
     if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60 and len(minutes) == 2):
         raise ValueError(f"{name} must be a time HH:MM (UTC), got {value!r}")
     return f"{int(hours):02d}:{minutes}"
+
+
+def _rate(value: str, name: str) -> str:
+    """A rate such as 5/minute (or several: 5/minute;50/day), checked at start-up: the limiter reads it at the first
+    sign-in, where a typo would switch the throttle off rather than fail."""
+    try:
+        limits.parse_many(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a rate such as 5/minute or 20/hour, got {value!r}") from None
+    return value.strip()
 
 
 def _flag(value: str | None, default: bool, name: str) -> bool:

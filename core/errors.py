@@ -20,7 +20,13 @@ class CompanyNotFound(NotFound):
 
 
 class ListenerNotFound(NotFound):
-    pass
+    SHOWN = 12  # characters of the asked-for originator an answer repeats
+
+    @classmethod
+    def of(cls, originator: str) -> "ListenerNotFound":
+        """Not found, naming at most a short prefix: a path can carry anything, and the answer must not reflect it."""
+        shown = originator if len(originator) <= cls.SHOWN else originator[:cls.SHOWN] + "…"
+        return cls(f"Listener {shown} not found")
 
 
 class Forbidden(DomainError):

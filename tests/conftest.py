@@ -26,6 +26,7 @@ def mongodb_uri(tmp_path_factory):
     proc = launch(storage / "db", port, storage / "secantus.log")
     yield uri_of_port(port)
     terminate(proc.pid, timeout=30)
+    proc.wait(timeout=30)  # reaped, so that the interpreter does not warn about a child still running
     shutil.rmtree(storage, ignore_errors=True)
 
 
@@ -43,9 +44,8 @@ def _app(test_env):
     return create_app({"ENV": test_env, "TESTING": True, "WTF_CSRF_ENABLED": False})
 
 
-@pytest.fixture
-def app(_app):
-    """The app over an emptied database."""
+def empty_database() -> None:
+    """Every collection emptied and every cached snapshot forgotten (for fixtures that start from nothing)."""
     from core.db.connection import get_db
 
     db = get_db()
@@ -55,6 +55,12 @@ def app(_app):
     from core.listeners import snapshot
 
     snapshot.clear_cache()
+
+
+@pytest.fixture
+def app(_app):
+    """The app over an emptied database."""
+    empty_database()
     yield _app
 
 

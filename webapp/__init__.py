@@ -9,15 +9,15 @@ import api
 import cli
 from core import startup
 from core.config import Settings
-from webapp import errors, pages
+from webapp import errors, pages, security
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; connections and indexes are made once here and kept in app.extensions."""
     app = Flask(__name__)
     settings = Settings.from_env((test_config or {}).get("ENV"))
-    app.config.update(SECRET_KEY=settings.secret_key, SETTINGS=settings,
-                      WTF_CSRF_TIME_LIMIT=None, SESSION_COOKIE_SAMESITE="Lax")
+    app.config.update(SECRET_KEY=settings.secret_key, SETTINGS=settings, WTF_CSRF_TIME_LIMIT=None,
+                      **security.cookie_config(settings))
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -27,4 +27,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     pages.init_app(app)
     cli.init_app(app)
     errors.register(app)
+    security.init_app(app)
     return app

@@ -1,15 +1,16 @@
 """Signing in and out, and choosing a station: local users of core.access.users, sessions by flask-login."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField
 from wtforms.validators import DataRequired
 
-from core.access.users import get_user, verify_login
+from core.access.users import end_sessions, session_user, verify_login
 from core.segmentation.overview import station_summary
 from webapp.helpers import safe_next, stations_of
+from webapp.throttle import count_failed_sign_in, sign_in_limited
 
 bp = Blueprint("auth", __name__)
 
@@ -19,6 +20,7 @@ class DashboardUser(UserMixin):
 
     def __init__(self, user):
         self.id = str(user.id)
+        self.session_version = user.session_version
         self.email = user.email
         self.name = user.name or ""
         self.companies = tuple(user.companies or ())
@@ -33,10 +35,16 @@ class DashboardUser(UserMixin):
         """Admins open every station; others only their own."""
         return self.admin or company_id in self.companies
 
+    def get_id(self) -> str:
+        """What the session and the remember-me cookie hold: the account and the version of its sessions."""
+        return f"{self.id}:{self.session_version}"
 
-def load_user(user_id: str) -> DashboardUser | None:
-    """flask-login's user loader: the stored account, None if it was removed."""
-    user = get_user(user_id)
+
+def load_user(session_id: str) -> DashboardUser | None:
+    """flask-login's user loader: the stored account, None if it was removed or signed out since the session or
+    remember-me cookie was made."""
+    user_id, _, version = session_id.partition(":")
+    user = session_user(user_id, int(version)) if version.isdigit() else None
     return DashboardUser(user) if user is not None else None
 
 
@@ -49,6 +57,7 @@ class LoginForm(FlaskForm):
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@sign_in_limited
 def login():
     """The sign-in form; on success, back to the page that asked for it or to the user's stations."""
     form = LoginForm()
@@ -56,8 +65,10 @@ def login():
     if form.validate_on_submit():
         user = verify_login(form.email.data, form.password.data)
         if user is not None:
+            session.clear()  # a new session: nothing of the anonymous one goes on, its CSRF token least of all
             login_user(DashboardUser(user), remember=form.remember.data)
             return redirect(safe_next(request.args.get("next")) or url_for("overview.index"))
+        count_failed_sign_in()
         error = "That email and password do not match an account."
     elif form.errors:
         error = "Enter your email and password to sign in."
@@ -67,7 +78,8 @@ def login():
 @bp.post("/logout")
 @login_required
 def logout():
-    """End the session."""
+    """End the session, and every other one of the account: old session and remember-me cookies stop working."""
+    end_sessions(current_user.id)
     logout_user()
     flash("You have signed out.")
     return redirect(url_for("auth.login"))

@@ -4,11 +4,13 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, current_app, jsonify, render_template, request, url_for
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from api import errors as api_errors
 from core.db.connection import UNAVAILABLE
 from core.errors import DatabaseUnavailable, DomainError
+from webapp.throttle import seconds_until_retry
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +55,12 @@ def register(app: Flask) -> None:
     def _http(error: HTTPException):
         if api_errors.is_api_request():
             return api_errors.http_error_response(error)
-        return page_error(error.code or 500, error.description or error.name)
+        return (*page_error(error.code or 500, error.description or error.name), api_errors.passed_on_headers(error))
+
+    @app.errorhandler(RateLimitExceeded)
+    def _throttled(error: RateLimitExceeded):
+        error.retry_after = seconds_until_retry()  # werkzeug's 429 sends it as Retry-After, passed on by _http
+        return _http(error)
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

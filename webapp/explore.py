@@ -45,7 +45,7 @@ FIXED_ORDER = {"segment": SEGMENTS, "age_group": AGE_GROUPS, "peak_time_of_day":
 def page(company_id: int):
     """The explorer; for htmx (filters changed, another page) only its results."""
     station = open_station(company_id)
-    context = explore(company_id, request.args.to_dict(flat=False))
+    context = explore(company_id, filled_fields())
     return render_htmx("explorer/page.html", "explorer/_fragment.html", station=station, **context)
 
 
@@ -65,10 +65,16 @@ def export_json(company_id: int):
 
 def _export(company_id: int, fmt: str) -> Response:
     open_station(company_id)
-    flt = parse_filters(request.args.to_dict(flat=False))
+    flt = parse_filters(filled_fields())
     export = export_stream(company_id, flt, parse_channel_pair(request.args.get("channel_pair")), fmt)
     return Response(stream_with_context(export.chunks), mimetype=export.mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{export.filename}"'})
+
+
+def filled_fields() -> dict[str, list[str]]:
+    """The GET form's fields without the empty ones: on a page an empty field means no filter, while the filter type
+    refuses empty values (from an API client they are a mistake)."""
+    return {name: kept for name, values in request.args.lists() if (kept := [v for v in values if v.strip()])}
 
 
 def explore(company_id: int, params: dict) -> dict:

@@ -1,4 +1,5 @@
-"""Registers the dashboard: sessions, CSRF, the layout's helpers and the page blueprints."""
+"""Registers the dashboard: sessions, CSRF, the throttle of failed sign-ins, the layout's helpers and the page
+blueprints."""
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -8,7 +9,7 @@ from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
 from api.errors import is_api_request
-from webapp import auth, explore, listener, overview
+from webapp import auth, explore, listener, overview, throttle
 from webapp.helpers import format_number, format_when, layout_context, safe_next
 
 login_manager = LoginManager()
@@ -16,7 +17,8 @@ csrf = CSRFProtect()
 
 
 def init_app(app: Flask) -> None:
-    """Login manager, CSRF protection (the API is exempt: it authenticates by key) and every page blueprint."""
+    """Login manager, CSRF protection (the API is exempt: it authenticates by key), the sign-in throttle and every
+    page blueprint."""
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
     login_manager.unauthorized_handler(_unauthorized)
@@ -25,6 +27,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)
     csrf.init_app(app)
     app.before_request(_protect_pages)
+    throttle.limiter.init_app(app)
     app.context_processor(layout_context)
     app.add_template_filter(format_when, "when")
     app.add_template_filter(format_number, "number")

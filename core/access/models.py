@@ -1,4 +1,5 @@
-"""The stored documents of access: API keys (hashes only) and local dashboard accounts."""
+"""The stored documents of access: API keys (hashes only), local dashboard accounts and the counters of failed
+sign-ins."""
 from __future__ import annotations
 
 from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, StringField
@@ -31,4 +32,17 @@ class User(Document):
     companies = ListField(IntField())
     admin = BooleanField(default=False)
     created_at = DateTimeField(default=utcnow)
+    # Every session and remember-me cookie carries the version it was signed in under; signing out raises it
+    session_version = IntField(default=0)
     meta = {"collection": "users"}
+
+
+@stored
+class RateLimitWindow(Document):
+    """The recent hits of one rate-limit key, as the limits library writes them (core.access.throttle); declared so
+    that its TTL index is made at start-up like every other index, and expired windows go by themselves."""
+
+    id = StringField(primary_key=True)
+    expire_at = DateTimeField(db_field="expireAt")
+    meta = {"collection": "rate_limit_windows", "strict": False,
+            "indexes": [{"fields": ["expire_at"], "expireAfterSeconds": 0}]}

@@ -13,7 +13,13 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
   Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there;
 - a SIGTERM that arrives while a just-closed connection is still being accepted leaves the server running for good
   (reproduction: connect a TCP socket to its port, close it, send SIGTERM at once: still there after 30 s); a second
-  SIGTERM ends it, so the guard of the server (core/db/guard.py) repeats the signal every two seconds.
+  SIGTERM ends it, so the guard of the server (core/db/guard.py) repeats the signal every two seconds;
+- an expression that compares a stored date with `$$NOW` answers wrongly, and one that subtracts them fails
+  (reproduction: store `{"at": datetime(2000, 1, 1, tzinfo=UTC)}`, then
+  `aggregate([{"$project": {"past": {"$lt": ["$at", "$$NOW"]}}}])` says False, as does `$gt`, while `$lte` and
+  `$gte` say True; `{"$subtract": ["$at", "$$NOW"]}` is an internal error). The limits library's fixed window starts
+  a new window by that comparison and its sliding window subtracts, so failed sign-ins are counted with its moving
+  window (RATE_LIMIT_STRATEGY), which only compares timestamps that the client sends.
 """
 from __future__ import annotations
 
@@ -23,10 +29,11 @@ from pymongo.database import Database
 from pymongo.errors import OperationFailure
 
 QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more",
-          "stop-hangs-after-a-closed-connection")
+          "stop-hangs-after-a-closed-connection", "dates-against-now")
 IN_CHUNK = 100
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
+RATE_LIMIT_STRATEGY = "moving-window"
 _backend: dict[str, bool] = {}
 
 

@@ -1,12 +1,11 @@
 """Export of every matching listener, streamed as CSV or JSON so that a million records never sit in memory."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from core.csvcells import CsvText
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import LISTING_PROJECTION, select
@@ -77,17 +76,14 @@ def _flat(rec: dict) -> list:
 
 
 def stream_csv(records: Iterator[dict]) -> Iterator[str]:
-    """CSV text in chunks: the header, then CHUNK_ROWS records at a time."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
+    """CSV text in chunks: the header, then CHUNK_ROWS records at a time (cells made safe by core.csvcells)."""
+    out = CsvText()
+    out.row(CSV_COLUMNS)
     for n, rec in enumerate(records, 1):
-        writer.writerow(_flat(rec))
+        out.row(_flat(rec))
         if n % CHUNK_ROWS == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+            yield out.take()
+    yield out.take()
 
 
 def stream_json(records: Iterator[dict]) -> Iterator[str]:

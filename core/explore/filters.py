@@ -19,6 +19,7 @@ from core.errors import ValidationFailed
 from core.explore.evaluation import evaluate
 from core.explore.spec import REPEATABLE, SPEC
 from core.listeners.snapshot import Snapshot
+from core.params import EMPTY, check_bounds, parse_int
 
 TRUE, FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 
@@ -59,7 +60,9 @@ def parse_filters(params: Mapping[str, Any], location: str = "query") -> Listene
     """Validate the filter parameters of a request (a mapping of name -> value or list of values).
 
     Values may be strings (query strings, forms) or JSON types (bodies). Unknown names are ignored so that other
-    parameters (page, format, ...) can share the mapping. Every invalid value is reported, not only the first.
+    parameters (page, format, ...) can share the mapping; the API refuses unknown ones before (api.query). An empty
+    value is refused, not taken as absent: a page drops its empty form fields first. Every invalid value is
+    reported, not only the first.
     """
     values, problems = {}, []
     for name, (kind, _, allowed) in SPEC.items():
@@ -67,7 +70,7 @@ def parse_filters(params: Mapping[str, Any], location: str = "query") -> Listene
         if raw is None:
             continue
         try:
-            values[name] = _PARSERS[kind](raw, allowed)
+            values[name] = _PARSERS[kind](_filled(raw), allowed)
         except ValueError as error:
             problems.append({"loc": [location, name], "msg": str(error), "type": "value_error"})
     if problems:
@@ -75,11 +78,18 @@ def parse_filters(params: Mapping[str, Any], location: str = "query") -> Listene
     return ListenerFilter(values)
 
 
-def _present(raw):
-    """None for absent or blank values (an empty form field is no filter)."""
+def _present(raw) -> list | None:
+    """The values given for a parameter as a list, or None when it is absent (JSON null counts as absent)."""
     items = raw if isinstance(raw, (list, tuple)) else [raw]
-    items = [i for i in items if i is not None and not (isinstance(i, str) and i.strip() == "")]
+    items = [i for i in items if i is not None]
     return items or None
+
+
+def _filled(raw: list) -> list:
+    """The values themselves; ValueError for an empty one, which a client sends by mistake, never to mean "any"."""
+    if any(isinstance(i, str) and not i.strip() for i in raw):
+        raise ValueError(EMPTY)
+    return raw
 
 
 def _one(raw: list):
@@ -96,15 +106,8 @@ def _choice(value, allowed) -> str:
 
 
 def _integer(value, bounds) -> int:
-    if isinstance(value, bool):
-        raise ValueError("Not a valid integer.")
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise ValueError("Not a valid integer.") from None
-    if bounds and not bounds[0] <= number <= bounds[1]:
-        raise ValueError(f"Must be between {bounds[0]} and {bounds[1]}.")
-    return number
+    number = parse_int(value)
+    return check_bounds(number, *bounds) if bounds else number
 
 
 def _boolean(raw, _allowed) -> bool:
@@ -165,6 +168,6 @@ def parse_bool_param(raw, name: str, default: bool = False, location: str = "que
     if _present(raw) is None:
         return default
     try:
-        return _boolean(_present(raw), None)
+        return _boolean(_filled(_present(raw)), None)
     except ValueError as error:
         raise ValidationFailed.one([location, name], str(error)) from None

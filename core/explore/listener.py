@@ -29,7 +29,7 @@ def get_listener(company_id: int, originator: str, db: str | None = None) -> dic
     doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
                                                "erased_at": None}, {"_id": 0})
     if doc is None:
-        raise ListenerNotFound(f"Listener {originator} not found")
+        raise ListenerNotFound.of(originator)
     snap = snapshot.current(company_id)
     row = snap.row_of(originator) if len(snap) else None
     profile = behaviour(snap, row) if row is not None else None

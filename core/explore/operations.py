@@ -16,12 +16,15 @@ from core.explore.records import record
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
+from core.params import check_bounds, whole_number
 from core.stations.companies import get_company
 from core.stations.models import Company
 from core.stations.shows import show_titles
 from core.wording import percentage
 
 MAX_PAGE_SIZE = 1000
+MAX_PAGE = 1_000_000
+"""Far beyond any station (a billion listeners at the largest page size); a bound so that the document can state one."""
 LISTING_PROJECTION = {"_id": 0, "id_number": 0, "created_at": 0}
 
 
@@ -60,13 +63,13 @@ def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
 
 
 def check_page(page: int, page_size: int) -> None:
-    """page >= 1 and 1 <= page_size <= 1000, else 422."""
+    """1 <= page <= 1,000,000 and 1 <= page_size <= 1000, else 422."""
     problems = []
-    if page < 1:
-        problems.append({"loc": ["query", "page"], "msg": "Must be greater than or equal to 1.", "type": "value_error"})
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        problems.append({"loc": ["query", "page_size"], "msg": f"Must be between 1 and {MAX_PAGE_SIZE}.",
-                         "type": "value_error"})
+    for name, number, maximum in (("page", page, MAX_PAGE), ("page_size", page_size, MAX_PAGE_SIZE)):
+        try:
+            check_bounds(number, 1, maximum)
+        except ValueError as error:
+            problems.append({"loc": ["query", name], "msg": str(error), "type": "value_error"})
     if problems:
         raise ValidationFailed(problems)
 
@@ -192,15 +195,12 @@ def _cross_channel(sel: Selection) -> dict:
 
 
 def int_param(params: dict, name: str, default: int) -> int:
-    """An integer query parameter (422 naming it when it is not one)."""
+    """An integer query parameter in plain digits (422 naming it when it is not one, or given twice)."""
     raw = params.get(name)
+    if isinstance(raw, list) and len(raw) > 1:
+        raise ValidationFailed.one(["query", name], "Give this parameter once.")
     raw = raw[0] if isinstance(raw, list) and raw else raw
-    if raw is None or str(raw).strip() == "":
-        return default
-    try:
-        return int(str(raw).strip())
-    except ValueError:
-        raise ValidationFailed.one(["query", name], "Not a valid integer.", "type_error") from None
+    return default if raw is None else whole_number(raw, ["query", name])
 
 
 def page_args(params: dict) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from core.ingest.files import read_rows
 from core.ingest.interactions import import_interactions, insert_new
 from core.ingest.models import ImportReport
 from core.ingest.rows import channel_row, company_of, profile_row, show_row
+from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.listeners.fields import DECLARED_NAMES
 from core.listeners.models import Listener
@@ -119,11 +120,13 @@ def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[in
 
 
 def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
-    """Declared data: a later row replaces the fields it carries; listeners are created when new."""
-    merged = defaultdict(list)
+    """Declared data: a later row replaces the fields it carries; listeners are created when new, unless their
+    originator or mobile number is suppressed."""
+    merged, suppressed = defaultdict(list), SuppressedNumbers(tally, companies)
     for company_id, originator, fields in tally.valid(
             rows, lambda row: profile_row(row, companies.country(company_of(row)))):
-        merged[company_id, originator].append(fields)
+        if not suppressed.drops(company_id, originator, fields.get("mobile_number")):
+            merged[company_id, originator].append(fields)
     by_company = defaultdict(list)
     for company_id, originator in merged:
         by_company[company_id].append(originator)

@@ -11,13 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
-from core.config import active
 from core.db.quirks import IN_CHUNK, projection
 from core.ingest.rows import InteractionRow, company_of
+from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.listeners.events import batch_document
 from core.listeners.models import InteractionBatch, Listener
-from core.listeners.suppression import SuppressionList
 from core.stations.companies import ensure_company
 
 BATCH_EVENTS = 2000  # events per InteractionBatch document
@@ -47,7 +46,7 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
     """
     groups: dict[tuple[int, str], PendingEvents] = {}
     touched: dict[int, set] = defaultdict(set)
-    suppression, blocked, grouped = SuppressionList(active().secret_key), set(), 0
+    suppressed, grouped = SuppressedNumbers(tally, companies), 0
 
     def parse(row: dict) -> tuple[int, InteractionRow]:
         company_id = company_of(row)
@@ -58,9 +57,7 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
         for company_id, event in tally.valid(rows, parse):
             who = (company_id, event.originator)
             group = groups.get(who)
-            if group is None and (who in blocked or suppression.blocks(company_id, event.originator)):
-                blocked.add(who)
-                tally.suppressed += 1
+            if group is None and suppressed.drops(company_id, event.originator):
                 continue
             if group is None:
                 group = groups[who] = PendingEvents()

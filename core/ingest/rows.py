@@ -11,9 +11,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-import phonenumbers
-
 from core.listeners.fields import DECLARED
+from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
 
 EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
@@ -104,6 +103,17 @@ def company_of(row: dict) -> int:
     return as_int(row, "company_id", minimum=1)
 
 
+def originator_of(row: dict) -> str:
+    """The row's originator, stripped, in the allowed form; the reason never quotes it, as it is personal data."""
+    value = row.get("originator")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise RowError("missing originator")
+    if not isinstance(value, str) or not is_originator(value.strip()):
+        raise RowError(f"originator must be a string of {ORIGINATOR_FORM} "
+                       "(the value is personal data and is not repeated here)")
+    return value.strip()
+
+
 def channel_row(row: dict) -> tuple[int, int, str]:
     """(company_id, channel_type, name) of a channels row."""
     return company_of(row), as_int(row, "channel_type", minimum=1), as_text(row, "name")
@@ -138,7 +148,7 @@ def clock_time(row: dict, name: str, latest: int) -> str:
 
 def profile_row(row: dict, country: str) -> tuple[int, str, dict]:
     """(company_id, originator, fields the row carries); absent and empty fields are left out, never cleared."""
-    company_id, originator = company_of(row), as_text(row, "originator")
+    company_id, originator = company_of(row), originator_of(row)
     fields = {field.name: _declared(row, field, country) for field in DECLARED}
     return company_id, originator, {name: value for name, value in fields.items() if value is not None}
 
@@ -182,14 +192,11 @@ def _mobile(row: dict, country: str) -> str | None:
     value = as_text(row, "mobile_number", required=False)
     if value is None:
         return None
-    try:
-        number = phonenumbers.parse(value, country)
-    except phonenumbers.NumberParseException:
-        number = None
-    if number is None or not phonenumbers.is_valid_number(number):
+    number = e164(value, country)
+    if number is None:
         raise RowError(f"mobile_number is not a valid number for {country} "
                        "(the value is personal data and is not repeated here)")
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    return number
 
 
 def _tags(row: dict) -> list[str] | None:
@@ -222,7 +229,7 @@ class StationTime:
 
     def interaction(self, row: dict, company_id: int) -> InteractionRow:
         """One interactions row, validated, with its show and its idempotency key."""
-        originator = as_text(row, "originator")
+        originator = originator_of(row)
         millis, local = self._when(row.get("timestamp"))
         channel = as_int(row, "channel_type", minimum=1)
         campaign = as_text(row, "campaign_type").lower()

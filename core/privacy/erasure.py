@@ -29,7 +29,7 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
                                                "erased_at": None})
     if doc is None:
-        raise ListenerNotFound(f"Listener {originator} not found")
+        raise ListenerNotFound.of(originator)
     alias = pseudonym(secret, company_id, originator)
     stores = {"listeners": _erase_profile(company_id, originator, alias),
               "interactions": _erase_interactions(company_id, originator, alias, secret),

@@ -5,6 +5,9 @@ from core.clock import utcnow
 from core.errors import CompanyNotFound
 from core.stations.models import Company
 
+COMPANY_IDS = (0, 2**63 - 1)
+"""The company ids there can be: the database stores 8-byte integers, so a larger id could be neither kept nor found."""
+
 
 def get_company(company_id: int) -> Company:
     """The company, or CompanyNotFound."""

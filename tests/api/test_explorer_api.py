@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from urllib.parse import quote
 
 import pytest
 
@@ -118,6 +119,18 @@ def test_export_channel_pair_keeps_listeners_active_on_both(client, crowd, key_f
     assert len(json.loads(response.get_data(as_text=True))) == 13
 
 
+def test_csv_export_shows_formula_cells_as_text_and_keeps_numbers_readable(client, crowd, key_for):
+    make_listener(1, "+27821112222", [event(1)], name='=HYPERLINK("http://x")', location="-5")
+    make_listener(1, "27821113333", [event(1)], name="@SUM(A1)", location="3.2")
+    segment_company(1, NOW)
+    response = client.get("/api/v1/segments/1/export?format=csv", headers=key_for(1))
+    rows = {r["originator"]: r for r in csv.DictReader(io.StringIO(response.get_data(as_text=True)))}
+    assert rows["+27821112222"]["name"] == "'=HYPERLINK(\"http://x\")"
+    assert rows["27821113333"]["name"] == "'@SUM(A1)"
+    assert (rows["+27821112222"]["location"], rows["27821113333"]["location"]) == ("-5", "3.2")
+    assert rows["27821113333"]["interactions_total"] == "1"
+
+
 @pytest.mark.parametrize("pair", ["1", "1,1", "a,b", "1,2,3"])
 def test_export_bad_channel_pair_is_422(client, crowd, key_for, pair):
     response = client.get(f"/api/v1/segments/1/export?channel_pair={pair}", headers=key_for(1))
@@ -148,6 +161,27 @@ def test_listener_detail_has_segment_reasons_and_history(client, crowd, key_for)
     assert body["segment"]["reasons"][0].startswith("First interaction 2 days ago")
     assert body["segment_history"][0]["to"] == "new_listener" and body["segment_history"][0]["from"] is None
     assert body["declared"]["name"] == "Listener 0"
+
+
+EVERY_ALLOWED_CHARACTER = "a.b:c@d+e_f-1"
+
+
+@pytest.mark.parametrize("written", [EVERY_ALLOWED_CHARACTER, quote(EVERY_ALLOWED_CHARACTER, safe="")])
+def test_an_originator_of_every_allowed_character_can_be_opened_and_erased(client, crowd, key_for, written):
+    make_listener(1, EVERY_ALLOWED_CHARACTER, [event(1)], name="Odd Form")
+    segment_company(1, NOW)
+    url = f"/api/v1/listeners/1/{written}"
+    assert client.get(url, headers=key_for(1)).get_json()["originator"] == EVERY_ALLOWED_CHARACTER
+    assert client.delete(url, headers=key_for(1)).get_json()["erased"] is True
+    assert client.get(url, headers=key_for(1)).status_code == 404
+
+
+@pytest.mark.parametrize("method", ["get", "delete"])
+def test_a_404_echoes_at_most_a_short_prefix_of_the_originator_asked_for(client, crowd, key_for, method):
+    asked = "27829876543" + "x" * 60
+    response = getattr(client, method)(f"/api/v1/listeners/1/{asked}", headers=key_for(1))
+    assert response.status_code == 404
+    assert asked[:13] not in response.get_data(as_text=True)
 
 
 def test_unknown_listener_is_404_and_unknown_db_alias_is_422(client, crowd, key_for):

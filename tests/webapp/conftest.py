@@ -189,6 +189,21 @@ def page(browser, live_url):
     context.close()
 
 
+CSP_REPORTER = """document.addEventListener("securitypolicyviolation", (event) => console.error(
+`securitypolicyviolation: ${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));"""
+
+
+@pytest.fixture
+def csp_violations(page):
+    """Every Content-Security-Policy violation of the tab: Chromium's "Refused to ..." console errors and the page's
+    securitypolicyviolation events (reported by a script the browser runs outside the policy)."""
+    found = []
+    page.add_init_script(CSP_REPORTER)
+    page.on("console", lambda message: found.append(message.text)
+            if "Refused to" in message.text or "securitypolicyviolation" in message.text else None)
+    return found
+
+
 @pytest.fixture
 def screenshot():
     """Saves a full-page screenshot under screenshots/ (gitignored) for people to look at."""

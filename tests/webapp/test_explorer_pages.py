@@ -253,6 +253,25 @@ def test_an_unknown_listener_is_the_404_page(signed_in):
     assert response.status_code == 404 and 'data-testid="error-page"' in response.text
 
 
+def test_a_404_page_echoes_at_most_a_short_prefix_of_the_originator_asked_for(signed_in):
+    asked = "27999999999" + "x" * 60
+    response = signed_in.get(f"/stations/1/listeners/{asked}")
+    assert response.status_code == 404 and asked[:13] not in response.text
+
+
+def test_a_listener_whose_originator_has_every_allowed_character_is_linked_opened_and_erased(signed_in):
+    odd = "a.b:c@d+e_f-1"
+    make_listener(1, odd, busy(), name="Odd Form")
+    segment_company(1, NOW)
+    link = re.search(rf'data-originator="{re.escape(odd)}">\s*<td[^>]*>\s*<a class="number" href="([^"]+)"',
+                     signed_in.get(EXPLORER).text)
+    page = signed_in.get(unescape(link.group(1)))
+    assert page.status_code == 200 and "Odd Form" in page.text
+    action = unescape(re.search(r'<form method="post" action="([^"]+/erase)"', page.text).group(1))
+    assert signed_in.post(action).status_code == 302
+    assert signed_in.get(f"/stations/1/listeners/{odd}").status_code == 404
+
+
 def test_erase_without_the_csrf_token_is_refused(signed_in, csrf_enabled):
     erase = f"/stations/1/listeners/{AYANDA}/erase"
     assert signed_in.post(erase).status_code == 400
@@ -289,3 +308,17 @@ def test_erasing_returns_only_to_this_stations_explorer(signed_in):
 def test_the_explorer_is_live_in_the_navigation(signed_in):
     html = signed_in.get("/stations/1/").text
     assert f'href="{EXPLORER}"' in html
+
+
+EMPTY_FORM = "segment=&name=&last_interaction_before=&peak_hour=&tags=&page="
+
+
+def test_the_empty_fields_of_the_form_are_no_filter(signed_in):
+    html = signed_in.get(f"{EXPLORER}?{EMPTY_FORM}&gender=female").text
+    assert listed(html) == {AYANDA, BONGI, DINEO, ESTHER}
+    assert 'data-testid="problem"' not in html
+
+
+def test_an_export_ignores_the_empty_fields_of_the_form(signed_in):
+    response = signed_in.get(f"{EXPLORER}/export.json?{EMPTY_FORM}&channel_pair=&gender=male")
+    assert {r["originator"] for r in json.loads(response.text)} == {CARL, FRANK}

@@ -170,8 +170,24 @@ def test_every_invalid_parameter_is_reported_at_once():
     assert {tuple(i["loc"]) for i in caught.value.items} == {("query", "gender"), ("query", "peak_hour")}
 
 
-def test_blank_values_are_no_filter():
-    assert not parse_filters({"gender": [""], "name": "  "})
+@pytest.mark.parametrize("params", [{"gender": [""]}, {"name": "  "}, {"last_interaction_before": ""},
+                                    {"segment": ["super_fan", ""]}, {"peak_hour": [""]}])
+def test_an_empty_value_is_a_422_not_an_absent_filter(params):
+    with pytest.raises(ValidationFailed) as caught:
+        parse_filters(params)
+    assert caught.value.items[0]["loc"] == ["query", next(iter(params))]
+    assert "Empty value" in caught.value.items[0]["msg"]
+
+
+def test_a_json_null_is_an_absent_filter():
+    assert not parse_filters({"gender": None, "segment": []}, location="body")
+
+
+@pytest.mark.parametrize("written", [" 2", "+2", "٢", "2_0", "2.0", "0x2"])
+def test_integers_are_plain_ascii_digits(written):
+    with pytest.raises(ValidationFailed) as caught:
+        parse_filters({"channel_type": [written]})
+    assert caught.value.items[0]["msg"] == "Not a valid integer."
 
 
 def test_json_body_values_parse_like_query_strings():

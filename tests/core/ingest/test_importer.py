@@ -415,7 +415,43 @@ def test_invalid_interaction_field_is_a_bad_row(app, tmp_path, fields, word):
     assert InteractionBatch.objects.count() == 0 and Listener.objects.count() == 0
 
 
-# --- timeslots ---
+# --- originators ---
+
+REFUSED_ORIGINATORS = ["sipho/home", "sipho home", "sipho\thome", "sipho\x00home", "sipho\x07bell", "sipho\nhome",
+                       "sipho\u200bhome", "síphokazi", "s" * 65, ".", ".."]
+
+
+def row_of(kind: str, originator) -> dict:
+    """A row of this kind that is valid but for its originator."""
+    if kind == "interactions":
+        return interaction(originator=originator)
+    return {"company_id": 7, "originator": originator, "name": "Thandi"}
+
+
+@pytest.mark.parametrize("kind", ["profiles", "interactions"])
+@pytest.mark.parametrize("originator", REFUSED_ORIGINATORS)
+def test_an_originator_outside_the_allowed_form_is_a_bad_row(app, tmp_path, kind, originator):
+    report = import_file(kind, jsonl(tmp_path, "x.jsonl", [row_of(kind, originator), row_of(kind, "27821234567")]))
+    assert (report.error_count, report.imported) == (1, 1) and "originator" in report.errors[0]["reason"]
+    assert Listener.objects.count() == 1
+
+
+@pytest.mark.parametrize("kind", ["profiles", "interactions"])
+@pytest.mark.parametrize("originator", ["sipho/home/27821234567", "s" * 65, 27821234567])
+def test_the_reason_for_a_refused_originator_never_quotes_it(app, tmp_path, kind, originator):
+    report = import_file(kind, jsonl(tmp_path, "x.jsonl", [row_of(kind, originator)]))
+    assert report.error_count == 1 and str(originator)[:8] not in report.errors[0]["reason"]
+
+
+@pytest.mark.parametrize("kind", ["profiles", "interactions"])
+def test_an_originator_of_1_to_64_letters_digits_and_plus_dash_underscore_dot_colon_at_is_kept(app, tmp_path, kind):
+    allowed = ["a.b:c@d+e_f-1", "x" * 64, "7", "+27821234567", "-_.:@+"]
+    report = import_file(kind, jsonl(tmp_path, "x.jsonl", [row_of(kind, o) for o in allowed]
+                                     + [row_of(kind, "  padded  ")]))
+    assert (report.imported, report.error_count) == (6, 0)
+    assert sorted(Listener.objects.distinct("originator")) == sorted([*allowed, "padded"])
+
+
 
 def schedule(tmp_path, *shows):
     rows = [{"company_id": 7, "timeslot_id": tid, "title": f"Show {tid}", "days": days, "start": start, "end": end}

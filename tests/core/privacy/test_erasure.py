@@ -145,7 +145,7 @@ def test_a_suppressed_number_is_dropped_at_import_and_counted(person, tmp_path):
     try:
         erase_listener(1, person, SECRET, suppress=True)
         later = tmp_path / "later.jsonl"
-        later.write_text('{"company_id": 1, "originator": "+27 82 987 6543", "timestamp": "2026-11-21T08:00:00+02:00",'
+        later.write_text('{"company_id": 1, "originator": "0829876543", "timestamp": "2026-11-21T08:00:00+02:00",'
                          ' "channel_type": 2, "campaign_type": "poll"}\n'
                          '{"company_id": 1, "originator": "27820000009", "timestamp": "2026-11-21T08:00:00+02:00",'
                          ' "channel_type": 2, "campaign_type": "poll"}\n')
@@ -153,7 +153,41 @@ def test_a_suppressed_number_is_dropped_at_import_and_counted(person, tmp_path):
     finally:
         activate(previous)
     assert (report.suppressed, report.imported) == (1, 1)
-    assert Listener.objects(company_id=1, originator="+27 82 987 6543").count() == 0
+    assert Listener.objects(company_id=1, originator="0829876543").count() == 0
+
+
+SUPPRESSED_FORMS = [{"originator": ORIGINATOR}, {"originator": "+27829876543"}, {"originator": "0829876543"},
+                    {"originator": "newcomer", "mobile_number": "+27829876543"},
+                    {"originator": "newcomer", "mobile_number": "082 987 6543"}]
+"""The erased number as a profiles row may write it: as the originator or the mobile number, E.164 or national."""
+
+
+def profiles_file(tmp_path, *rows: dict) -> str:
+    path = tmp_path / "profiles.jsonl"
+    path.write_text("".join(json.dumps({"company_id": 1, **row}) + "\n" for row in rows))
+    return str(path)
+
+
+@pytest.mark.parametrize("fields", SUPPRESSED_FORMS)
+def test_a_profiles_import_never_recreates_a_suppressed_number_and_counts_it(person, tmp_path, fields):
+    from core.ingest.importer import import_file
+
+    erase_listener(1, person, SECRET, suppress=True)
+    report = import_file("profiles", profiles_file(tmp_path, {"name": "Nomvula D", **fields}, {**fields},
+                                                   {"originator": "27820000009", "name": "Someone New"}))
+    assert (report.rows, report.imported, report.duplicates, report.suppressed, report.error_count) == (3, 1, 0, 2, 0)
+    assert Listener.objects(company_id=1, originator=fields["originator"]).count() == 0
+    assert Listener.objects(company_id=1, originator="27820000009").get().name == "Someone New"
+    assert personal_traces(everything_stored()) == []
+
+
+def test_without_suppress_a_profiles_import_may_bring_the_number_back(person, tmp_path):
+    from core.ingest.importer import import_file
+
+    erase_listener(1, person, SECRET)
+    report = import_file("profiles", profiles_file(tmp_path, {"originator": person, "name": "Nomvula D"}))
+    assert (report.imported, report.suppressed) == (1, 0)
+    assert Listener.objects(company_id=1, originator=person).get().name == "Nomvula D"
 
 
 def test_without_suppress_a_new_interaction_starts_a_new_listener(person, tmp_path):

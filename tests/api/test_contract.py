@@ -1,0 +1,96 @@
+"""The whole API against its own OpenAPI document, property-based: schemathesis in process, over WSGI.
+
+One test per operation of the document, so that a new operation is tested without anyone writing a test for it:
+valid and invalid requests drawn from the document answer no 5xx, only statuses the operation documents, and bodies,
+headers and content types as documented; valid ones are not refused. Bounded (EXAMPLES per operation and draw) to
+stay well under two minutes. Cases come from schemathesis' Hypothesis strategies, as its pytest plugin does not run
+under pytest 9.
+"""
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import Failure, FailureGroup
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    positive_data_acceptance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from core.access.api_keys import create_key
+from core.demo.seed import seed_demo
+from tests.api.document import documented_operations
+from tests.conftest import empty_database
+from tests.memory import NOW
+
+pytestmark = pytest.mark.db
+
+STATION, LISTENERS, EXAMPLES = 1, 300, 25
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          response_headers_conformance, positive_data_acceptance]
+"""positive_data_acceptance too: a request the document calls valid must not be refused (document and server agree)."""
+DRAWS = ((GenerationMode.POSITIVE, True), (GenerationMode.NEGATIVE, True), (GenerationMode.NEGATIVE, False))
+BOUNDED = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+                   suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+
+
+@pytest.fixture(scope="module")
+def contract(_app):
+    """The document loaded in process, over a seeded demo station, and a key for that station only."""
+    empty_database()
+    seed_demo(STATION, LISTENERS, seed=7, now=NOW)
+    _, token = create_key([STATION], name="contract")
+    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _app), {"X-API-Key": token}
+
+
+def exercise(operation, headers: dict) -> list[tuple[str, Failure]]:
+    """Valid and invalid cases of one operation, with every failure found (collected, so that all are reported).
+
+    Valid cases name the seeded station (any other company is a 403). Invalid ones are drawn twice: for the
+    seeded station (so that the query is what breaks), and for any company_id (so that the path may break too).
+    """
+    found = []
+    for mode, station in DRAWS:
+        try:
+            found.extend(_draw(operation, mode, headers, station and "{company_id}" in operation.path))
+        except Unsatisfiable:
+            assert mode is GenerationMode.NEGATIVE  # nothing left to make invalid (no query, path fixed)
+    return found
+
+
+def _draw(operation, mode: GenerationMode, headers: dict, station: bool) -> list[tuple[str, Failure]]:
+    """EXAMPLES cases of one mode, for the seeded station or any company."""
+    found = []
+    fixed = {"company_id": STATION} if station else None
+
+    @BOUNDED
+    @given(operation.as_strategy(mode, path_parameters=fixed, headers=headers))
+    def run(case):
+        try:
+            case.call_and_validate(checks=CHECKS)
+        except FailureGroup as group:
+            found.extend((mode.value, failure) for failure in group.exceptions)
+        except Failure as failure:
+            found.append((mode.value, failure))
+
+    run()
+    return found
+
+
+def report(found: list[tuple[str, Failure]]) -> str:
+    """One line per distinct failure: the mode, the check and the first line of what it saw."""
+    lines = {f"{mode} | {failure.title} | {(failure.message or '').splitlines()[0]}" for mode, failure in found}
+    return f"{len(found)} failures:\n" + "\n".join(sorted(lines))
+
+
+@pytest.mark.parametrize("method, path", documented_operations())
+def test_the_operation_answers_as_its_document_says(contract, method, path):
+    schema, headers = contract
+    found = exercise(schema[path][method], headers)
+    assert not found, report(found)
