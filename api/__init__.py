@@ -12,6 +12,7 @@ from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
 from core.access.api_keys import authenticate, authorise
+from core.health import CONTRACT_VERSION
 from core.params import whole_number
 from core.stations.companies import COMPANY_IDS
 
@@ -50,7 +51,7 @@ def init_app(app: Flask) -> Api:
     """Register the API blueprints, the key check and the JSON error handlers."""
     app.config.update(
         API_TITLE="Listener Segmentation Service",
-        API_VERSION="2.0.0",
+        API_VERSION=CONTRACT_VERSION,
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",

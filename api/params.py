@@ -12,7 +12,9 @@ _TYPES = {
     "partial": {"type": "string", "description": "partial, case-insensitive match"},
     "string": {"type": "string"},
     "int": {"type": "integer"},
-    "datetime": {"type": "string", "format": "date-time"},
+    "datetime": {"type": "string", "description": "ISO 8601 date or date-time; a date (2026-11-01) means midnight "
+                 "and a time without an offset means that wall time, both in the station's time zone (the "
+                 "company's timezone, default Africa/Johannesburg); with an offset it is that exact moment"},
     "bool": {"type": "boolean"},
 }
 

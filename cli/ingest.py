@@ -9,7 +9,7 @@ from flask.cli import with_appcontext
 from core.ingest.importer import KINDS, import_file
 
 BAR_FROM_LINES = 10_000  # shorter files import in a blink: no bar
-SHOWN_BAD_ROWS = 20
+SHOWN_BAD_ROWS = 20  # and as many warnings
 
 
 @click.command("import")
@@ -32,7 +32,7 @@ def import_command(kind: str, file: str) -> None:
 
 
 def echo_report(report) -> None:
-    """The counts, then the first bad rows as "line N: reason"."""
+    """The counts, then the first bad rows as "line N: reason" and the first warnings as "line N: warning: reason"."""
     repeated = "duplicates" if report.kind == "interactions" else "unchanged"
     click.echo(f"Imported {report.kind} from {Path(report.source).name}")
     click.echo(f"  rows:       {report.rows}")
@@ -41,10 +41,18 @@ def echo_report(report) -> None:
     if report.suppressed:
         click.echo(f"  suppressed: {report.suppressed}")
     click.echo(f"  bad rows:   {report.error_count}")
-    for error in report.errors[:SHOWN_BAD_ROWS]:
-        click.echo(f"line {error['line']}: {error['reason']}")
-    if report.error_count > SHOWN_BAD_ROWS:
-        click.echo(f"... and {report.error_count - SHOWN_BAD_ROWS} more (see the import report)")
+    if report.warning_count:
+        click.echo(f"  warnings:   {report.warning_count} (the rows were kept without the fields named)")
+    _echo_first(report.errors, report.error_count, "line {line}: {reason}", "")
+    _echo_first(report.warnings, report.warning_count, "line {line}: warning: {reason}", " warnings")
+
+
+def _echo_first(entries: list[dict], count: int, form: str, noun: str) -> None:
+    """The first SHOWN_BAD_ROWS entries of a report list, then how many more the saved report holds."""
+    for entry in entries[:SHOWN_BAD_ROWS]:
+        click.echo(form.format(**entry))
+    if count > SHOWN_BAD_ROWS:
+        click.echo(f"... and {count - SHOWN_BAD_ROWS} more{noun} (see the import report)")
 
 
 def count_lines(path: str) -> int:

@@ -1,4 +1,4 @@
-"""CLI: segment a station."""
+"""CLI: segment a station, or every station (what cron runs when the server's daily run is off)."""
 from __future__ import annotations
 
 import time
@@ -7,13 +7,26 @@ import click
 
 from cli.options import iso_time
 from core.segmentation.runs import segment_company
+from core.stations.companies import list_companies
 
 
 @click.command("segment")
-@click.option("--company", "company_id", type=int, required=True, help="company_id of the station")
+@click.option("--company", "company_id", type=int, help="company_id of the station")
+@click.option("--all", "every_station", is_flag=True, help="every station, one after the other (for cron)")
 @click.option("--now", callback=iso_time, help="reference time, ISO 8601 (default: now)")
-def segment(company_id: int, now):
-    """Profile and segment every listener of a station."""
+def segment(company_id: int | None, every_station: bool, now):
+    """Profile and segment every listener of a station, or of every station with --all."""
+    if (company_id is None) == (not every_station):
+        raise click.UsageError("give --company or --all")
+    company_ids = [company.company_id for company in list_companies()] if every_station else [company_id]
+    for one in company_ids:
+        if every_station:
+            click.echo(f"Station {one}")
+        _segment_one(one, now)
+
+
+def _segment_one(company_id: int, now) -> None:
+    """One station's full run, its progress timed, then its distribution."""
     started = time.perf_counter()
 
     def progress(message: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from flask import current_app
 
-from core.daily import DailyJobs, jobs_of
+from core.daily import DailyJobs
 from core.db import embedded as embedded_db
 from core.db.connection import resolve_uri
 from core.demo.access import ensure_demo_access
@@ -54,7 +54,7 @@ def serve(port, workers, demo_listeners):
     uri = resolve_uri(settings)
     _seed_if_empty(demo_listeners, seed=7)
     login, password, token = ensure_demo_access(settings.data_dir, DEMO_COMPANY)
-    helpers = [DailyJobs(jobs_of(settings))]
+    helpers = [DailyJobs(settings)]
     if not settings.mongodb_uri:
         helpers.append(embedded_db.Supervisor(settings.data_dir))
     for helper in helpers:

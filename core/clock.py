@@ -6,6 +6,7 @@ without patching the system clock.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 
 def utcnow() -> datetime:
@@ -28,3 +29,18 @@ def from_epoch(seconds: int) -> datetime:
 def iso_from_epoch(seconds: int) -> str | None:
     """Epoch seconds as ISO 8601 UTC, None for 0 (the columns' "never")."""
     return from_epoch(seconds).isoformat() if seconds else None
+
+
+def in_zone(moment: datetime, tz: str | None) -> datetime:
+    """A time read in a station's zone: a naive time (a date typed by a person) is wall time there."""
+    return moment.replace(tzinfo=ZoneInfo(tz or "UTC")) if moment.tzinfo is None else moment
+
+
+def local_iso_from_epoch(seconds: int, tz: str | None) -> str | None:
+    """Epoch seconds as ISO 8601 with the station's offset (what people read in exports), None for 0."""
+    return from_epoch(seconds).astimezone(ZoneInfo(tz or "UTC")).isoformat() if seconds else None
+
+
+def station_today(tz: str | None, now: datetime | None = None):
+    """Today's date in the station's zone."""
+    return as_utc(now).astimezone(ZoneInfo(tz or "UTC")).date()

@@ -39,6 +39,11 @@ class Settings:
     db_timeout_ms: int = 400
     purge_at: str = "02:00"  # UTC time of the daily purge that makes erasure reach the disk
     daily_purge: bool = True  # False: the server never purges by itself (run `flask --app wsgi purge` from cron)
+    # Each station's daily full run, at this time of day in the station's own time zone (00:00: its midnight), unless a
+    # full run has covered the station's day since then. False: the server never segments by itself (cron runs
+    # `flask --app wsgi segment --all` instead).
+    segment_at: str = "00:00"
+    daily_segmentation: bool = True
     # Failed sign-ins allowed per account (its normalised email) and per client address, as limits' "N/period"
     login_limit_account: str = "5/minute"
     login_limit_address: str = "20/minute"
@@ -66,6 +71,8 @@ class Settings:
             db_timeout_ms=int(env.get("DB_TIMEOUT_MS") or 400),
             purge_at=_clock_time(env.get("PURGE_AT") or "02:00", "PURGE_AT"),
             daily_purge=_flag(env.get("DAILY_PURGE"), True, "DAILY_PURGE"),
+            segment_at=_clock_time(env.get("SEGMENT_AT") or "00:00", "SEGMENT_AT"),
+            daily_segmentation=_flag(env.get("DAILY_SEGMENTATION"), True, "DAILY_SEGMENTATION"),
             login_limit_account=_rate(env.get("LOGIN_LIMIT_ACCOUNT") or "5/minute", "LOGIN_LIMIT_ACCOUNT"),
             login_limit_address=_rate(env.get("LOGIN_LIMIT_ADDRESS") or "20/minute", "LOGIN_LIMIT_ADDRESS"),
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
@@ -76,7 +83,7 @@ def _clock_time(value: str, name: str) -> str:
     """An HH:MM setting, checked at start-up so that a typo fails loudly rather than never running."""
     hours, _, minutes = value.strip().partition(":")
     if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60 and len(minutes) == 2):
-        raise ValueError(f"{name} must be a time HH:MM (UTC), got {value!r}")
+        raise ValueError(f"{name} must be a time HH:MM, got {value!r}")
     return f"{int(hours):02d}:{minutes}"
 
 

@@ -1,8 +1,10 @@
-"""Work the server does by itself once a day: today the purge that makes erasure reach the disk.
+"""Work the server does by itself once a day: the purge that makes erasure reach the disk, and a full segmentation
+run of every station, because time alone moves listeners to at_risk and dormant.
 
-A job is due when its time of day (UTC) has passed and it has not run since. The server process checks every minute;
-a lease makes sure that only one process runs a job, and a job that ran (from the server or from the CLI) is not
-run again until its next time.
+A job is due when its time of day (in its zone: UTC for the purge, the station's own for its run) has passed and it
+has not run since. The server process checks every minute, listing the stations anew each time; a lease makes sure
+that only one process runs a job, and a job that ran (from the server, the dashboard or the CLI) is not run again
+until its next time.
 """
 from __future__ import annotations
 
@@ -11,72 +13,113 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
-from core.clock import utcnow
+from core.clock import as_utc, utcnow
 from core.config import Settings
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
 from core.errors import Conflict
 from core.privacy import purge
+from core.segmentation.overview import latest_run
+from core.segmentation.runs import FULL_RUN_TTL, full_run_lease, segment_company
+from core.stations.companies import list_companies
+from core.stations.models import Company
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class DailyJob:
-    """A job, the UTC time of day it is due, and when it last ran."""
+    """A job, the time of day it is due in its zone, when it last ran, and the lease it runs under."""
 
     name: str
-    at: str  # HH:MM, UTC
-    run: Callable[[], object]
+    at: str  # HH:MM in `tz`
+    run: Callable[[datetime], object]  # given the time of the round that found it due
     last_run: Callable[[], datetime | None]
+    tz: str = "UTC"
+    lock: str = ""  # the lease's name; default daily:<name>
+    ttl: timedelta = timedelta(minutes=30)
 
     def due(self, now: datetime) -> bool:
         """True when today's time has passed and the job has not run since."""
         hours, minutes = (int(part) for part in self.at.split(":"))
-        today = now.replace(hour=hours, minute=minutes, second=0, microsecond=0)
-        latest = today if today <= now else today - timedelta(days=1)
+        local = as_utc(now).astimezone(ZoneInfo(self.tz))
+        today = local.replace(hour=hours, minute=minutes, second=0, microsecond=0)
+        latest = today if today <= local else today - timedelta(days=1)
         last = self.last_run()
-        return last is None or last < latest
+        return last is None or as_utc(last) < latest
+
+    @property
+    def lease_name(self) -> str:
+        """The lease held while it runs."""
+        return self.lock or f"daily:{self.name}"
 
 
 def jobs_of(settings: Settings) -> list[DailyJob]:
-    """The daily jobs these settings turn on."""
+    """The daily jobs these settings turn on (reads the stations: call it again to see new ones)."""
     jobs = []
     if settings.daily_purge:
-        jobs.append(DailyJob("purge", settings.purge_at, lambda: purge.purge(settings, actor="daily"),
+        jobs.append(DailyJob("purge", settings.purge_at, lambda now: purge.purge(settings, actor="daily"),
                              purge.last_purge))
+    if settings.daily_segmentation:
+        jobs.extend(segmentation_job(company, settings.segment_at) for company in list_companies())
     return jobs
+
+
+def segmentation_job(company: Company, at: str) -> DailyJob:
+    """A station's full run at `at` in its own zone, unless a full run as of that time or later exists (from cron, a
+    producer's click or another process); under the lease of a click's run, so that the two never overlap."""
+    company_id = company.company_id
+    return DailyJob(f"segment:{company_id}", at, lambda now: segment_company(company_id, now),
+                    lambda: _full_run_as_of(company_id), tz=company.timezone or "UTC",
+                    lock=full_run_lease(company_id), ttl=FULL_RUN_TTL)
+
+
+def _full_run_as_of(company_id: int) -> datetime | None:
+    """The time the station's newest full run profiled its listeners as of: how old its segments are."""
+    run = latest_run(company_id, kind="full")
+    return run.now if run else None
 
 
 def run_due(jobs: list[DailyJob], now: datetime | None = None) -> list[str]:
     """Run every job that is due, one process at a time; returns the names of those that ran here."""
     now, ran = now or utcnow(), []
     for job in jobs:
-        if not job.due(now):
-            continue
         try:
-            with lease(f"daily:{job.name}", wait_s=0):
-                if job.due(now):  # another process may have run it while this one waited for the lease
-                    job.run()
-                    ran.append(job.name)
-        except Conflict:
-            continue
+            if job.due(now) and _run_here(job, now):
+                ran.append(job.name)
+        except UNAVAILABLE:
+            raise  # the database is away: every other job would fail as well
+        except Exception:  # noqa: BLE001 - one station's failure must not hold back the others; the log says why
+            log.exception("daily job %s failed", job.name)
     return ran
+
+
+def _run_here(job: DailyJob, now: datetime) -> bool:
+    """Run the job under its lease; False when another process holds the lease or ran the job meanwhile."""
+    try:
+        with lease(job.lease_name, job.ttl, wait_s=0):
+            if not job.due(now):  # another process ran it between this one's look and its lease
+                return False
+            job.run(now)
+            return True
+    except Conflict:
+        return False
 
 
 class DailyJobs(threading.Thread):
     """Checks every minute for due jobs, in the server process, for as long as it runs."""
 
-    def __init__(self, jobs: list[DailyJob], interval: float = 60.0):
+    def __init__(self, settings: Settings, interval: float = 60.0):
         super().__init__(name="daily-jobs", daemon=True)
-        self.jobs, self.interval = jobs, interval
+        self.settings, self.interval = settings, interval
         self._stopping = threading.Event()
 
     def run(self) -> None:
         while not self._stopping.wait(self.interval):
             try:
-                for name in run_due(self.jobs):
+                for name in run_due(jobs_of(self.settings)):
                     log.info("daily job %s done", name)
             except UNAVAILABLE:  # the database is away: the next round tries again
                 continue

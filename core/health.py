@@ -4,6 +4,9 @@ from __future__ import annotations
 from core.db import connection
 from core.search import vector_store
 
+CONTRACT_VERSION = "2.0.0"
+"""The version of the API contract this service implements (what /health reports and the OpenAPI document says)."""
+
 
 def check_health() -> dict:
     """{"status": "ok"|"degraded", "database": ..., "vector_store": ..., "version": ...}."""
@@ -13,7 +16,7 @@ def check_health() -> dict:
     }
     status = "ok" if all(v == "ok" for v in parts.values()) else "degraded"
     failing = [name for name, state in parts.items() if state != "ok"]
-    report = {"status": status, **parts, "api": "ok", "version": "2.0.0"}
+    report = {"status": status, **parts, "api": "ok", "version": CONTRACT_VERSION}
     if failing:
         report["detail"] = "Failing: " + ", ".join(failing)
     return report

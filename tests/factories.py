@@ -20,9 +20,14 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
     make_company(company_id)
     listener = Listener(company_id=company_id, originator=originator, **declared).save()
     if events:
-        InteractionBatch._get_collection().insert_one(batch_document(
-            company_id, originator, "factory", [int(e["t"].timestamp() * 1000) for e in events],
-            [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
-            [e["message"] for e in events],
-            [f"factory:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)]))
+        add_interactions(company_id, originator, events)
     return listener
+
+
+def add_interactions(company_id: int, originator: str, events: list[dict], import_id: str = "factory") -> None:
+    """One more batch of interactions (events from `event`) for the listener, as one import would store them."""
+    InteractionBatch._get_collection().insert_one(batch_document(
+        company_id, originator, import_id, [int(e["t"].timestamp() * 1000) for e in events],
+        [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
+        [e["message"] for e in events],
+        [f"{import_id}:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)]))

@@ -30,7 +30,7 @@ def unavailable(error: Exception | None = None):
         template = current_app.jinja_env.get_template("errors/unavailable.html")
         response = current_app.make_response(template.render(
             message=problem.detail, retry=request.full_path.rstrip("?"),
-            stylesheet=url_for("static", filename="css/app.css")))
+            stylesheet=url_for("static", filename="css/app.css"), icon=url_for("static", filename="favicon.svg")))
     response.status_code = 503
     response.headers["Retry-After"] = str(problem.retry_after)
     return response

@@ -1,18 +1,21 @@
 """The explorer: the whole shared filter set as a GET form; matching listeners, charts, completeness and export."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from flask_login import login_required
 
+from core.clock import station_today
 from core.errors import ValidationFailed
 from core.explore import operations as explorer
 from core.explore.export import export_stream, parse_channel_pair
 from core.explore.filters import ListenerFilter, parse_filters
-from core.explore.spec import SPEC
-from core.listeners.fields import AGE_GROUPS
+from core.explore.spec import REPEATABLE, SPEC
+from core.listeners.fields import AGE_GROUPS, INFERRED, INFERRED_VOCABULARIES
 from core.segmentation.rules import SEGMENTS
 from webapp.helpers import link, open_station, render_htmx
-from webapp.labels import FIELD_LABELS, HINTS, title, value_label
+from webapp.labels import FIELD_LABELS, title, value_label
 
 bp = Blueprint("explorer", __name__)
 
@@ -37,6 +40,11 @@ WIDGETS = {"strings": "checks", "ints": "checks", "all_of": "checks", "string": 
 CHARTS = (("Segments", "segment"), ("Gender", "gender"), ("Age group", "age_group"), ("Channels used", "has_channel"),
           ("Peak time of day", "peak_time_of_day"), ("Top shows", "timeslot_id"), ("Languages", "language"),
           ("Locations", "location"))
+PRESET_DAYS = (7, 30, 90)
+NEWEST_FIRST = ("last_active", "interactions_30d")
+"""Columns whose first click sorts the largest first."""
+NO_INFERENCE = ("No listener has inferred values yet, so these filters match nobody for now. They fill in once "
+                "AI inference has run on this station's listeners.")
 FIXED_ORDER = {"segment": SEGMENTS, "age_group": AGE_GROUPS, "peak_time_of_day": SPEC["peak_time_of_day"][2]}
 
 
@@ -45,7 +53,7 @@ FIXED_ORDER = {"segment": SEGMENTS, "age_group": AGE_GROUPS, "peak_time_of_day":
 def page(company_id: int):
     """The explorer; for htmx (filters changed, another page) only its results."""
     station = open_station(company_id)
-    context = explore(company_id, filled_fields())
+    context = explore(company_id, filled_fields(), station["timezone"])
     return render_htmx("explorer/page.html", "explorer/_fragment.html", station=station, **context)
 
 
@@ -77,27 +85,66 @@ def filled_fields() -> dict[str, list[str]]:
     return {name: kept for name, values in request.args.lists() if (kept := [v for v in values if v.strip()])}
 
 
-def explore(company_id: int, params: dict) -> dict:
+def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
     """Everything the explorer shows for these query parameters (invalid ones become `problems`, never a 500)."""
     params.setdefault("page_size", [str(PAGE_SIZES[0])])
     base = url_for("explorer.page", company_id=company_id)
     try:
         flt, number, size = explorer.parse_filter_page(params)
+        sort = explorer.parse_sort((params.get("sort") or [None])[0])
+        pair = parse_channel_pair((params.get("channel_pair") or [None])[0])
     except ValidationFailed as error:
         station = explorer.aggregate(company_id, ListenerFilter())
         pairs, names = raw_pairs(params), _names(station)
         return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
                 "chips": chips(base, pairs, [], names), "problems": problems(base, params, error.items)}
-    view = explorer.explore(company_id, flt, number, size)
+    view = explorer.explore(company_id, flt, number, size, sort, pair)
     station, results, names = view["station"], view["results"], _names(view["station"])
-    pairs, keep = filter_pairs(flt), [] if size == PAGE_SIZES[0] else [("page_size", str(size))]
-    return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
-            "chips": chips(base, pairs, keep, names), "results": results, "pager": pager(base, pairs, results),
-            "charts": charts(view["aggregate"], names), "aggregate": view["aggregate"],
-            "completeness": view["completeness"], "heat": heat_map(view["cross_channel"]),
-            "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None,
+    pairs = filter_pairs(flt) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])
+    keep = ([] if size == PAGE_SIZES[0] else [("page_size", str(size))]) + \
+        ([] if sort == explorer.DEFAULT_SORT else [("sort", sort)])
+    presets = {"last_interaction_after": date_presets(base, pairs, keep, tz)}
+    return {**_context(station, names, base), "groups": form_groups(station, pairs, names, view["facets"], presets),
+            "chips": chips(base, pairs, keep, names), "results": results, "pager": pager(base, pairs + keep, results),
+            "charts": charts(view["aggregate"], names, base, pairs), "aggregate": view["aggregate"],
+            "completeness": view["completeness"], "heat": heat_map(view["cross_channel"], base, pairs),
+            "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None, "sorts": sort_links(base, pairs, size, sort),
             "exports": {fmt: link(url_for(f"explorer.export_{fmt}", company_id=company_id), pairs)
                         for fmt in ("csv", "json")}}
+
+
+def with_filter(base: str, pairs: list, name: str, value: str) -> str:
+    """The view narrowed by one more filter value (a drill-down), keeping the other filters."""
+    if (name, value) in pairs:
+        return link(base, pairs)
+    kept = pairs if name in REPEATABLE else [p for p in pairs if p[0] != name]
+    return link(base, kept + [(name, value)])
+
+
+def date_presets(base: str, pairs: list, keep: list, tz: str | None) -> list[dict]:
+    """"Last 7 / 30 / 90 days": links setting `last_interaction_after` to that many days before the station's today."""
+    today, chosen = station_today(tz), dict(pairs).get("last_interaction_after", "")[:10]
+    others = [p for p in pairs if p[0] != "last_interaction_after"]
+    out = []
+    for days in PRESET_DAYS:
+        since = (today - timedelta(days=days)).isoformat()
+        out.append({"label": f"Last {days} days", "on": chosen == since,
+                    "url": link(base, others + [("last_interaction_after", since)] + keep)})
+    return out
+
+
+def sort_links(base: str, pairs: list, size: int, sort: str) -> dict:
+    """Per sortable column: the link that sorts by it (reversing it when it is the current order) and its aria-sort."""
+    size_pair = [] if size == PAGE_SIZES[0] else [("page_size", str(size))]
+    out = {}
+    for name in explorer.SORTS:
+        first = f"-{name}" if name in NEWEST_FIRST else name
+        current = sort.lstrip("-") == name
+        target = (name if sort.startswith("-") else f"-{name}") if current else first
+        out[name] = {"url": link(base, pairs + size_pair + ([] if target == explorer.DEFAULT_SORT else
+                                                           [("sort", target)])),
+                     "aria": ("descending" if sort.startswith("-") else "ascending") if current else None}
+    return out
 
 
 def _names(station: dict) -> dict:
@@ -150,6 +197,9 @@ def counts_of(name: str, aggregate: dict) -> dict[str, int]:
 
 def _choices(name: str, station: dict, names: dict) -> list[str]:
     kind, _, allowed = SPEC[name]
+    if name in INFERRED_VOCABULARIES:  # the allowed values, then any other the snapshot holds
+        known = list(INFERRED_VOCABULARIES[name])
+        return known + [v for v in counts_of(name, station) if v.lower() not in {k.lower() for k in known}]
     if name == "peak_hour":
         return [str(h) for h in range(24)]
     if name in ("primary_day_of_week", "peak_month"):
@@ -161,8 +211,16 @@ def _choices(name: str, station: dict, names: dict) -> list[str]:
     return list(counts_of(name, station))
 
 
-def form_groups(station: dict, pairs: list, names: dict) -> list[dict]:
-    """The filter form: groups of fields, each with its widget, options (with station counts) and chosen values."""
+def inferred_yet(station: dict) -> bool:
+    """Whether any listener of the station has an inferred value (until then the inferred filters match nobody)."""
+    return any(counts_of(name, station) for name in INFERRED)
+
+
+def form_groups(station: dict, pairs: list, names: dict, facets: dict | None = None,
+                presets: dict | None = None) -> list[dict]:
+    """The filter form: groups of fields, each with its widget, options (with their facet counts: what each option
+    would match under the other filters, 0 included) and chosen values."""
+    facets = facets or {}
     chosen: dict[str, list[str]] = {}
     for name, value in pairs:
         chosen.setdefault(name, []).append(value)
@@ -170,25 +228,27 @@ def form_groups(station: dict, pairs: list, names: dict) -> list[dict]:
     for group_title, members in GROUPS:
         fields = []
         for name in members:
-            counts, picked = counts_of(name, station), chosen.get(name, [])
+            counts, picked = counts_of(name, facets.get(name, station)), chosen.get(name, [])
             values = _choices(name, station, names)
             lowered = {v.lower() for v in values}
             values += [v for v in picked if v.lower() not in lowered]  # a value from the URL the station lacks
             widget = WIDGETS[SPEC[name][0]]
             if widget in ("checks", "select") and not values:
-                widget = "text"
-            fields.append({"name": name, "title": title(name), "hint": HINTS.get(name), "widget": widget,
+                widget = "none" if name in INFERRED else "text"
+            fields.append({"name": name, "title": title(name), "widget": widget,
                            "options": [(v, value_label(name, v, names), counts.get(v, 0)) for v in values],
-                           "chosen": {v.lower() for v in picked}, "value": ",".join(picked)})
+                           "chosen": {v.lower() for v in picked}, "value": ",".join(picked),
+                           "presets": (presets or {}).get(name)})
         groups.append({"title": group_title, "fields": fields,
-                       "open": group_title == "Segment" or any(name in chosen for name in members)})
+                       "open": group_title == "Segment" or any(name in chosen for name in members),
+                       "note": NO_INFERENCE if set(members) & set(INFERRED) and not inferred_yet(station) else None})
     return groups
 
 
 def pager(base: str, pairs: list, results: dict) -> dict:
-    """Previous/next and a window of page numbers, each a link that keeps the filters and the page size."""
+    """Previous/next and a window of page numbers, each a link that keeps `pairs` (filters, page size, sort)."""
     number, pages, size = results["page"], results["pages"], results["page_size"]
-    keep = pairs + ([] if size == PAGE_SIZES[0] else [("page_size", str(size))])
+    keep = pairs
 
     def at(n: int) -> str:
         return link(base, keep + ([("page", str(n))] if n > 1 else []))
@@ -206,8 +266,9 @@ def pager(base: str, pairs: list, results: dict) -> dict:
             "last": min(number * size, results["total"]), "past_end": number > pages, "first_url": at(1)}
 
 
-def charts(aggregate: dict, names: dict, most: int = 8) -> list[dict]:
-    """Bar charts of the filtered set: listeners per value, the largest first (fixed order for ordered scales)."""
+def charts(aggregate: dict, names: dict, base: str = "", pairs: list = (), most: int = 8) -> list[dict]:
+    """Bar charts of the filtered set: listeners per value, the largest first (fixed order for ordered scales); each
+    bar links to the explorer narrowed to it."""
     total, out = aggregate.get("total", 0), []
     for chart_title, name in CHARTS:
         counts = counts_of(name, aggregate)
@@ -217,15 +278,17 @@ def charts(aggregate: dict, names: dict, most: int = 8) -> list[dict]:
         top = max([counts.get(v, 0) for v in values] or [0])
         rows = [{"value": v, "label": value_label(name, v, names), "count": counts.get(v, 0),
                  "pct": 100.0 * counts.get(v, 0) / total if total else 0.0,
-                 "width": 100.0 * counts.get(v, 0) / top if top else 0.0} for v in values]
+                 "width": 100.0 * counts.get(v, 0) / top if top else 0.0,
+                 "url": with_filter(base, list(pairs), name, v)} for v in values]
         out.append({"title": chart_title, "name": name, "rows": rows, "more": max(0, len(counts) - len(values)),
                     "unknown": total - sum(counts.values()) if SPEC[name][0] in ("strings", "string") and
                     name != "segment" and total else 0})
     return out
 
 
-def heat_map(cross: dict) -> dict:
-    """Channel x channel: listeners active on both (the diagonal: on the channel at all) and single-channel ones."""
+def heat_map(cross: dict, base: str = "", filters: list = ()) -> dict:
+    """Channel x channel: listeners active on both (the diagonal: on the channel at all) and single-channel ones;
+    each cell links to the explorer narrowed to its listeners."""
     channels = [c for c in cross["channels"] if c["listeners"]]
     pairs = {tuple(sorted(p["channels"])): p for p in cross["pairs"]}
     rows = []
@@ -233,12 +296,15 @@ def heat_map(cross: dict) -> dict:
         cells = []
         for b in channels:
             if a is b:
-                cells.append({"count": a["listeners"], "pct": a["percentage"], "diagonal": True})
+                cells.append({"count": a["listeners"], "pct": a["percentage"], "diagonal": True,
+                              "url": with_filter(base, list(filters), "has_channel", str(a["channel_type"]))})
                 continue
             key = tuple(sorted((a["channel_type"], b["channel_type"])))
             pair = pairs.get(key, {"listeners": 0, "percentage": 0.0})
             cells.append({"count": pair["listeners"], "pct": pair["percentage"], "other": b["name"],
-                          "pair": f"{key[0]},{key[1]}"})
+                          "pair": f"{key[0]},{key[1]}",
+                          "url": link(base, [p for p in filters if p[0] != "channel_pair"]
+                                      + [("channel_pair", f"{key[0]},{key[1]}")])})
         rows.append({"channel": a, "cells": cells})
     top = max([c["pct"] for row in rows for c in row["cells"] if not c.get("diagonal")] or [0]) or 1
     for cell in (c for row in rows for c in row["cells"]):

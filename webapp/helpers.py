@@ -2,6 +2,7 @@
 and its formatting filters. Page modules import this module and never each other."""
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -9,6 +10,7 @@ from zoneinfo import ZoneInfo
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
+from core.explore.glossary import TEXTS
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
 
@@ -28,14 +30,18 @@ AREA_OF = {"listener": "explorer"}
 """Blueprints whose pages belong to another area of the navigation (a listener is opened from the explorer)."""
 
 
-def render_htmx(page: str, fragment: str, **context):
-    """The whole page, or only its fragment for an htmx request that is not a boosted navigation.
+def wants_fragment() -> bool:
+    """True for an htmx request that is not a boosted navigation: it swaps a part of the page in.
 
     A history restore (the back button after a cache miss) is sent with HX-Request too, and needs the whole page.
     """
-    partial = (request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
-               and request.headers.get("HX-History-Restore-Request") != "true")
-    response = make_response(render_template(fragment if partial else page, **context))
+    return (request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def render_htmx(page: str, fragment: str, **context):
+    """The whole page, or only its fragment when the request `wants_fragment`."""
+    response = make_response(render_template(fragment if wants_fragment() else page, **context))
     response.vary.add("HX-Request")
     return response
 
@@ -58,12 +64,19 @@ def open_station(company_id: int) -> dict:
 
 
 def layout_context() -> dict:
-    """What every template may use: the segments, the user's stations (read lazily) and the navigation."""
+    """What every template may use: the segments, the explanations of the help, the user's stations (read lazily)
+    and the navigation."""
     def my_stations() -> list[dict]:
         return stations_of(current_user) if current_user.is_authenticated else []
 
-    return {"SEGMENTS": SEGMENTS, "SEGMENT_LABELS": LABELS, "SEGMENT_MEANINGS": MEANINGS,
-            "my_stations": my_stations, "navigation": navigation, "switch_url": switch_url}
+    return {"SEGMENTS": SEGMENTS, "SEGMENT_LABELS": LABELS, "SEGMENT_MEANINGS": MEANINGS, "HELP": TEXTS,
+            "my_stations": my_stations, "navigation": navigation, "switch_url": switch_url, "unique_id": unique_id}
+
+
+def unique_id(prefix: str) -> str:
+    """An element id that no other element of the page holds, not even one that htmx swapped in from another
+    response (a counter would start again in each)."""
+    return f"{prefix}-{secrets.token_hex(4)}"
 
 
 def navigation(company_id: int) -> list[dict]:
@@ -94,11 +107,6 @@ def format_when(iso: str | None, tz: str | None = None) -> str:
         moment = moment.replace(tzinfo=ZoneInfo("UTC"))
     local = moment.astimezone(ZoneInfo(tz or "UTC"))
     return f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"
-
-
-def format_number(value) -> str:
-    """Thousands separated: 12,480."""
-    return f"{value or 0:,}"
 
 
 def safe_next(target: str | None) -> str | None:

@@ -1,4 +1,4 @@
-"""How pages name things: filter titles and hints, days and months, field names, and a filter value in words."""
+"""How pages name things: filter titles, days and months, field names, and a filter value in words."""
 from __future__ import annotations
 
 from core.explore.filters import TRUE
@@ -10,11 +10,7 @@ TITLES = {"name": "Name contains", "email": "Email contains", "originator": "Num
           "primary_day_of_week": "Main day", "weekday_pattern": "Mostly on weekdays",
           "public_holiday": "Active on holiday", "opt_in": "Opted in", "missing_fields": "Missing field",
           "last_interaction_after": "Last active after", "last_interaction_before": "Last active before",
-          "timeslot_id": "Show", "employment_status": "Employment"}
-HINTS = {"tags": "Has every ticked tag", "inferred_interests": "Has every ticked interest",
-         "channel_type": "The channel they use most", "has_channel": "Used at any time",
-         "missing_fields": "Any ticked field is missing", "timeslot_id": "Took part during any ticked show",
-         "weekday_pattern": "Three quarters of interactions on weekdays"}
+          "timeslot_id": "Show", "employment_status": "Employment", "channel_pair": "Active on both"}
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -32,7 +28,9 @@ def title(name: str) -> str:
 
 def value_label(name: str, value: str, names: dict | None = None) -> str:
     """A filter value as a producer reads it: channel and show names, days, months, Yes/No."""
-    names, kind, text = names or {}, SPEC[name][0], str(value)
+    names, kind, text = names or {}, SPEC.get(name, ("",))[0], str(value)
+    if name == "channel_pair":  # the explorer's own drill-down into a cell of the cross-channel heat map
+        return " and ".join(names.get("channels", {}).get(c, f"Channel {c}") for c in text.split(","))
     if name == "segment":
         return LABELS.get(text.lower(), text)
     if name in ("channel_type", "has_channel"):

@@ -1,17 +1,21 @@
-"""One listener's page: profile, segment reasons, behaviour and history; erasure behind a confirmation."""
+"""One listener's page: profile, segment reasons, behaviour, segment history and the paged interaction timeline;
+erasure behind a confirmation."""
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, request, url_for
 from flask_login import current_user, login_required
 
 from core.explore.filters import parse_bool_param
 from core.explore.listener import get_listener
+from core.explore.operations import int_param
+from core.explore.timeline import listener_timeline
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
 from core.stations.shows import show_titles
-from webapp.helpers import open_station
+from core.wording import join_words, number
+from webapp.helpers import open_station, render_htmx, wants_fragment
 from webapp.labels import DAYS, FIELD_LABELS, MONTHS
 
 bp = Blueprint("listener", __name__)
@@ -20,12 +24,16 @@ bp = Blueprint("listener", __name__)
 @bp.get("/stations/<int:company_id>/listeners/<originator>")
 @login_required
 def page(company_id: int, originator: str):
-    """The listener's page; 404 for a listener who is unknown or was erased."""
+    """The listener's page with page `?page=` of their timeline; an htmx request gets only those timeline entries
+    (the "older" link appends them). 404 for a listener who is unknown or was erased."""
     station = open_station(company_id)
-    listener = get_listener(company_id, originator)
-    return render_template("listener/page.html", station=station, listener=listener, shows=show_titles(company_id),
-                           back=explorer_url(company_id, request.referrer), days=DAYS, months=MONTHS,
-                           field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS))
+    timeline = listener_timeline(company_id, originator, int_param(request.args.to_dict(flat=False), "page", 1))
+    context = {"station": station, "timeline": timeline}
+    if not wants_fragment():
+        context.update(listener=get_listener(company_id, originator), shows=show_titles(company_id),
+                       back=explorer_url(company_id, request.referrer), days=DAYS, months=MONTHS,
+                       field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS))
+    return render_htmx("listener/page.html", "listener/_timeline_entries.html", **context)
 
 
 @bp.post("/stations/<int:company_id>/listeners/<originator>/erase")
@@ -42,7 +50,7 @@ def erase(company_id: int, originator: str):
 
 def receipt_message(originator: str, receipt: dict) -> str:
     """The erasure receipt in one sentence: who, every store touched and whether the number is suppressed."""
-    stores = ", ".join(f"{name.replace('_', ' ')} {count:,}" for name, count in receipt["stores"].items())
+    stores = join_words([f"{name.replace('_', ' ')} {number(count)}" for name, count in receipt["stores"].items()])
     suppressed = (" Future interactions from this number will be dropped at import." if receipt["suppressed"]
                   else "")
     return (f"Listener {originator} was erased. Records touched: {stores}. Their behaviour stays in the counts "

@@ -9,8 +9,10 @@ from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
 from api.errors import is_api_request
-from webapp import auth, explore, listener, overview, throttle
-from webapp.helpers import format_number, format_when, layout_context, safe_next
+from core.segmentation.insights import being
+from core.wording import agree, number, plural
+from webapp import auth, explore, glossary, listener, overview, throttle
+from webapp.helpers import format_when, layout_context, safe_next
 
 login_manager = LoginManager()
 csrf = CSRFProtect()
@@ -30,9 +32,18 @@ def init_app(app: Flask) -> None:
     throttle.limiter.init_app(app)
     app.context_processor(layout_context)
     app.add_template_filter(format_when, "when")
-    app.add_template_filter(format_number, "number")
-    for area in (auth, overview, explore, listener):
+    app.add_template_filter(number, "number")  # 12,480; 2.5
+    app.add_template_filter(plural, "plural")  # {{ n | plural("listener") }}: "1 listener", "12,480 listeners"
+    app.add_template_filter(agree, "agree")  # {{ n | agree("has") }}: the word that goes with n ("has", "have")
+    app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
+    for area in (auth, overview, explore, listener, glossary):
         app.register_blueprint(area.bp)
+    app.add_url_rule("/favicon.ico", "favicon", favicon)
+
+
+def favicon():
+    """The icon of the layout also where browsers look for it by themselves, so that none gets a 404."""
+    return current_app.send_static_file("favicon.svg")
 
 
 def _protect_pages() -> None:

@@ -37,3 +37,15 @@ def _try_acquire(col, name: str, token: str, ttl: timedelta) -> bool:
         taken = col.find_one_and_update({"_id": name, "until": {"$lt": now}},
                                         {"$set": {"owner": token, "until": now + ttl}})
         return taken is not None
+
+
+def try_lease(name: str, ttl: timedelta) -> str | None:
+    """Take the named lock now if it is free (or its holder died); its token, None when someone holds it. For work
+    that must not wait, such as a run a producer asks for while another one runs."""
+    token = secrets.token_hex(8)
+    return token if _try_acquire(get_db()["locks"], name, token, ttl) else None
+
+
+def release(name: str, token: str) -> None:
+    """Give the lock back, only if `token` still holds it."""
+    get_db()["locks"].delete_one({"_id": name, "owner": token})

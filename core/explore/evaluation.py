@@ -3,18 +3,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.clock import in_zone
 from core.explore.spec import SPEC
 from core.listeners.snapshot import Snapshot
 
 
-def evaluate(values: dict, snap: Snapshot) -> np.ndarray:
-    """Rows matching every active filter (parameter name -> typed value); erased listeners never match."""
+def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
+    """Rows matching every active filter (parameter name -> typed value); erased listeners never match. A date or
+    time without an offset is wall time in the station's zone `tz` (decisions.md §3)."""
     n = len(snap)
     if n == 0:
         return np.zeros(0, dtype=bool)
     mask = ~snap.cols["erased"] if "erased" in snap.cols else np.ones(n, dtype=bool)
     for name, value in values.items():
         kind, column, _ = SPEC[name]
+        value = in_zone(value, tz) if kind == "datetime" else value
         mask &= _MATCHERS[kind](snap, column, value, name)
     return mask
 

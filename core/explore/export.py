@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
+from core.clock import station_today
 from core.csvcells import CsvText
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
@@ -12,12 +16,16 @@ from core.explore.operations import LISTING_PROJECTION, select
 from core.explore.records import record
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
+from core.stations.companies import get_company
+from core.stations.defaults import channel_name, show_name
+from core.stations.shows import show_titles
 
 CSV_COLUMNS = ("originator", *LISTED, "tags", *FLAGS, "segment", "rfm_recency", "rfm_frequency", "rfm_engagement",
                "first_interaction", "last_interaction",
-               "interactions_total", "interactions_30d", "interactions_90d", "channels", "primary_channel",
+               "interactions_total", "interactions_30d", "interactions_90d", "channels", "channel_names",
+               "primary_channel", "primary_channel_name",
                "peak_hour", "peak_time_of_day", "primary_day_of_week", "peak_month", "weekday_pattern",
-               "public_holidays", "timeslots", "campaign_types", "profile_complete", "missing_fields",
+               "public_holidays", "timeslots", "show_names", "campaign_types", "profile_complete", "missing_fields",
                *INFERRED)
 CHUNK_ROWS = 500
 
@@ -36,26 +44,33 @@ def parse_channel_pair(raw: str | None) -> tuple[int, int] | None:
     return pair
 
 
-def _rows(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None):
-    selection = select(company_id, flt)
-    snap, mask = selection.snap, selection.mask
-    if pair is not None and len(snap):
-        vocab = [int(v) for v in snap.vocab.get("channels", [])]
-        for channel in pair:
-            mask &= snap.cols["channels"][:, vocab.index(channel)] if channel in vocab else False
-    return snap, mask
+ORDER_CHUNK = 2000
 
 
 def export_records(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None = None) -> Iterator[dict]:
-    """Every matching listener record, streamed from MongoDB in the collection's order."""
-    snap, mask = _rows(company_id, flt, pair)
-    wanted = snap.originators[mask] if len(snap) else []
-    if not len(wanted):
-        return
-    for doc in iter_listeners(company_id, wanted, projection=LISTING_PROJECTION, exact=False):
-        row = snap.row_of(doc["originator"])
-        if row is not None and mask[row]:
-            yield record(doc, snap, row)
+    """Every matching listener record, by originator (a stable order: the same data exports the same file), with
+    channel and show names beside their ids and times with the station's offset."""
+    selection = select(company_id, flt).on_both(pair)
+    snap, company = selection.snap, selection.company
+    wanted = np.sort(snap.originators[selection.mask]) if len(snap) else []
+    names = {"channels": company.channel_names(), "shows": show_titles(company_id) if len(wanted) else {}}
+    for start in range(0, len(wanted), ORDER_CHUNK):
+        chunk = wanted[start:start + ORDER_CHUNK]
+        docs = {d["originator"]: d for d in iter_listeners(company_id, chunk, projection=LISTING_PROJECTION,
+                                                            exact=False)}
+        for originator in chunk.tolist():
+            if originator in docs:
+                yield readable(record(docs[originator], snap, snap.row_of(originator), company.timezone), names)
+
+
+def readable(rec: dict, names: dict) -> dict:
+    """The record with the names of its channels and shows beside their ids (exports are read by people)."""
+    channels, shows = names["channels"], names["shows"]
+    primary = rec.get("primary_channel")
+    rec["primary_channel_name"] = channel_name(channels, primary) if primary else None
+    rec["channel_names"] = [channel_name(channels, c) for c in rec.get("channels") or []]
+    rec["show_names"] = [show_name(shows, t) for t in rec.get("timeslots") or []]
+    return rec
 
 
 def _flat(rec: dict) -> list:
@@ -116,7 +131,23 @@ def export_stream(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | 
     first = next(records, None)
     chained = _chain(first, records)
     chunks = stream_csv(chained) if fmt == "csv" else stream_json(chained)
-    return Export(chunks, "text/csv" if fmt == "csv" else "application/json", f"listeners-{company_id}.{fmt}")
+    return Export(chunks, "text/csv" if fmt == "csv" else "application/json",
+                  export_filename(company_id, flt, pair, fmt))
+
+
+def export_filename(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None, fmt: str) -> str:
+    """`kaya-fm_2026-11-22_super_fan.csv`: the station, its local date and the filters, so that a folder of exports
+    says what each file holds. Segments are named alone, other filters as name-value; no filter is "all"."""
+    company = get_company(company_id)
+    parts = [value if name == "segment" else f"{name}-{value}" for name, value in flt.to_params()]
+    parts += [f"channels-{pair[0]}-{pair[1]}"] if pair else []
+    what = _slug("_".join(parts), keep="_")[:100].strip("-_") or "all"
+    return f"{_slug(company.display_name)}_{station_today(company.timezone)}_{what}.{fmt}"
+
+
+def _slug(text: str, keep: str = "") -> str:
+    """Lower-case letters, digits and hyphens (and the characters of `keep`), safe in any file system."""
+    return re.sub(rf"[^a-z0-9{keep}]+", "-", text.lower()).strip("-")
 
 
 def _chain(first, rest):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -51,9 +51,13 @@ class ListenerFilter:
                 out.append((name, str(value)))
         return out
 
-    def mask(self, snap: Snapshot) -> np.ndarray:
-        """Which rows of the snapshot match every active filter."""
-        return evaluate(self.values, snap)
+    def mask(self, snap: Snapshot, tz: str | None = None) -> np.ndarray:
+        """Which rows of the snapshot match every active filter; dates without an offset are in the zone `tz`."""
+        return evaluate(self.values, snap, tz)
+
+    def without(self, name: str) -> ListenerFilter:
+        """The same filters but `name` (faceted counts: each facet is counted under the other filters)."""
+        return ListenerFilter({k: v for k, v in self.values.items() if k != name})
 
 
 def parse_filters(params: Mapping[str, Any], location: str = "query") -> ListenerFilter:
@@ -126,7 +130,7 @@ def _datetime(raw, _allowed) -> datetime:
         parsed = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
     except ValueError:
         raise ValueError("Not a valid ISO 8601 date-time.") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return parsed  # without an offset: wall time in the station's zone, fixed when evaluated (evaluation.py)
 
 
 def _comma_list(raw, _allowed) -> tuple[str, ...]:

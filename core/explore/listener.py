@@ -22,14 +22,21 @@ def check_alias(db: str | None) -> str:
     return alias
 
 
+def find_listener(company_id: int, originator: str, fields: dict | None = None) -> dict:
+    """The listener's stored document; ListenerNotFound when unknown or erased (an erased listener's old number
+    names nobody any more)."""
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
+                                               "erased_at": None}, {"_id": 0, **(fields or {})})
+    if doc is None:
+        raise ListenerNotFound.of(originator)
+    return doc
+
+
 def get_listener(company_id: int, originator: str, db: str | None = None) -> dict:
     """The full profile of one listener; ListenerNotFound for unknown or erased listeners."""
     check_alias(db)
     company = get_company(company_id)
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
-                                               "erased_at": None}, {"_id": 0})
-    if doc is None:
-        raise ListenerNotFound.of(originator)
+    doc = find_listener(company_id, originator)
     snap = snapshot.current(company_id)
     row = snap.row_of(originator) if len(snap) else None
     profile = behaviour(snap, row) if row is not None else None

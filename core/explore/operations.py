@@ -13,6 +13,7 @@ import numpy as np
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.records import record
+from core.explore.spec import SPEC
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
@@ -43,22 +44,61 @@ class Selection:
 
     def narrowed(self, flt: ListenerFilter) -> Selection:
         """The same snapshot under another filter (one company read, one snapshot, per request)."""
-        return Selection(self.company, self.snap, flt.mask(self.snap))
+        return Selection(self.company, self.snap, flt.mask(self.snap, self.company.timezone))
+
+
+    def on_both(self, pair: tuple[int, int] | None) -> Selection:
+        """Only those active on both channels of `pair` (the cross-channel cells, the export's channel_pair)."""
+        if pair is None or not len(self.snap):
+            return self
+        vocab, mask = [int(v) for v in self.snap.vocab.get("channels", [])], self.mask.copy()
+        for channel in pair:
+            mask &= self.snap.cols["channels"][:, vocab.index(channel)] if channel in vocab else False
+        return Selection(self.company, self.snap, mask)
 
 
 def select(company_id: int, flt: ListenerFilter) -> Selection:
     """The listeners of the company that match (404 for an unknown company)."""
     company = get_company(company_id)
     snap = snapshot.current(company_id)
-    return Selection(company, snap, flt.mask(snap))
+    return Selection(company, snap, flt.mask(snap, company.timezone))
 
 
-def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray) -> np.ndarray:
-    """Matching rows, most recently active first, then by originator (a stable order for paging)."""
+SORTS = {"last_active": "last_ts", "listener": "originator", "segment": "segment", "interactions_30d": "n_30",
+         "channel": "primary_channel", "location": "location"}
+"""The orders the explorer's listener table offers (`sort=name` ascending, `sort=-name` descending); the API keeps
+its one documented order, most recently active first."""
+DEFAULT_SORT = "-last_active"
+
+
+def parse_sort(raw: str | None) -> str:
+    """A sort of SORTS, else 422 naming the choices."""
+    text = (raw or DEFAULT_SORT).strip()
+    if text.lstrip("-") not in SORTS:
+        raise ValidationFailed.one(["query", "sort"], f"Must be one of: {', '.join(SORTS)} (a leading - reverses).")
+    return text
+
+
+def _sort_key(snap: snapshot.Snapshot, rows: np.ndarray, name: str) -> np.ndarray:
+    """Numbers that order the rows by a column: text and categories by their alphabetical rank, absent ones last."""
+    column = snap.cols[SORTS[name]][rows]
+    if name == "listener":
+        return np.unique(column, return_inverse=True)[1]
+    if name == "location":
+        vocab = [str(v).lower() for v in snap.vocab.get("location", [])]
+        rank = np.append(np.argsort(np.argsort(vocab)), len(vocab)) if vocab else np.zeros(1, dtype=np.int64)
+        return rank[column]
+    return column
+
+
+def _ordered_rows(snap: snapshot.Snapshot, mask: np.ndarray, sort: str = DEFAULT_SORT) -> np.ndarray:
+    """Matching rows in the order asked (by default most recently active first), then by originator, so that pages
+    are stable."""
     rows = np.flatnonzero(mask)
     if not len(rows):
         return rows
-    order = np.lexsort((snap.originators[rows], -snap.cols["last_ts"][rows]))
+    key = _sort_key(snap, rows, sort.lstrip("-")).astype(np.int64)
+    order = np.lexsort((snap.originators[rows], -key if sort.startswith("-") else key))
     return rows[order]
 
 
@@ -80,9 +120,9 @@ def filter_listeners(company_id: int, flt: ListenerFilter, page: int = 1, page_s
     return _page(select(company_id, flt), page, page_size)
 
 
-def _page(sel: Selection, page: int, page_size: int) -> dict:
+def _page(sel: Selection, page: int, page_size: int, sort: str = DEFAULT_SORT) -> dict:
     snap = sel.snap
-    rows = _ordered_rows(snap, sel.mask)
+    rows = _ordered_rows(snap, sel.mask, sort)
     chosen = rows[(page - 1) * page_size: page * page_size]
     docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, snap.originators[chosen].tolist(),
                                                        projection=LISTING_PROJECTION)}
@@ -129,7 +169,7 @@ def aggregate(company_id: int, flt: ListenerFilter) -> dict:
     return _aggregate(select(company_id, flt))
 
 
-def _aggregate(sel: Selection) -> dict:
+def _aggregate(sel: Selection, titles: dict | None = None) -> dict:
     snap, rows = sel.snap, sel.rows
     out: dict = {"total": int(len(rows))}
     if not len(snap):
@@ -143,7 +183,7 @@ def _aggregate(sel: Selection) -> dict:
     out["has_channel"] = _named(_multi_counts(snap, "channels", rows), channels, "name")
     for name in ("peak_hour", "primary_day_of_week", "peak_month"):
         out[name] = _int_counts(snap.cols[name][rows])
-    titles = show_titles(sel.company.company_id)
+    titles = show_titles(sel.company.company_id) if titles is None else titles
     out["timeslot_counts"] = _named(_multi_counts(snap, "timeslots", rows), titles, "title")
     out.update({name: _flag_counts(snap.cols[name][rows]) for name in FLAG_DIMENSIONS})
     return out
@@ -226,13 +266,27 @@ def parse_filter_page(params: dict) -> tuple[ListenerFilter, int, int]:
     return flt, page[0], page[1]
 
 
-def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int) -> dict:
+def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int, sort: str = DEFAULT_SORT,
+            pair: tuple[int, int] | None = None) -> dict:
     """Everything the explorer page shows, from one company read and one snapshot: the station's own values (for
-    the form), a page of results, and the aggregate, completeness and cross-channel figures of the filtered set."""
+    the form), a page of results, the aggregate, completeness and cross-channel figures of the filtered set, and
+    the facet counts of the form."""
     check_page(page, page_size)
     station = select(company_id, ListenerFilter())
-    chosen = station.narrowed(flt) if flt else station
-    station_counts = _aggregate(station)
-    return {"station": station_counts, "results": _page(chosen, page, page_size),
-            "aggregate": _aggregate(chosen) if flt else station_counts, "completeness": _completeness(chosen),
+    chosen = (station.narrowed(flt) if flt else station).on_both(pair)
+    titles = show_titles(company_id)
+    station_counts = _aggregate(station, titles)
+    counts = _aggregate(chosen, titles) if flt or pair else station_counts
+    return {"station": station_counts, "results": _page(chosen, page, page_size, sort), "aggregate": counts,
+            "facets": facets(station, flt, counts, titles, pair), "completeness": _completeness(chosen),
             "cross_channel": _cross_channel(chosen)}
+
+
+def facets(station: Selection, flt: ListenerFilter, counts: dict, titles: dict,
+           pair: tuple[int, int] | None = None) -> dict:
+    """Per filter, the counts its options show (faceted search): option X of filter F counts the listeners that
+    would match with X chosen, under every other active filter but F's own. A filter not in use takes the counts of
+    the filtered set; each one in use costs one more vectorised pass."""
+    return {name: (_aggregate(station.narrowed(flt.without(name)).on_both(pair), titles) if name in flt.values
+                   else counts)
+            for name in SPEC}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.clock import iso_from_epoch
+from core.clock import local_iso_from_epoch
 from core.listeners.fields import INFERRED, LISTED
 from core.listeners.snapshot import Snapshot
 
@@ -19,16 +19,17 @@ def _label(snap: Snapshot, name: str, row: int):
     return snap.vocab[name][code] if code >= 0 else None
 
 
-def behaviour(snap: Snapshot, row: int) -> dict:
-    """The behavioural profile of one snapshot row."""
+def behaviour(snap: Snapshot, row: int, tz: str | None = None) -> dict:
+    """The behavioural profile of one snapshot row; times in ISO 8601 with the offset of the zone `tz` (UTC when
+    not given)."""
     c = snap.cols
     recency = float(c["recency_days"][row])
     return {
         "segment": _label(snap, "segment", row),
         "rfm": {"recency": int(c["rfm_recency"][row]), "frequency": int(c["rfm_frequency"][row]),
                 "engagement": int(c["rfm_engagement"][row])},
-        "first_interaction": iso_from_epoch(c["first_ts"][row]),
-        "last_interaction": iso_from_epoch(c["last_ts"][row]),
+        "first_interaction": local_iso_from_epoch(c["first_ts"][row], tz),
+        "last_interaction": local_iso_from_epoch(c["last_ts"][row], tz),
         "days_since_last": None if np.isinf(recency) else round(recency, 2),
         "interactions_total": int(c["n_total"][row]),
         "interactions_30d": int(c["n_30"][row]),
@@ -50,7 +51,7 @@ def behaviour(snap: Snapshot, row: int) -> dict:
         "campaign_types": _members(snap, "campaign_types", row),
         "profile_complete": bool(c["profile_complete"][row]),
         "missing_fields": _members(snap, "missing_fields", row),
-        "segmented_at": iso_from_epoch(c["as_of"][row]),
+        "segmented_at": local_iso_from_epoch(c["as_of"][row], tz),
     }
 
 
@@ -64,12 +65,13 @@ def inferred(doc: dict) -> dict:
     return {name: stored.get(name) for name in INFERRED}
 
 
-def record(doc: dict, snap: Snapshot, row: int | None) -> dict:
-    """One listener for filter pages and exports: declared fields, tags, flags, behaviour, inferred values."""
+def record(doc: dict, snap: Snapshot, row: int | None, tz: str | None = None) -> dict:
+    """One listener for filter pages and exports: declared fields, tags, flags, behaviour (times in zone `tz`),
+    inferred values."""
     out = {"originator": doc["originator"]}
     out.update({name: doc.get(name) for name in LISTED})
     out.update({"tags": doc.get("tags") or [], "permission": doc.get("permission"), "opt_in": doc.get("opt_in")})
     if row is not None:
-        out.update(behaviour(snap, row))
+        out.update(behaviour(snap, row, tz))
     out["inferred"] = inferred(doc)
     return out

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from core.listeners.fields import AGE_GROUPS, COMPLETENESS, GENDERS
-from core.segmentation.behaviour import DAYPARTS
+from core.segmentation.behaviour import DAYPART_OF_HOUR, DAYPARTS, WEEKDAY_SHARE
 from core.segmentation.rules import SEGMENTS
+from core.wording import join_words
 
 # name -> (kind, snapshot column, allowed values or (min, max))
 SPEC: dict[str, tuple[str, str, Any]] = {
@@ -50,3 +53,56 @@ SPEC: dict[str, tuple[str, str, Any]] = {
     "weekday_pattern": ("bool", "weekday_pattern", None),
 }
 REPEATABLE = {name for name, (kind, _, _) in SPEC.items() if kind in ("strings", "ints")}
+
+
+def _dayparts() -> str:
+    """The dayparts with their hours, read from the table that buckets interactions."""
+    spans = []
+    for code, name in enumerate(DAYPARTS):
+        hours = np.flatnonzero(DAYPART_OF_HOUR == code)
+        spans.append(f"{name} {hours[0]:02d}:00-{hours[-1] + 1:02d}:00")
+    return ", ".join(spans)
+
+
+def _declared(names: tuple[str, ...]) -> str:
+    return join_words([name.replace("_", " ").replace("id number", "ID number") for name in names])
+
+
+HELP: dict[str, str] = {
+    "segment": "Their segment as of the latest segmentation run.",
+    "gender": "Gender as the listener declared it.",
+    "age_group": "Age group, from the age the listener declared.",
+    "ethnicity": "Ethnicity as the listener declared it.",
+    "language": "Language as the listener declared it.",
+    "location": "Location as the listener declared it.",
+    "income_bracket": "Income bracket as the listener declared it.",
+    "education": "Education as the listener declared it.",
+    "employment_status": "Employment as the listener declared it.",
+    "tags": "Has every ticked tag; tags come in with the imported profiles.",
+    "name": "Name contains this text, in any case.",
+    "email": "Email address contains this text, in any case.",
+    "originator": "The number (or other sender) they write from, exactly as stored, e.g. 27821234567.",
+    "inferred_gender": "Gender estimated by AI from their data, whatever its confidence; never counted as declared.",
+    "inferred_age_group": "Age group estimated by AI, whatever its confidence; never counted as declared.",
+    "inferred_language": "Language estimated by AI, e.g. from their messages; never counted as declared.",
+    "inferred_location": "Location estimated by AI, whatever its confidence; never counted as declared.",
+    "inferred_lsm": "Living Standards Measure (LSM 1 to 10) estimated by AI; never counted as declared.",
+    "inferred_interests": "Has every ticked interest estimated by AI.",
+    "channel_type": "Their primary channel: the one they used most (a tie goes to the lowest channel number).",
+    "has_channel": "Used this channel at least once.",
+    "campaign_type": "Took part at least once in a campaign of any ticked type.",
+    "peak_time_of_day": f"The daypart of most of their interactions, station time: {_dayparts()}.",
+    "peak_hour": "The hour of the day of most of their interactions, station time.",
+    "primary_day_of_week": "The day of the week of most of their interactions, station time.",
+    "peak_month": "The month of most of their interactions.",
+    "weekday_pattern": f"At least {round(100 * WEEKDAY_SHARE)}% of their interactions fall on Monday to Friday.",
+    "public_holiday": "Took part on any ticked public holiday of the station's country.",
+    "permission": "Whether they gave the station permission, as imported; unknown matches neither Yes nor No.",
+    "opt_in": "Whether they opted in to messages from the station; unknown matches neither Yes nor No.",
+    "profile_complete": f"Whether they gave all {len(COMPLETENESS)} declared fields: {_declared(COMPLETENESS)}.",
+    "missing_fields": "Any ticked declared field is missing from their profile.",
+    "last_interaction_after": "Last took part after this date began (midnight, station time).",
+    "last_interaction_before": "Last took part before this date began (midnight, station time).",
+    "timeslot_id": "Took part at least once during any ticked show.",
+}
+"""Each filter in one line, as the explorer's help and the glossary show it (a test holds it to SPEC)."""

@@ -57,7 +57,8 @@ def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str =
             resegment_listeners(company_id, sorted(touched[company_id]))
     return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
                         rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
-                        suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count).save()
+                        suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count,
+                        warnings=tally.warnings, warning_count=tally.warning_count).save()
 
 
 @contextmanager
@@ -78,10 +79,15 @@ def _check_kind(kind: str) -> None:
         raise ValidationFailed.one(["kind"], f"unknown kind {kind!r}: expected one of {', '.join(KINDS)}")
 
 
+def _required_only(parse: Callable[[dict], tuple]) -> Callable:
+    """The row parser of a kind whose fields are all required (channels, shows): it has nothing to warn about."""
+    return lambda row, _warnings: parse(row)
+
+
 def _channels(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
     """Company.channels[str(channel_type)] = name; touched are the companies whose names changed."""
     state, changes = {}, defaultdict(dict)
-    for company_id, channel_type, name in tally.valid(rows, channel_row):
+    for company_id, channel_type, name in tally.valid(rows, _required_only(channel_row)):
         current = state.setdefault(company_id, dict(companies.doc(company_id).get("channels") or {}))
         tally.companies.add(company_id)
         if current.get(str(channel_type)) == name:
@@ -100,7 +106,7 @@ def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[in
     """Upsert Show (company_id, timeslot_id); touched are the companies whose schedule changed."""
     state, changes = {}, defaultdict(dict)
     collection = Show._get_collection()
-    for company_id, timeslot_id, fields in tally.valid(rows, show_row):
+    for company_id, timeslot_id, fields in tally.valid(rows, _required_only(show_row)):
         if company_id not in state:
             stored = collection.find({"company_id": company_id}, {"_id": 0, "company_id": 0})
             state[company_id] = {show.pop("timeslot_id"): show for show in stored}
@@ -124,7 +130,7 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict
     originator or mobile number is suppressed."""
     merged, suppressed = defaultdict(list), SuppressedNumbers(tally, companies)
     for company_id, originator, fields in tally.valid(
-            rows, lambda row: profile_row(row, companies.country(company_of(row)))):
+            rows, lambda row, warnings: profile_row(row, companies.country(company_of(row)), warnings)):
         if not suppressed.drops(company_id, originator, fields.get("mobile_number")):
             merged[company_id, originator].append(fields)
     by_company = defaultdict(list)

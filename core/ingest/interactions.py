@@ -12,7 +12,7 @@ from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
-from core.ingest.rows import InteractionRow, company_of
+from core.ingest.rows import FieldWarnings, InteractionRow, company_of
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.listeners.events import batch_document
@@ -48,9 +48,9 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
     touched: dict[int, set] = defaultdict(set)
     suppressed, grouped = SuppressedNumbers(tally, companies), 0
 
-    def parse(row: dict) -> tuple[int, InteractionRow]:
+    def parse(row: dict, warnings: FieldWarnings) -> tuple[int, InteractionRow]:
         company_id = company_of(row)
-        return company_id, companies.station_time(company_id).interaction(row, company_id)
+        return company_id, companies.station_time(company_id).interaction(row, company_id, warnings)
 
     with ThreadPoolExecutor(max_workers=1) as worker:
         listeners = ListenerCreator(worker)

@@ -19,6 +19,8 @@ class ImportReport(Document):
     imported = IntField(default=0)
     duplicates = IntField(default=0)
     suppressed = IntField(default=0)
-    errors = ListField(DictField())  # [{"line": n, "reason": "..."}] (first 1000)
+    errors = ListField(DictField())  # bad rows, skipped: [{"line": n, "reason": "..."}] (first 1000)
     error_count = IntField(default=0)
+    warnings = ListField(DictField())  # optional values left out of kept rows: [{"line", "field", "reason"}]
+    warning_count = IntField(default=0)
     meta = {"collection": "import_reports"}

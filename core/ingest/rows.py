@@ -2,16 +2,20 @@
 
 A validator takes one row dict and returns its normalised values, or raises `RowError` with the reason the operator
 sees next to the line number. Unknown fields are ignored, so exports with extra columns import as they are.
+
+Errors are per field (ingest.md): a required value that cannot be read makes the row a bad row; an optional one is read
+through `FieldWarnings.optional`, which leaves the field out and notes a warning, so the row keeps every readable field.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-from core.listeners.fields import DECLARED
+from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
 
 EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
@@ -19,14 +23,37 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 CLOCK_TIME = re.compile(r"^(\d{1,2}):(\d{2})$", re.ASCII)
 INTEGER = re.compile(r"^\s*-?\d+\s*$", re.ASCII)
 MAX_INT = 2**63 - 1  # what BSON can hold
+UNQUOTED = object()
 
 
 class RowError(ValueError):
-    """One row is invalid; `reason` is what the import report says about it."""
+    """One value cannot be read: `rule` says what it must be; `reason`, what a bad row's report says, adds the value
+    when it is safe to quote (`got`), so that warnings, which may concern personal data, can leave it out."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, rule: str, got=UNQUOTED):
+        self.rule = rule
+        self.reason = rule if got is UNQUOTED else f"{rule}, got {_shown(got)}"
+        super().__init__(self.reason)
+
+
+class FieldWarning(NamedTuple):
+    """An optional field of one row that could not be read and was left out; the reason never quotes the value."""
+
+    field: str
+    reason: str
+
+
+class FieldWarnings(list):
+    """The warnings of one row, filled while its optional fields are read."""
+
+    def optional(self, row: dict, name: str, read: Callable, **options):
+        """`read(row, name, **options)`, or None and a warning when the value cannot be read: an optional value never
+        costs its row. The one place where that is decided, for every kind of file and field."""
+        try:
+            return read(row, name, **options)
+        except RowError as exc:
+            self.append(FieldWarning(name, exc.rule))
+            return None
 
 
 def _shown(value) -> str:
@@ -44,10 +71,10 @@ def as_int(row: dict, name: str, minimum: int | None = None, required: bool = Tr
                 raise RowError(f"missing {name}")
             return None
         if not isinstance(value, str) or not INTEGER.match(value):
-            raise RowError(f"{name} must be an integer, got {_shown(value)}")
+            raise RowError(f"{name} must be an integer", got=value)
         value = int(value)
     if minimum is not None and value < minimum:
-        raise RowError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise RowError(f"{name} must be an integer >= {minimum}", got=value)
     if value > MAX_INT:
         raise RowError(f"{name} is too large an integer")
     return value
@@ -61,7 +88,7 @@ def as_text(row: dict, name: str, required: bool = True) -> str | None:
             raise RowError(f"missing {name}")
         return None
     if not isinstance(value, str):
-        raise RowError(f"{name} must be a string, got {_shown(value)}")
+        raise RowError(f"{name} must be a string", got=value)
     value = unicode_text(value.strip(), name)
     if not value and required:
         raise RowError(f"missing {name}")
@@ -85,7 +112,7 @@ def as_bool(row: dict, name: str) -> bool | None:
         return value.strip().lower() == "true"
     if value is None or value == "" or isinstance(value, bool):
         return value if isinstance(value, bool) else None
-    raise RowError(f"{name} must be true or false, got {_shown(value)}")
+    raise RowError(f"{name} must be true or false", got=value)
 
 
 def as_list(row: dict, name: str) -> list | None:
@@ -94,7 +121,7 @@ def as_list(row: dict, name: str) -> list | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise RowError(f"{name} must be a list, got {_shown(value)}")
+        raise RowError(f"{name} must be a list", got=value)
     return value or None
 
 
@@ -129,9 +156,9 @@ def show_row(row: dict) -> tuple[int, int, dict]:
     try:
         days = sorted({as_int({"day": day}, "day", minimum=1) for day in days})
     except RowError:
-        raise RowError(f"days must be weekdays 1..7, got {_shown(row.get('days'))}") from None
+        raise RowError("days must be weekdays 1..7", got=row.get("days")) from None
     if days[-1] > 7:
-        raise RowError(f"days must be weekdays 1..7, got {_shown(row.get('days'))}")
+        raise RowError("days must be weekdays 1..7", got=row.get("days"))
     start, end = clock_time(row, "start", 1439), clock_time(row, "end", 1440)
     return company_id, timeslot_id, {"title": title, "days": days, "start": start, "end": end}
 
@@ -142,30 +169,32 @@ def clock_time(row: dict, name: str, latest: int) -> str:
     match = CLOCK_TIME.match(text)
     if not match or int(match[2]) > 59 or int(match[1]) * 60 + int(match[2]) > latest:
         allowed = "00:00..24:00" if latest == 1440 else "00:00..23:59"
-        raise RowError(f"{name} must be a time HH:MM in {allowed}, got {_shown(text)}")
+        raise RowError(f"{name} must be a time HH:MM in {allowed}", got=text)
     return f"{int(match[1]):02d}:{match[2]}"
 
 
-def profile_row(row: dict, country: str) -> tuple[int, str, dict]:
-    """(company_id, originator, fields the row carries); absent and empty fields are left out, never cleared."""
+def profile_row(row: dict, country: str, warnings: FieldWarnings) -> tuple[int, str, dict]:
+    """(company_id, originator, fields the row carries); absent, empty and unreadable fields are left out, never
+    cleared, and every declared field is optional."""
     company_id, originator = company_of(row), originator_of(row)
-    fields = {field.name: _declared(row, field, country) for field in DECLARED}
+    fields = {field.name: warnings.optional(row, field.name, _declared, country=country) for field in DECLARED}
     return company_id, originator, {name: value for name, value in fields.items() if value is not None}
 
 
-def _declared(row: dict, field, country: str):
+def _declared(row: dict, name: str, country: str):
     """One declared field of a profiles row, read by its kind."""
+    field = FIELD[name]
     if field.kind == "email":
         return _email(row)
     if field.kind == "phone":
-        return _mobile(row, country)
+        return _mobile(row, name, country)
     if field.kind == "choice":
-        return _choice(row, field.name, field.allowed)
+        return _choice(row, name, field.allowed)
     if field.kind == "list":
         return _tags(row)
     if field.kind == "flag":
-        return as_bool(row, field.name)
-    return as_text(row, field.name, required=False)
+        return as_bool(row, name)
+    return as_text(row, name, required=False)
 
 
 def _choice(row: dict, name: str, allowed: tuple) -> str | None:
@@ -175,7 +204,7 @@ def _choice(row: dict, name: str, allowed: tuple) -> str | None:
         return None
     spelling = {choice.lower(): choice for choice in allowed}
     if value.lower() not in spelling:
-        raise RowError(f"{name} must be one of {', '.join(allowed)}, got {_shown(value)}")
+        raise RowError(f"{name} must be one of {', '.join(allowed)}", got=value)
     return spelling[value.lower()]
 
 
@@ -183,19 +212,20 @@ def _email(row: dict) -> str | None:
     """A syntactically valid address (one @, a dotted domain, no spaces)."""
     value = as_text(row, "email", required=False)
     if value is not None and not EMAIL.match(value):
-        raise RowError("email is not a valid address (the value is personal data and is not repeated here)")
+        raise RowError("email is not a valid address (one @, a dotted domain, no spaces)")
     return value
 
 
-def _mobile(row: dict, country: str) -> str | None:
-    """E.164; a national number is read as one of the company's country."""
-    value = as_text(row, "mobile_number", required=False)
+def _mobile(row: dict, name: str, country: str) -> str | None:
+    """E.164 of a number as people write it (core.listeners.identifiers.e164), a national one read as of the
+    company's country; a JSON number is read as its digits, as exports often write numbers."""
+    value = row.get(name)
+    value = str(value) if type(value) is int else as_text(row, name, required=False)
     if value is None:
         return None
     number = e164(value, country)
     if number is None:
-        raise RowError(f"mobile_number is not a valid number for {country} "
-                       "(the value is personal data and is not repeated here)")
+        raise RowError(f"{name} is not a valid phone number (national numbers are read as of {country})")
     return number
 
 
@@ -205,8 +235,18 @@ def _tags(row: dict) -> list[str] | None:
     if tags is None:
         return None
     if not all(isinstance(tag, str) for tag in tags):
-        raise RowError(f"tags must be a list of strings, got {_shown(tags)}")
+        raise RowError("tags must be a list of strings", got=tags)
     return list(dict.fromkeys(unicode_text(tag.strip(), "tags") for tag in tags if tag.strip())) or None
+
+
+def _interaction_id(row: dict, name: str) -> str | None:
+    """The idempotency key a client gave: a string, or an integer read as its digits."""
+    value = row.get(name)
+    if value is None:
+        return None
+    if type(value) is not int and not isinstance(value, str):
+        raise RowError(f"{name} must be a string", got=value)
+    return unicode_text(str(value).strip(), name) or None
 
 
 class InteractionRow(NamedTuple):
@@ -227,20 +267,18 @@ class StationTime:
     def __init__(self, zone, slots: list):
         self.zone, self.slots = zone, slots
 
-    def interaction(self, row: dict, company_id: int) -> InteractionRow:
-        """One interactions row, validated, with its show and its idempotency key."""
+    def interaction(self, row: dict, company_id: int, warnings: FieldWarnings) -> InteractionRow:
+        """One interactions row, validated, with its show and its idempotency key; timeslot_id, message and
+        interaction_id are optional, so an unreadable one is a warning and the show is then looked up by time."""
         originator = originator_of(row)
         millis, local = self._when(row.get("timestamp"))
         channel = as_int(row, "channel_type", minimum=1)
         campaign = as_text(row, "campaign_type").lower()
-        given = as_int(row, "timeslot_id", minimum=0, required=False)
+        given = warnings.optional(row, "timeslot_id", as_int, minimum=0, required=False)
         slot = given if given is not None else self.slots[(local.isoweekday() - 1) * 1440 + local.hour * 60
                                                           + local.minute]
-        message = as_text(row, "message", required=False)
-        iid = row.get("interaction_id")
-        if iid is not None and type(iid) is not int and not isinstance(iid, str):
-            raise RowError(f"interaction_id must be a string, got {_shown(iid)}")
-        iid = "" if iid is None else unicode_text(str(iid).strip(), "interaction_id")
+        message = warnings.optional(row, "message", as_text, required=False)
+        iid = warnings.optional(row, "interaction_id", _interaction_id)
         if iid:
             key = "id:" + iid
         else:
@@ -251,12 +289,13 @@ class StationTime:
 
     def _when(self, value) -> tuple[int, datetime]:
         """(epoch milliseconds, local time) of an ISO 8601 timestamp; one without an offset is local time."""
-        if not isinstance(value, str) or not value:
-            raise RowError("missing timestamp" if value in (None, "") else f"timestamp must be a string, "
-                                                                          f"got {_shown(value)}")
+        if value is None or value == "":
+            raise RowError("missing timestamp")
+        if not isinstance(value, str):
+            raise RowError("timestamp must be a string", got=value)
         try:
             moment = datetime.fromisoformat(value.strip())
             local = moment.replace(tzinfo=self.zone) if moment.tzinfo is None else moment.astimezone(self.zone)
             return (local - EPOCH) // MILLISECOND, local
         except (ValueError, OverflowError):
-            raise RowError(f"timestamp is not an ISO 8601 time, got {_shown(value)}") from None
+            raise RowError("timestamp is not an ISO 8601 time", got=value) from None

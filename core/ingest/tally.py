@@ -4,26 +4,31 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from zoneinfo import ZoneInfo
 
-from core.ingest.rows import RowError, StationTime
+from core.ingest.rows import FieldWarnings, RowError, StationTime
 from core.stations import defaults
 from core.stations.models import Company
 from core.stations.shows import schedule
 
 PROGRESS_EVERY = 10_000
-KEPT_ERRORS = 1000
+KEPT_ERRORS = 1000  # bad rows kept for the report, and as many warnings
 
 
 class Tally:
-    """Counts of one import and its first bad rows; progress is half reading, half writing."""
+    """Counts of one import, its first bad rows and its first warnings; progress is half reading, half writing.
+
+    Warnings are counted apart: a row with warnings is still imported (or a duplicate), so that
+    `rows = imported + duplicates + suppressed + bad rows` holds whatever the warnings."""
 
     def __init__(self, progress: Callable[[int], None] | None):
-        self.rows = self.imported = self.duplicates = self.suppressed = self.error_count = 0
+        self.rows = self.imported = self.duplicates = self.suppressed = self.error_count = self.warning_count = 0
         self.errors: list[dict] = []
+        self.warnings: list[dict] = []
         self.companies: set[int] = set()
         self._progress, self._reported, self._credit = progress, 0, 0.0
 
-    def valid(self, rows: Iterable, parse: Callable[[dict], tuple]):
-        """Yield the parsed values of each row that validates; count and keep the reasons of the others."""
+    def valid(self, rows: Iterable, parse: Callable[[dict, FieldWarnings], tuple]):
+        """Yield the parsed values of each row that validates, noting its warnings; count and keep the reasons of
+        the others (a bad row's warnings are dropped with it)."""
         for line, row in rows:
             self.rows += 1
             if self.rows % PROGRESS_EVERY == 0:
@@ -31,16 +36,25 @@ class Tally:
             if not isinstance(row, dict):
                 self.bad(line, row if isinstance(row, str) else "not an object")
                 continue
+            warnings = FieldWarnings()
             try:
-                yield parse(row)
+                parsed = parse(row, warnings)
             except RowError as exc:
                 self.bad(line, exc.reason)
+                continue
+            for warning in warnings:
+                self.warn(line, warning.field, warning.reason)
+            yield parsed
 
     def bad(self, line: int, reason: str) -> None:
         """A skipped row: all are counted, the first KEPT_ERRORS kept for the report."""
         self.error_count += 1
-        if len(self.errors) < KEPT_ERRORS:
-            self.errors.append({"line": line, "reason": reason})
+        _keep(self.errors, {"line": line, "reason": reason})
+
+    def warn(self, line: int, field: str, reason: str) -> None:
+        """An optional field left out of a kept row: all are counted, the first KEPT_ERRORS kept for the report."""
+        self.warning_count += 1
+        _keep(self.warnings, {"line": line, "field": field, "reason": reason})
 
     def written(self, rows: int) -> None:
         """Half a unit of progress per row read, the other half when it is written."""
@@ -56,6 +70,12 @@ class Tally:
         if self._progress and total > self._reported:
             self._progress(total - self._reported)
             self._reported = total
+
+
+def _keep(kept: list[dict], entry: dict) -> None:
+    """Keep one more report entry unless KEPT_ERRORS are kept already: a file of bad data cannot flood the report."""
+    if len(kept) < KEPT_ERRORS:
+        kept.append(entry)
 
 
 class Companies:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 from bson import Binary
 
-from core.db.quirks import find_by_originator
+from core.db.quirks import find_by_originator, projection
 from core.listeners.models import InteractionBatch
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
+HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1}
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
 
 
@@ -34,6 +35,20 @@ class Events:
 
     def __len__(self) -> int:
         return len(self.ts)
+
+
+@dataclass
+class History:
+    """One listener's interactions with their messages, in the order they were stored (batch after batch)."""
+
+    ms: np.ndarray  # int64, epoch milliseconds UTC
+    channel: np.ndarray  # int16
+    campaign: list[str]
+    timeslot: np.ndarray  # int32, -1 when the interaction had no show
+    message: list[str | None]  # None when none was sent, and for every interaction of an erased listener
+
+    def __len__(self) -> int:
+        return len(self.ms)
 
 
 def batch_document(company_id: int, originator: str, import_id: str, times_ms, channels, campaigns, timeslots,
@@ -69,6 +84,26 @@ def load_events(company_id: int, originators: Iterable[str] | None = None,
     return _assemble(list(index), rows, times, channels, campaigns, timeslots)
 
 
+def listener_history(company_id: int, originator: str) -> History:
+    """Every interaction of one listener with its message, read from that listener's batches alone (by the
+    (company_id, originator) index), so that one listener's page never costs a read of the whole station."""
+    docs = list(InteractionBatch._get_collection().find({"company_id": company_id, "originator": originator},
+                                                        projection(HISTORY_FIELDS)))
+    messages: list[str | None] = []
+    for doc in docs:
+        n = len(doc["campaigns"])
+        messages.extend((list(doc.get("messages") or []) + [None] * n)[:n])
+    return History(ms=_unpack([d["times"] for d in docs], TIME, np.int64),
+                   channel=_unpack([d["channels"] for d in docs], CHANNEL, np.int16),
+                   campaign=[str(c) for d in docs for c in d["campaigns"]],
+                   timeslot=_unpack([d["timeslots"] for d in docs], SLOT, np.int32), message=messages)
+
+
+def _unpack(chunks: list[bytes], packed: np.dtype, native) -> np.ndarray:
+    """Packed little-endian columns of several batches as one array in the machine's own order."""
+    return np.frombuffer(b"".join(chunks), dtype=packed).astype(native)
+
+
 def _assemble(originators, rows, times, channels, campaigns, timeslots) -> Events:
     counts = np.fromiter((c for _, c in rows), dtype=np.int64, count=len(rows))
     owners = np.fromiter((r for r, _ in rows), dtype=np.int32, count=len(rows))
@@ -77,9 +112,9 @@ def _assemble(originators, rows, times, channels, campaigns, timeslots) -> Event
     return Events(
         originators=originators,
         row=np.repeat(owners, counts),
-        ts=np.frombuffer(b"".join(times), dtype=TIME).astype(np.int64) // 1000,
-        channel=np.frombuffer(b"".join(channels), dtype=CHANNEL).astype(np.int16),
+        ts=_unpack(times, TIME, np.int64) // 1000,
+        channel=_unpack(channels, CHANNEL, np.int16),
         campaign=np.asarray(codes, dtype=np.int16),
         campaign_vocab=[str(v) for v in vocab],
-        timeslot=np.frombuffer(b"".join(timeslots), dtype=SLOT).astype(np.int32),
+        timeslot=_unpack(timeslots, SLOT, np.int32),
     )

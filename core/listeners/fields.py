@@ -62,3 +62,7 @@ INFERRED = ("inferred_gender", "inferred_age_group", "inferred_language", "infer
             "inferred_interests")
 """Inferred fields, each stored as {"value", "confidence"}; interests hold a list."""
 INFERRED_SINGLE = tuple(name for name in INFERRED if name != "inferred_interests")
+LSM_LEVELS = tuple(f"LSM {n}" for n in range(1, 11))
+INFERRED_VOCABULARIES = {"inferred_gender": GENDERS, "inferred_age_group": AGE_GROUPS, "inferred_lsm": LSM_LEVELS}
+"""The values inference may give where they are a fixed list (decisions.md §4); the others are open (places,
+languages, interests)."""

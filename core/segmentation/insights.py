@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
-from core.wording import percent
+from core.wording import agree, article, daypart, days_ago, is_one, join_words, number, percent, plural, sentence
 
 ACTIONS = {
     "new_listener": "Welcome them within their first week: a greeting message and an easy first competition.",
@@ -14,40 +14,111 @@ ACTIONS = {
     "dormant": "Re-activate selectively: one strong offer, then stop messaging those who do not answer.",
 }
 
+MEMBERS = {"new_listener": "new listener", "super_fan": "super fan", "show_loyalist": "show loyalist",
+           "competition_chaser": "competition chaser", "occasional_engager": "occasional engager",
+           "at_risk": "at-risk listener", "dormant": "dormant listener"}
+"""What a sentence calls one listener of each segment (plurals come from core.wording)."""
+STATES = {"at_risk": "at risk", "dormant": "dormant"}
+"""Segments that a sentence names by an adjective after "is" or "are" ("3 listeners are at risk")."""
+ENGAGED = ("super_fan", "show_loyalist", "occasional_engager", "new_listener")
+LAPSING = ("at_risk", "dormant")
 
-def _habit_phrase(habits: dict) -> str:
-    parts = []
+
+def members(key: str, count: int) -> str:
+    """A number of a segment's listeners: "1 super fan", "3 at-risk listeners"."""
+    return plural(count, MEMBERS[key])
+
+
+def being(key: str, count: int) -> str:
+    """What `count` listeners are when they are in the segment, after "is" or "are": "a super fan", "super fans",
+    "at risk"."""
+    if key in STATES:
+        return STATES[key]
+    return article(MEMBERS[key]) if is_one(count) else agree(count, MEMBERS[key])
+
+
+def _who(share: float, count: int) -> str:
+    """The part of a segment a habit is true of: "they" (one listener), "all of them" or "45% of them"."""
+    if is_one(count):
+        return "they"
+    return "all of them" if share >= 100 else f"{percent(share / 100)} of them"
+
+
+def _habits_sentence(habits: dict, count: int) -> str:
+    """Their main channel, busiest daypart and most engaged-with show, each with the share of them it is true of."""
+    clauses = []
     if habits.get("top_channel"):
-        parts.append(f"mostly on {habits['top_channel']['name']} ({habits['top_channel']['share']}%)")
+        clauses.append(f"{_who(habits['top_channel']['share'], count)} mostly use {habits['top_channel']['name']}")
     if habits.get("top_daypart"):
-        parts.append(f"at {habits['top_daypart']['name']} ({habits['top_daypart']['share']}%)")
+        top = habits["top_daypart"]
+        clauses.append(f"{_who(top['share'], count)} are most active {daypart(str(top['value']))}")
     if habits.get("top_show"):
-        parts.append(f"{habits['top_show']['share']}% have engaged with {habits['top_show']['name']}")
-    return "; ".join(parts)
+        clauses.append(f"{_who(habits['top_show']['share'], count)} have engaged with {habits['top_show']['name']}")
+    return sentence(join_words(clauses)) if clauses else ""
 
 
-def _numbers_phrase(key: str, a: dict) -> str:
-    recency = a.get("recency_days")
-    recency_text = f"last heard from {recency:.0f} days ago on average" if recency is not None else ""
-    if key in ("super_fan", "occasional_engager", "show_loyalist", "new_listener"):
-        return (f"{a.get('interactions_30d', 0):.1f} interactions each in the last 30 days on "
-                f"{a.get('channels', 0):.1f} channels, {recency_text}")
+def _averages(key: str, a: dict) -> list[str]:
+    """The averages that tell most about the segment, as clauses of a sentence whose subject is "they"."""
+    heard = f"were last heard from {days_ago(a['recency_days'])}" if a.get("recency_days") is not None else ""
+    if key in ENGAGED:
+        return [f"made {plural(a['interactions_30d'], 'interaction')} in the last 30 days on "
+                f"{plural(a.get('channels'), 'channel')}" if a.get("interactions_30d") is not None else "", heard]
+    return [heard, f"made {plural(a['interactions_90d'], 'interaction')} in the last 90 days"
+            if a.get("interactions_90d") is not None else ""]
+
+
+def _numbers_sentence(key: str, a: dict, count: int) -> str:
+    """What the segment's averages say ("On average, they ..." when there is more than one of them to average)."""
     if key == "competition_chaser":
-        return f"{percent(a.get('competition_share') or 0)} of their interactions are competition entries"
-    return f"{recency_text}, {a.get('interactions_90d', 0):.1f} interactions each in the last 90 days"
+        share = a.get("competition_share")
+        text = f"{percent(share)} of their interactions are competition entries" if share is not None else ""
+    else:
+        clauses = join_words(_averages(key, a))
+        text = f"they {clauses}" if clauses else ""
+    if not text:
+        return ""
+    return sentence(text if is_one(count) else f"on average, {text}")
+
+
+def _how_many(count: int, total: int) -> str:
+    """The subject of a segment's first sentence: "3 of your 40 listeners (8%)", "All 4 listeners", "Your only
+    listener"."""
+    if count < total:
+        return f"{number(count)} of your {plural(total, 'listener')} ({percent(count / total)})"
+    return "your only listener" if is_one(total) else f"all {plural(total, 'listener')}"
 
 
 def explain(key: str, entry: dict, total: int) -> str:
-    """One segment in words: its size, what defines it, its habits and what to do."""
-    count, pct = entry.get("count", 0), entry.get("percentage", 0.0)
+    """One segment in words: its size, what defines it, its numbers, its habits and what to do."""
+    count = entry.get("count", 0)
     if not count:
-        return f"No listeners are {LABELS[key].lower()} right now ({MEANINGS[key].lower()})."
-    text = f"{count:,} of {total:,} listeners ({pct}%) are {LABELS[key].lower()}: {MEANINGS[key].lower()}. "
-    text += f"They average {_numbers_phrase(key, entry.get('averages', {}))}."
-    habits = _habit_phrase(entry.get("habits", {}))
-    if habits:
-        text += f" They engage {habits}."
-    return text + " " + ACTIONS[key]
+        return sentence(f"no {agree(0, MEMBERS[key])} right now: {MEANINGS[key].lower()}")
+    size = sentence(f"{_how_many(count, total)} {agree(count, 'is')} {being(key, count)}: {MEANINGS[key].lower()}")
+    parts = [size, _numbers_sentence(key, entry.get("averages", {}), count),
+             _habits_sentence(entry.get("habits", {}), count), ACTIONS[key]]
+    return " ".join(part for part in parts if part)
+
+
+def _largest(counts: dict, total: int) -> str:
+    """The largest segment, or the segments tied for it: "super fans (40%)", "new listeners and super fans (50%
+    each)"."""
+    most = max(counts.values())
+    tied = [agree(2, MEMBERS[key]) for key in SEGMENTS if counts[key] == most]
+    each = " each" if len(tied) > 1 else ""
+    return f"the largest {agree(len(tied), 'segment')} {agree(len(tied), 'is')} {join_words(tied)} " \
+           f"({percent(most / total)}{each})"
+
+
+def headline(counts: dict, total: int) -> str:
+    """The station as a whole in one sentence: how many are engaged, how many lapsing, the largest segment."""
+    if not total:
+        return "No listeners yet: import interactions or run the demo to see segments."
+    if is_one(total):
+        only = max(SEGMENTS, key=lambda key: counts[key])
+        return sentence(f"your only listener is {being(only, 1)}: {MEANINGS[only].lower()}")
+    engaged, lapsing = (sum(counts[key] for key in keys) for keys in (ENGAGED, LAPSING))
+    return sentence(f"{percent(engaged / total)} of your {plural(total, 'listener')} are actively engaged and "
+                    f"{percent(lapsing / total)} are at risk or dormant; {_largest(counts, total)}")
 
 
 def explain_segments(rollup: dict) -> tuple[list[dict], str]:
@@ -58,13 +129,4 @@ def explain_segments(rollup: dict) -> tuple[list[dict], str]:
                  "percentage": segs.get(k, {}).get("percentage", 0.0),
                  "explanation": explain(k, segs.get(k, {}), total),
                  "recommended_action": ACTIONS[k]} for k in SEGMENTS]
-    if not total:
-        return insights, "No listeners yet: import interactions or run the demo to see segments."
-    biggest = max(insights, key=lambda i: i["count"])
-    engaged = sum(segs.get(k, {}).get("count", 0) for k in ("super_fan", "show_loyalist", "occasional_engager",
-                                                              "new_listener"))
-    lapsing = sum(segs.get(k, {}).get("count", 0) for k in ("at_risk", "dormant"))
-    headline = (f"{percent(engaged / total)} of your {total:,} listeners are actively engaged and "
-                f"{percent(lapsing / total)} are at risk or dormant; the largest segment is "
-                f"{biggest['label'].lower()} ({biggest['percentage']}%).")
-    return insights, headline
+    return insights, headline({i["segment"]: i["count"] for i in insights}, total)

@@ -22,9 +22,10 @@ from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company
 
 
-def latest_run(company_id: int) -> SegmentRun | None:
-    """The newest finished run of the company, if any."""
-    return SegmentRun.objects(company_id=company_id, finished_at__ne=None).order_by("-started_at").first()
+def latest_run(company_id: int, kind: str | None = None) -> SegmentRun | None:
+    """The newest finished run of the company (of this kind: full, import, ...), if any."""
+    runs = SegmentRun.objects(company_id=company_id, finished_at__ne=None)
+    return (runs if kind is None else runs.filter(kind=kind)).order_by("-started_at").first()
 
 
 def _rollup(company_id: int) -> tuple[dict, str | None]:

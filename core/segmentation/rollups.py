@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from core.listeners.snapshot import Snapshot
-from core.segmentation.rules import LABELS, SEGMENTS
+from core.segmentation.insights import being, members
+from core.segmentation.rules import SEGMENTS
 from core.stations.models import Company
 from core.stations.shows import show_titles
-from core.wording import percent, percentage
+from core.wording import agree, article, percent, percentage
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -78,10 +79,10 @@ def movements(moves: dict, fresh: Snapshot, company: Company, previous_at: str |
         row[dst] = row.get(dst, 0) + 1
     moved = int(sum(1 for src in moves["from"].tolist() if src))
     return {"previous_at": previous_at, "moved": moved, "first_assignments": int(len(moves["rows"]) - moved),
-            "matrix": matrix, "highlights": _highlights(moves, fresh, show_titles(company.company_id))}
+            "matrix": matrix, "highlights": highlights(moves, fresh, show_titles(company.company_id))}
 
 
-def _highlights(moves: dict, fresh: Snapshot, shows: dict, most: int = 3) -> list[str]:
+def highlights(moves: dict, fresh: Snapshot, shows: dict, most: int = 3) -> list[str]:
     """Sentences for the largest transitions, naming the show most of the movers listen to most."""
     pairs: dict[tuple, list[int]] = {}
     for row, src, dst in zip(moves["rows"].tolist(), moves["from"].tolist(), moves["to"].tolist()):
@@ -89,18 +90,23 @@ def _highlights(moves: dict, fresh: Snapshot, shows: dict, most: int = 3) -> lis
             pairs.setdefault((src, dst), []).append(row)
     sentences = []
     for (src, dst), rows in sorted(pairs.items(), key=lambda item: -len(item[1]))[:most]:
-        sentence = f"{len(rows):,} {LABELS[src].lower()} became {LABELS[dst].lower()}"
+        moved = len(rows)
+        sentence = f"{members(src, moved)} {agree(moved, 'is')} now {being(dst, moved)}"
         sentences.append(sentence + _show_clause(fresh.cols["top_timeslot"][rows], shows))
     return sentences
 
 
 def _show_clause(top_shows: np.ndarray, shows: dict) -> str:
+    """The show the movers engage with most, when it is one of them or at least a fifth of them."""
     known = top_shows[top_shows >= 0]
     if not len(known):
         return ""
     ids, counts = np.unique(known, return_counts=True)
     best, share = int(ids[counts.argmax()]), counts.max() / len(top_shows)
     title = shows.get(best, f"timeslot {best}")
-    if share > 0.5:
-        return f", most of them {title} listeners"
-    return f", {percent(share)} of them {title} listeners" if share >= 0.2 else ""
+    if len(top_shows) == 1:
+        return f", {article(title + ' listener')}"
+    if share < 0.2:
+        return ""
+    part = "all" if share == 1 else ("most" if share > 0.5 else percent(share))
+    return f", {part} of them {title} listeners"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.wording import percent
+
 SEGMENTS = ("new_listener", "super_fan", "show_loyalist", "competition_chaser", "occasional_engager", "at_risk",
             "dormant")
 """Segment keys in the spec's order; a segment's code in the snapshot is its index here."""
@@ -53,6 +55,52 @@ RFM_RECENCY_DAYS = (7, 14, 30, 60)  # R <= these give 5, 4, 3, 2; otherwise 1
 RFM_FREQUENCY = (20, 10, 5, 2)  # n_30 >= these give 5, 4, 3, 2; otherwise 1
 RFM_ENGAGEMENT = (10, 7, 4, 2)  # active_weeks_90 >= these give 5, 4, 3, 2; otherwise 1
 
+
+def rules_in_words(th: dict = DEFAULT_THRESHOLDS) -> dict[str, str]:
+    """Each segment's rule in one line a producer reads without the spec, built from the thresholds themselves so
+    that the words can never say something the rules do not do (the dashboard's help and glossary show these)."""
+    return {
+        "new_listener": f"First took part within the last {th['new_days']} days.",
+        "dormant": f"Has not taken part for more than {th['dormant_days']} days, or never has.",
+        "competition_chaser": f"{percent(th['competition_share'])} or more of their interactions are competition "
+                              "entries.",
+        "at_risk": f"Last took part more than {th['at_risk_days']} days ago, or in the last 30 days took part no "
+                   f"more than {_fraction(th['at_risk_drop_ratio'])} as often as in the 30 days before (when that was "
+                   f"{th['at_risk_min_prev30']} times or more).",
+        "super_fan": f"Took part in the last {th['super_fan_recency_days']} days, {th['super_fan_min_n30']} times or "
+                     f"more in the last 30 days on {th['super_fan_min_channels']} or more channels, and no less than "
+                     "in the 30 days before.",
+        "show_loyalist": f"{th['loyalist_min_n90']} or more interactions in the last 90 days, "
+                         f"{percent(th['loyalist_min_show_share'])} or more of them with one show, in "
+                         f"{th['loyalist_min_weeks']} or more different weeks.",
+        "occasional_engager": "Took part in the last 30 days but fits none of the other rules.",
+    }
+
+
+def _fraction(ratio: float) -> str:
+    return {0.5: "half", 0.25: "a quarter"}.get(ratio) or percent(ratio)
+
+
+def scores_in_words() -> dict[str, str]:
+    """What each RFM score measures and how its points are given, from the score tables above."""
+    def scale(bounds: tuple, step: str, first: str) -> str:
+        steps = [f"5 {step} {first.format(bounds[0])}"]
+        steps += [f"{points} {step} {bound}" for points, bound in zip((4, 3, 2), bounds[1:])]
+        return ", ".join(steps) + ", otherwise 1"
+
+    return {
+        "recency": f"How lately they last took part: {scale(RFM_RECENCY_DAYS, 'within', '{} days')}.",
+        "frequency": "How often they took part in the last 30 days: "
+                     f"{scale(RFM_FREQUENCY, 'for', '{} times or more')}.",
+        "engagement": "In how many different weeks of the last 90 days they took part: "
+                      f"{scale(RFM_ENGAGEMENT, 'for', '{} weeks or more')}.",
+    }
+
+
+EXPLANATIONS = rules_in_words()
+"""Each segment's rule in words, with the default thresholds."""
+SCORES = scores_in_words()
+"""Each RFM score (recency, frequency, engagement) in words."""
 
 
 def thresholds_for(overrides: dict | None) -> dict:

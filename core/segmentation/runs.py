@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -25,6 +25,15 @@ from core.stations.companies import ensure_company
 from core.stations.shows import timeslot_ids
 
 Progress = Callable[[str], None] | None
+
+FULL_RUN_TTL = timedelta(hours=2)
+"""Longer than any full run; a process that died mid-run frees the station after it."""
+
+
+def full_run_lease(company_id: int) -> str:
+    """The lease a full run the server starts holds (a producer's click or the daily run), so that two of one station
+    never overlap, whichever process starts them. The name predates the daily run; tests and live leases use it."""
+    return f"dashboard-run:{company_id}"
 
 
 def segment_company(company_id: int, now: datetime | None = None, progress: Progress = None) -> SegmentRun:
@@ -83,10 +92,16 @@ def _publish(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snaps
              merged: snapshot.Snapshot) -> None:
     """Write what the run changed: segment changes, then the snapshot; the run keeps rollups and movements."""
     moves = _record_changes(run, previous, fresh)
-    run.rollup = rollups.rollup(merged, company)
+    run.rollup = rollups.rollup(_counted(merged), company)
     run.movements = rollups.movements(moves, fresh, company, _previous_at(run.company_id))
     snapshot.publish(merged)
     run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
+
+
+def _counted(snap: snapshot.Snapshot) -> snapshot.Snapshot:
+    """The listeners the overview counts: the same the explorer can find, so that the two agree as soon as an import
+    or an erasure has run (erased listeners stay in the snapshot, under a pseudonym, but match no filter)."""
+    return snap.take(~snap.cols["erased"]) if len(snap) and "erased" in snap.cols else snap
 
 
 def _splice(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, replaced: set[str]) -> snapshot.Snapshot:

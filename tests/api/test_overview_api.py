@@ -26,7 +26,7 @@ def test_insights_explain_with_the_station_numbers(client, station, key_for):
     body = client.get("/api/v1/segments/1/insights", headers=key_for(1)).get_json()
     dormant = next(i for i in body["insights"] if i["segment"] == "dormant")
     assert dormant["percentage"] == 50.0
-    assert "2 of 4 listeners (50.0%)" in dormant["explanation"]
+    assert dormant["explanation"].startswith("2 of your 4 listeners (50%) are dormant: no recent engagement.")
     assert "4 listeners" in body["headline"]
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from core.access.api_keys import authenticate
 from core.access.users import verify_login
+from core.segmentation.overview import latest_run
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -62,3 +63,18 @@ def test_segment_command_prints_progress_and_the_distribution(runner):
 def test_segment_command_rejects_a_bad_time(runner):
     result = runner.invoke(args=["segment", "--company", "1", "--now", "tomorrow"])
     assert result.exit_code != 0 and "ISO 8601" in result.output
+
+
+def test_segment_all_segments_every_station(runner):
+    make_listener(1, "a", [event(1)])
+    make_listener(2, "b", [event(100)])
+    result = runner.invoke(args=["segment", "--all", "--now", NOW.isoformat()])
+    assert result.exit_code == 0, result.output
+    assert "Station 1" in result.output and "Station 2" in result.output
+    assert [latest_run(company_id, kind="full").listeners for company_id in (1, 2)] == [1, 1]
+
+
+@pytest.mark.parametrize("args", [[], ["--company", "1", "--all"]])
+def test_segment_needs_either_one_station_or_all(runner, args):
+    result = runner.invoke(args=["segment", *args])
+    assert result.exit_code != 0 and "--company or --all" in result.output

@@ -77,3 +77,29 @@ def test_the_example_files_import_without_bad_rows(runner):
     assert Listener.objects.get(company_id=7, originator="27821234567").mobile_number == "+27821234567"
     again = runner.invoke(args=["import", "interactions", str(EXAMPLES / "interactions.jsonl")])
     assert "imported:   0" in again.output and "duplicates: 6" in again.output
+
+
+def test_warnings_are_printed_apart_from_bad_rows(runner, tmp_path):
+    path = tmp_path / "profiles.csv"
+    path.write_text("company_id,originator,name,mobile_number,gender\n"
+                    "7,27821234567,Thandi,n/a,xyz\n"
+                    "7,,Sipho,082 123 4567,male\n"
+                    "7,27827654321,Lerato,082-765-4321,female\n")
+    result = runner.invoke(args=["import", "profiles", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "imported:   2" in result.output and "bad rows:   1" in result.output
+    assert "warnings:   2" in result.output
+    assert "line 3: missing originator" in result.output
+    assert "line 2: warning: mobile_number is not a valid phone number" in result.output
+    assert "line 2: warning: gender must be one of" in result.output
+    assert "n/a" not in result.output and "xyz" not in result.output
+    assert Listener.objects.get(company_id=7, originator="27827654321").mobile_number == "+27827654321"
+
+
+def test_more_than_20_warnings_are_summarised(runner, tmp_path):
+    path = tmp_path / "profiles.jsonl"
+    path.write_text("\n".join(json.dumps({"company_id": 7, "originator": f"o{i}", "gender": "xyz"})
+                              for i in range(25)) + "\n")
+    result = runner.invoke(args=["import", "profiles", str(path)])
+    assert "line 20: warning:" in result.output and "line 21: warning:" not in result.output
+    assert "... and 5 more warnings (see the import report)" in result.output

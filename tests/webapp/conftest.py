@@ -9,8 +9,12 @@ import pytest
 from werkzeug.serving import make_server
 
 from core.access.users import create_user
+from core.demo.seed import seed_demo
+from core.listeners.models import Listener
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
+from core.segmentation.runs import segment_company
+from tests.conftest import empty_database
 from tests.factories import make_company
 from tests.memory import NOW
 
@@ -41,9 +45,9 @@ JOZI_MATRIX = {
 }
 
 JOZI_HIGHLIGHTS = [
-    "210 new listeners became occasional engagers, 48% of them Drive Time listeners",
-    "120 super fans became at risk, most of them Breakfast Show listeners",
-    "96 occasional engagers became show loyalists, most of them Drive Time listeners",
+    "210 new listeners are now occasional engagers, 48% of them Drive Time listeners",
+    "120 super fans are now at risk, most of them Breakfast Show listeners",
+    "96 occasional engagers are now show loyalists, most of them Drive Time listeners",
 ]
 
 COAST_COUNTS = {"new_listener": 97, "super_fan": 404, "show_loyalist": 733, "competition_chaser": 918,
@@ -228,3 +232,60 @@ def sign_in(page):
         page.get_by_role("button", name="Sign in").click()
 
     return fill
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+"""The two sizes every page is checked at: a phone and a laptop."""
+MISSING_LISTENER = "/stations/1/listeners/27899999999"
+LONG_STATION = "Coast Radio: the Eastern Cape's home of amapiano, gospel and late-night talk"
+"""A station name too long for any label it appears in."""
+
+
+@pytest.fixture(scope="module")
+def dashboard(_app, _live_url, browser):
+    """The demo station (1), segmented twice so that the overview shows movements, an empty station (2) with a long
+    name, a manager of both and that manager's signed-in browser state; made once per module, for tests that only
+    read. Its `paths` name a page of each kind."""
+    empty_database()
+    seed_demo(1, 400, 7, NOW)
+    segment_company(1, NOW + timedelta(days=3))
+    make_company(2, name=LONG_STATION)
+    create_user("sam@group.fm", PASSWORD, companies=[1, 2], name="Sam Naidoo")
+    context = browser.new_context(base_url=_live_url)
+    tab = context.new_page()
+    tab.goto("/login")
+    tab.get_by_label("Email").fill("sam@group.fm")
+    tab.get_by_label("Password").fill(PASSWORD)
+    tab.get_by_role("button", name="Sign in").click()
+    tab.wait_for_url("**/stations")
+    state = context.storage_state()
+    context.close()
+    listener = Listener.objects(company_id=1, name__ne=None).order_by("originator").first()
+    paths = {"login": "/login", "stations": "/stations", "overview": "/stations/1/",
+             "explorer": "/stations/1/explorer", "listener": f"/stations/1/listeners/{listener.originator}",
+             "glossary": "/glossary", "error": MISSING_LISTENER}
+    yield {"url": _live_url, "state": state, "paths": paths}
+    empty_database()
+
+
+@pytest.fixture
+def open_tab(browser, dashboard):
+    """Opens a page of `dashboard` (by its name in `paths`, or a path) in a fresh tab at one of SIZES, signed in
+    except for the login page; `on_tab` is called before the page loads, `scripts=False` turns JavaScript off."""
+    contexts = []
+
+    def open_page(name: str, size: str = "laptop", on_tab=None, scripts: bool = True):
+        context = browser.new_context(base_url=dashboard["url"], viewport=SIZES[size], java_script_enabled=scripts,
+                                      storage_state=None if name == "login" else dashboard["state"])
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        tab = context.new_page()
+        if on_tab:
+            on_tab(tab)
+        tab.goto(dashboard["paths"].get(name, name))
+        tab.wait_for_load_state("load")
+        return tab
+
+    yield open_page
+    for context in contexts:
+        context.close()

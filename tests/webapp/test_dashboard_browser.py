@@ -30,7 +30,7 @@ def test_producer_signs_in_and_sees_the_overview(page, sign_in, producer, screen
     matrix = page.get_by_test_id("movement-matrix")
     expect(matrix.get_by_role("row", name=re.compile("^Super fans"))).to_contain_text("120")
     expect(page.get_by_test_id("highlights")).to_contain_text(
-        "120 super fans became at risk, most of them Breakfast Show listeners")
+        "120 super fans are now at risk, most of them Breakfast Show listeners")
     expect(page.get_by_test_id("signed-in-user")).to_contain_text("Thandi Mokoena")
     screenshot(page, "overview")
 

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from core.access.users import create_user
 from core.demo.seed import seed_demo
 from core.segmentation.runs import segment_company
+from core.stations.models import Show
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -163,3 +164,57 @@ def test_demo_station_explorer_and_listener_page(page, sign_in, app, screenshot)
     expect(page.get_by_test_id("listener-page")).to_be_visible()
     expect(page.get_by_test_id("reason").first).to_be_visible()
     screenshot(page, "listener")
+
+
+def schedule_day(i: int) -> dict:
+    """Interaction `i` of a listener heard every hour back from 19 Nov 2026, 14:00 SAST: the show of that local hour
+    (Breakfast Club 06:00-09:00, Drive Time 15:00-19:00), a channel in turn and now and then a message."""
+    hour = (14 - i) % 24
+    show = 3 if 6 <= hour < 9 else 7 if 15 <= hour < 19 else None
+    message = "Please play some gqom for my mom in Tembisa!" if i % 7 == 0 else None
+    return event(1 + i / 24, channel=1 + i % 3, timeslot=show, message=message,
+                 campaign=("song_request", "competition", "shoutout")[i % 3])
+
+
+@pytest.fixture
+def regular(app):
+    """Jozi FM with two shows, Lerato with 120 interactions an hour apart, and a producer of the station."""
+    make_company(1, name="Jozi FM")
+    Show(company_id=1, timeslot_id=3, title="Breakfast Club", days=list(range(1, 8)), start="06:00", end="09:00").save()
+    Show(company_id=1, timeslot_id=7, title="Drive Time", days=list(range(1, 8)), start="15:00", end="19:00").save()
+    make_listener(1, "27820000001", [schedule_day(i) for i in range(120)], name="Lerato Mokoena", gender="female")
+    segment_company(1, NOW)
+    create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
+    return "/stations/1/listeners/27820000001"
+
+
+def test_the_listener_page_pages_through_the_interaction_timeline(page, sign_in, regular, screenshot,
+                                                                   csp_violations):
+    sign_in(PRODUCER)
+    page.goto(regular)
+    timeline = page.get_by_test_id("timeline")
+    expect(timeline.get_by_test_id("timeline-total")).to_have_text("120 interactions, newest first")
+    entries = timeline.get_by_test_id("interaction")
+    expect(entries).to_have_count(50)
+    expect(entries.first.get_by_test_id("interaction-time")).to_have_text("19 Nov 2026, 14:00 SAST")
+    expect(entries.first.get_by_test_id("interaction-message")).to_contain_text("gqom")
+    expect(entries.nth(1)).to_contain_text("13:00 SAST")
+    expect(entries.nth(1)).to_contain_text("outside every show")
+    expect(entries.nth(6)).to_contain_text("19 Nov 2026, 08:00 SAST")
+    expect(entries.nth(6).get_by_test_id("interaction-show")).to_have_text("Breakfast Club")
+    for size, viewport in (("phone", {"width": 390, "height": 844}), ("laptop", {"width": 1280, "height": 800})):
+        page.set_viewport_size(viewport)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        screenshot(page, f"listener-timeline-{size}")
+    mark_document(page)
+
+    page.get_by_test_id("timeline-older").click()
+    expect(entries).to_have_count(100)
+    expect(entries.nth(50)).to_be_focused()
+    expect(entries.nth(50).get_by_test_id("interaction-time")).to_have_text("17 Nov 2026, 12:00 SAST")
+    expect(page).to_have_url(re.compile(rf"{regular}$"))
+    page.get_by_test_id("timeline-older").click()
+    expect(entries).to_have_count(120)
+    expect(page.get_by_test_id("timeline-older")).to_have_count(0)
+    assert same_document(page), "the older interactions reloaded the whole page"
+    assert csp_violations == []

@@ -172,10 +172,12 @@ def test_csv_empty_cell_is_an_absent_field(app, tmp_path):
     assert (found.name, found.language, found.gender) == ("Thandi M", "isiZulu", "female")
 
 
-def test_csv_boolean_other_than_true_or_false_is_a_bad_row(app, tmp_path):
-    path = csv_file(tmp_path, "p.csv", "company_id,originator,opt_in\n7,27821234567,yes\n")
+def test_csv_boolean_other_than_true_or_false_is_a_warning_and_the_row_is_kept(app, tmp_path):
+    path = csv_file(tmp_path, "p.csv", "company_id,originator,opt_in,name\n7,27821234567,yes,Thandi\n")
     report = import_file("profiles", path)
-    assert report.error_count == 1 and "opt_in" in report.errors[0]["reason"]
+    assert (report.error_count, report.imported) == (0, 1)
+    assert [(w["line"], w["field"]) for w in report.warnings] == [(2, "opt_in")]
+    assert listener().name == "Thandi" and listener().opt_in is None
 
 
 def test_csv_row_with_more_cells_than_the_header_is_a_bad_row(app, tmp_path):
@@ -302,13 +304,8 @@ def test_mobile_number_is_normalised_to_e164_for_the_company_country(app, tmp_pa
     assert listener("c", company_id=8).mobile_number == "+447911123456"
 
 
-@pytest.mark.parametrize("field, value", [
-    ("gender", "f"), ("gender", "other"), ("age_group", "25-35"), ("age_group", "65"),
-    ("email", "thandi@"), ("email", "thandi example.co.za"), ("email", "thandi@localhost"),
-    ("mobile_number", "12345"), ("mobile_number", "082 123 45678"), ("tags", "vip"), ("tags", ["vip", 3]),
-    ("opt_in", "maybe"), ("name", 42), ("originator", ""), ("company_id", "seven"),
-])
-def test_invalid_profile_field_is_a_bad_row(app, tmp_path, field, value):
+@pytest.mark.parametrize("field, value", [("originator", ""), ("company_id", "seven")])
+def test_a_profile_row_without_a_company_or_an_originator_is_a_bad_row(app, tmp_path, field, value):
     row = {"company_id": 7, "originator": "27821234567", "name": "Thandi"} | {field: value}
     report = import_file("profiles", jsonl(tmp_path, "p.jsonl", [row]))
     assert report.error_count == 1 and field in report.errors[0]["reason"]
@@ -405,10 +402,9 @@ def test_campaign_type_is_lower_cased(app, tmp_path):
     ({"originator": None}, "originator"), ({"originator": 27821234567}, "originator"),
     ({"timestamp": None}, "timestamp"), ({"timestamp": "20 Nov 2026 07:15"}, "timestamp"),
     ({"channel_type": 0}, "channel_type"), ({"channel_type": 2.5}, "channel_type"),
-    ({"campaign_type": ""}, "campaign_type"), ({"timeslot_id": "breakfast"}, "timeslot_id"),
-    ({"message": ["hi"]}, "message"), ({"interaction_id": {"id": 1}}, "interaction_id"),
+    ({"campaign_type": ""}, "campaign_type"), ({"campaign_type": 7}, "campaign_type"),
 ])
-def test_invalid_interaction_field_is_a_bad_row(app, tmp_path, fields, word):
+def test_a_missing_or_unreadable_required_interaction_field_is_a_bad_row(app, tmp_path, fields, word):
     row = {k: v for k, v in (interaction() | fields).items() if v is not None}
     report = import_file("interactions", jsonl(tmp_path, "a.jsonl", [row]))
     assert report.error_count == 1 and word in report.errors[0]["reason"]

@@ -39,7 +39,7 @@ def test_movements_count_transitions_and_name_the_show_in_words(app):
     segment_company(1, NOW)
     run = segment_company(1, NOW + timedelta(days=40))
     assert run.movements["matrix"] == {"super_fan": {"at_risk": 3}}
-    assert run.movements["highlights"] == ["3 super fans became at risk, most of them Breakfast Club listeners"]
+    assert run.movements["highlights"] == ["3 super fans are now at risk, all of them Breakfast Club listeners"]
 
 
 def test_resegmenting_touched_listeners_keeps_the_others_as_they_were(app):
@@ -74,3 +74,12 @@ def test_a_partial_run_keeps_fixed_vocabularies_in_their_order(app):
     assert snap.vocab["segment"] == list(SEGMENTS)
     assert column(snap, "missing_fields", "a") == ["mobile_number", "gender", "age", "location", "language",
                                                    "ethnicity", "id_number"]
+
+
+def test_with_no_new_events_a_later_run_moves_a_listener_to_at_risk_then_dormant(app):
+    make_listener(1, "a", [event(10), event(12), event(14)])
+    segments = []
+    for days in (0, 25, 85):
+        segment_company(1, NOW + timedelta(days=days))
+        segments.append(column(snapshot.current(1), "segment", "a"))
+    assert segments == ["occasional_engager", "at_risk", "dormant"]

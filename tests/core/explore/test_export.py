@@ -1,0 +1,56 @@
+"""Exports people can read: names beside ids, station-local times, a stable order and a file name that says what."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from core.explore.export import export_filename, export_records, export_stream
+from core.explore.filters import parse_filters
+from core.segmentation.runs import segment_company
+from core.stations.models import Show
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def kaya(app):
+    make_company(1, name="Kaya FM", channels={"2": "WhatsApp line"})
+    Show(company_id=1, timeslot_id=7, title="Drive Time", days=[1, 2, 3, 4, 5], start="15:00", end="19:00").save()
+    for originator in ("27820000003", "27820000001", "27820000002"):
+        make_listener(1, originator, [event(1, channel=2, timeslot=7), event(2, channel=1)])
+    segment_company(1, NOW)
+
+
+def test_export_names_channels_and_shows_beside_their_ids(kaya):
+    rec = next(export_records(1, parse_filters({})))
+    assert rec["primary_channel"] == 1 and rec["primary_channel_name"] == "SMS"
+    assert dict(zip(rec["channels"], rec["channel_names"])) == {1: "SMS", 2: "WhatsApp line"}
+    assert rec["timeslots"] == [7] and rec["show_names"] == ["Drive Time"]
+
+
+def test_export_times_carry_the_stations_offset(kaya):
+    rec = next(export_records(1, parse_filters({})))
+    assert rec["last_interaction"].endswith("+02:00")
+
+
+def test_export_is_ordered_by_originator(kaya):
+    assert [r["originator"] for r in export_records(1, parse_filters({}))] == \
+        ["27820000001", "27820000002", "27820000003"]
+
+
+def test_csv_export_has_name_columns_beside_id_columns(kaya):
+    text = "".join(export_stream(1, parse_filters({}), None, "csv").chunks)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["channel_names"] == "SMS|WhatsApp line" and rows[0]["show_names"] == "Drive Time"
+
+
+def test_the_file_name_holds_the_station_its_local_date_and_the_filters(kaya):
+    flt = parse_filters({"segment": ["super_fan"]})
+    name = export_filename(1, flt, None, "csv")
+    assert name.startswith("kaya-fm_2") and name.endswith("_super_fan.csv")
+    assert export_filename(1, parse_filters({}), (1, 2), "json").endswith("_channels-1-2.json")
+    assert export_filename(1, parse_filters({}), None, "csv").endswith("_all.csv")

@@ -1,0 +1,198 @@
+"""Errors are per field (ingest.md): an unreadable optional value is a warning; its row keeps every readable field."""
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from core.config import active
+from core.ingest.importer import import_file, import_rows
+from core.ingest.models import ImportReport
+from core.listeners.models import InteractionBatch, Listener
+from core.listeners.suppression import suppress_numbers
+from tests.core.ingest.test_importer import events
+from tests.factories import make_listener
+
+pytestmark = pytest.mark.db
+
+READABLE = {"name": "Thandi M", "language": "isiZulu", "tags": ["vip", "gqom"], "opt_in": True}
+"""The readable fields every messy row carries besides its unreadable one."""
+
+UNREADABLE_IN_BOTH = [
+    ("mobile_number", "n/a"), ("mobile_number", "082 12"), ("mobile_number", "no number"),
+    ("email", "no email"), ("email", "thandi@"), ("gender", "xyz"), ("age_group", "25-35"),
+    ("opt_in", "yes"), ("permission", "maybe"),
+]
+"""Unreadable values a CSV cell and a JSON string alike can hold."""
+
+UNREADABLE_IN_JSON = [
+    ("tags", "vip"), ("tags", ["vip", 3]), ("name", 42), ("location", ["Soweto"]), ("opt_in", 1),
+    ("mobile_number", ["082 123 4567"]), ("gender", True),
+]
+"""Values of the wrong JSON type, which a CSV cannot hold."""
+
+NUMBERS_AS_WRITTEN = [
+    "082 123 4567", "082-123-4567", "082.123.4567", "(082) 123 4567", "(082) 123.4567", "+27 (0)82 123 4567",
+    "+27(0)821234567", "0027 82 123 4567", "27821234567", "+27 82 123 4567", "0821234567", 27821234567,
+]
+
+
+def messy_rows(unreadable: list) -> list[dict]:
+    """One row per unreadable value (readable fields beside it), then one row per number format."""
+    rows = [{"company_id": 7, "originator": f"bad{index}", **READABLE, field: value}
+            for index, (field, value) in enumerate(unreadable)]
+    return rows + [{"company_id": 7, "originator": f"number{index}", "mobile_number": number}
+                   for index, number in enumerate(NUMBERS_AS_WRITTEN)]
+
+
+def write_jsonl(tmp_path, rows: list[dict]) -> str:
+    path = tmp_path / "profiles.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def write_csv(tmp_path, rows: list[dict]) -> str:
+    """The rows as a station's CSV export writes them: one header, lists joined with `|`, booleans as words."""
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    path = tmp_path / "profiles.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, names)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({name: cell(value) for name, value in row.items()})
+    return str(path)
+
+
+def cell(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "|".join(value) if isinstance(value, list) else str(value)
+
+
+FORMATS = [pytest.param(write_jsonl, UNREADABLE_IN_BOTH + UNREADABLE_IN_JSON, 1, id="jsonl"),
+           pytest.param(write_csv, UNREADABLE_IN_BOTH, 2, id="csv")]
+
+
+@pytest.mark.parametrize("write, unreadable, first_line", FORMATS)
+def test_a_messy_profiles_file_imports_every_row_with_a_warning_per_unreadable_value(app, tmp_path, write,
+                                                                                       unreadable, first_line):
+    rows = messy_rows(unreadable)
+    report = import_file("profiles", write(tmp_path, rows))
+    assert (report.rows, report.imported, report.error_count) == (len(rows), len(rows), 0)
+    assert [(w["line"], w["field"]) for w in report.warnings] == \
+        [(first_line + index, field) for index, (field, _value) in enumerate(unreadable)]
+    assert report.warning_count == len(unreadable)
+    assert Listener.objects(company_id=7).count() == len(rows)
+
+
+@pytest.mark.parametrize("write, unreadable, first_line", FORMATS)
+def test_a_row_with_an_unreadable_value_keeps_every_readable_field_and_leaves_the_bad_one_out(app, tmp_path, write,
+                                                                                              unreadable, first_line):
+    import_file("profiles", write(tmp_path, messy_rows(unreadable)))
+    for index, (field, _value) in enumerate(unreadable):
+        stored = Listener.objects.get(company_id=7, originator=f"bad{index}")
+        kept = {name: value for name, value in READABLE.items() if name != field}
+        assert {name: stored[name] for name in kept} == kept, field
+        assert stored[field] in (None, []), field
+
+
+@pytest.mark.parametrize("write, unreadable, first_line", FORMATS)
+def test_a_warning_reason_never_repeats_the_value(app, tmp_path, write, unreadable, first_line):
+    report = import_file("profiles", write(tmp_path, messy_rows(unreadable)))
+    for warning, (field, value) in zip(report.warnings, unreadable, strict=True):
+        assert warning["reason"].startswith(field)
+        for shown in (value if isinstance(value, list) else [value]):
+            assert str(shown) not in warning["reason"].removeprefix(field), (field, value)
+
+
+@pytest.mark.parametrize("write", [write_jsonl, write_csv], ids=["jsonl", "csv"])
+def test_numbers_as_people_write_them_are_stored_in_e164(app, tmp_path, write):
+    report = import_file("profiles", write(tmp_path, messy_rows([])))
+    assert report.warning_count == 0
+    assert {listener.mobile_number for listener in Listener.objects(company_id=7)} == {"+27821234567"}
+
+
+def test_a_reimport_keeps_the_stored_value_of_a_field_now_unreadable(app, tmp_path):
+    make_listener(7, "27821234567", name="Thandi", mobile_number="+27821234567", email="thandi@example.co.za",
+                  gender="female", opt_in=True)
+    report = import_file("profiles", write_jsonl(tmp_path, [
+        {"company_id": 7, "originator": "27821234567", "name": "Thandi M", "mobile_number": "n/a",
+         "email": "no email", "gender": "xyz", "opt_in": "maybe"}]))
+    stored = Listener.objects.get(company_id=7, originator="27821234567")
+    assert (stored.name, stored.mobile_number, stored.email, stored.gender, stored.opt_in) == \
+        ("Thandi M", "+27821234567", "thandi@example.co.za", "female", True)
+    assert (report.imported, report.warning_count) == (1, 4)
+
+
+def test_a_row_whose_only_news_is_unreadable_changes_nothing(app, tmp_path):
+    make_listener(7, "27821234567", gender="female")
+    report = import_file("profiles", write_jsonl(tmp_path, [{"company_id": 7, "originator": "27821234567",
+                                                             "gender": "xyz"}]))
+    assert (report.imported, report.duplicates, report.warning_count) == (0, 1, 1)
+    assert Listener.objects.get(company_id=7, originator="27821234567").gender == "female"
+
+
+def test_a_bad_row_reports_no_warnings_of_its_own(app, tmp_path):
+    report = import_file("profiles", write_jsonl(tmp_path, [{"company_id": "seven", "originator": "a",
+                                                             "gender": "xyz"}]))
+    assert (report.error_count, report.warning_count, report.warnings) == (1, 0, [])
+
+
+def test_warnings_are_saved_with_the_report_apart_from_bad_rows(app, tmp_path):
+    report = import_file("profiles", write_jsonl(tmp_path, [
+        {"company_id": 7, "originator": "a", "gender": "xyz", "email": "no email"},
+        {"company_id": 7},
+    ]))
+    stored = ImportReport.objects.get(id=report.id)
+    assert (stored.error_count, stored.warning_count) == (1, 2)
+    assert [e["line"] for e in stored.errors] == [2]
+    assert [(w["line"], w["field"]) for w in stored.warnings] == [(1, "email"), (1, "gender")]
+
+
+def test_only_the_first_1000_warnings_are_kept_but_all_are_counted(app):
+    rows = [(line, {"company_id": 7, "originator": f"o{line}", "gender": "xyz"}) for line in range(1, 1202)]
+    report = import_rows("profiles", rows, resegment=False)
+    assert (report.imported, report.warning_count, len(report.warnings)) == (1201, 1201, 1000)
+    assert report.warnings[-1]["line"] == 1000
+
+
+# --- interactions ---
+
+def interaction(**overrides) -> dict:
+    row = {"company_id": 7, "originator": "27821234567", "timestamp": "2026-11-20T07:15:00+02:00",
+           "channel_type": 2, "campaign_type": "song_request"}
+    return row | overrides
+
+
+def stored_events() -> list[tuple]:
+    """(timeslot, message, key kind) of every stored event, in stored order."""
+    return [(event["timeslot"], event["message"], event["key"].split(":")[0]) for event in events()]
+
+
+@pytest.mark.parametrize("fields, field, expected", [
+    ({"timeslot_id": "breakfast"}, "timeslot_id", (12, None, "row")),
+    ({"timeslot_id": -1}, "timeslot_id", (12, None, "row")),
+    ({"message": ["hi"]}, "message", (12, None, "row")),
+    ({"interaction_id": {"id": 1}}, "interaction_id", (12, None, "row")),
+])
+def test_an_unreadable_optional_interaction_field_is_a_warning_and_the_show_is_looked_up_by_time(
+        app, tmp_path, fields, field, expected):
+    import_file("shows", write_jsonl(tmp_path, [{"company_id": 7, "timeslot_id": 12, "title": "Breakfast",
+                                                 "days": [5], "start": "06:00", "end": "09:00"}]))
+    report = import_file("interactions", write_jsonl(tmp_path, [interaction(**fields)]))
+    assert (report.imported, report.error_count) == (1, 0)
+    assert [(w["line"], w["field"]) for w in report.warnings] == [(1, field)]
+    assert stored_events() == [expected]
+
+
+def test_rows_are_imported_duplicates_suppressed_or_bad_whatever_their_warnings(app, tmp_path):
+    suppress_numbers(7, active().secret_key, ["27829999999"])
+    path = write_jsonl(tmp_path, [
+        interaction(timeslot_id="x"), interaction(timeslot_id="x"), interaction(originator="27829999999"),
+        interaction(channel_type="two", timeslot_id="x"), interaction(originator="27820000002", message=3)])
+    report = import_file("interactions", path)
+    assert (report.rows, report.imported, report.duplicates, report.suppressed, report.error_count) == (5, 2, 1, 1, 1)
+    assert report.rows == report.imported + report.duplicates + report.suppressed + report.error_count
+    assert [w["line"] for w in report.warnings] == [1, 2, 5]
+    assert InteractionBatch.objects.count() == 2

@@ -1,0 +1,107 @@
+"""Every page of the dashboard, at a phone's size and at a laptop's, in headless Chromium: it fits the screen, its
+title shows, its controls neither overlap nor are too small to touch, axe-core finds no serious or critical WCAG
+violation, and the browser logs no failed request and no console error. A screenshot of each page at each size is
+saved under screenshots/ (git-ignored), so that the whole dashboard can be looked at in one folder."""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.webapp.conftest import MISSING_LISTENER, SCREENSHOTS, SIZES
+
+pytestmark = pytest.mark.db
+
+PAGES = ("login", "stations", "overview", "explorer", "listener", "glossary", "error")
+
+CONTROLS = """() => {
+  // What a person taps: links, buttons, fields, and a box or radio button by its label. Links inside running text
+  // (a <p>) are left out, as WCAG 2.5.8 leaves out targets in a sentence. A control counts where it can be seen:
+  // its box cut by the boxes that scroll or clip it (a list that scrolls, a table in its own box).
+  const all = [...document.querySelectorAll("*")];
+  const seen = (el) => {
+    let box = el.getBoundingClientRect();
+    let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom];
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.overflowX !== "visible" || style.overflowY !== "visible") {
+        const clip = up.getBoundingClientRect();
+        [left, top, right, bottom] = [Math.max(left, clip.left), Math.max(top, clip.top),
+                                      Math.min(right, clip.right), Math.min(bottom, clip.bottom)];
+      }
+    }
+    return {x: left + scrollX, y: top + scrollY, w: right - left, h: bottom - top, height: box.height};
+  };
+  return [...document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary")]
+    .filter((el) => !el.closest("p"))
+    .map((el) => (el.matches("input[type=checkbox], input[type=radio]") && el.closest("label")) || el)
+    .filter((el) => el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}))
+    .map((el) => {
+      const name = (el.getAttribute("aria-label") || el.textContent || el.name || "").trim().replace(/\\s+/g, " ");
+      return {name: `<${el.tagName.toLowerCase()}> ${name.slice(0, 40)}`, index: all.indexOf(el), ...seen(el)};
+    })
+    .filter((c) => c.w > 0 && c.h > 0 && c.y + c.h > 0);
+}"""
+"""Every visible control of the page with its box in page coordinates."""
+
+NESTED = """([a, b]) => {
+  const all = document.querySelectorAll("*");
+  return all[a].contains(all[b]) || all[b].contains(all[a]);
+}"""
+
+
+def overlaps(tab, controls: list[dict]) -> list[str]:
+    """Pairs of controls whose boxes overlap (a control inside another, like a label's own box, does not count)."""
+    found = []
+    for i, a in enumerate(controls):
+        for b in controls[i + 1:]:
+            width = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+            height = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+            if width > 1 and height > 1 and not tab.evaluate(NESTED, [a["index"], b["index"]]):
+                found.append(f"{a['name']} / {b['name']}")
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_fits_the_screen_with_its_title_and_controls_apart(open_tab, name, size):
+    tab = open_tab(name, size)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    tab.screenshot(path=str(SCREENSHOTS / f"page-{name}-{size}.png"), full_page=True)
+    assert tab.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
+    expect(tab.locator("h1")).to_be_visible()
+    expect(tab.locator("h1")).to_be_in_viewport()
+    controls = tab.evaluate(CONTROLS)
+    overlapping = overlaps(tab, controls)
+    assert not overlapping, "overlapping controls:\n" + "\n".join(overlapping)
+    if size == "phone":
+        small = [f"{c['name']} ({c['height']:.0f} px)" for c in controls if c["height"] < 44]
+        assert not small, "controls under 44 px:\n" + "\n".join(small)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_has_no_serious_accessibility_violation(open_tab, name, size):
+    tab = open_tab(name, size)
+    violations = Axe().run(tab).response["violations"]
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:5]]}"
+               for v in violations if v["impact"] in ("serious", "critical")]
+    assert not serious, "\n".join(serious)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_loads_without_a_failed_request_or_a_console_error(open_tab, dashboard, name):
+    problems = []
+    expected = dashboard["url"] + MISSING_LISTENER  # the error page is the 404 it shows, nothing else may fail
+
+    def listen(tab):
+        tab.on("console", lambda message: problems.append(f"console: {message.text}")
+               if message.type == "error" and message.location.get("url") != expected else None)
+        tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        tab.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+        tab.on("response", lambda response: problems.append(f"{response.status}: {response.url}")
+               if response.status >= 400 and response.url != expected else None)
+
+    tab = open_tab(name, "laptop", on_tab=listen)
+    tab.wait_for_load_state("networkidle")
+    assert problems == []
