@@ -6,8 +6,9 @@ from http import HTTPStatus
 from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from werkzeug.routing import AnyConverter
 
-from api import docs, explore, health, listener, overview
+from api import docs, explore, health, imports, interactions, listener, overview
 from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
@@ -64,7 +65,8 @@ def init_app(app: Flask) -> Api:
     api = JsonApi(app, spec_kwargs={"extra_plugins": [ErrorResponsesPlugin(), NonBlankQueryPlugin()]})
     api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer", "minimum": COMPANY_IDS[0],
                                                                    "maximum": COMPANY_IDS[1]})
-    for area in (health, overview, explore, listener):
+    api.register_converter(AnyConverter, lambda converter: {"type": "string", "enum": sorted(converter.items)})
+    for area in (health, overview, explore, listener, imports, interactions):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters

@@ -12,7 +12,8 @@ _TYPES = {
     "partial": {"type": "string", "description": "partial, case-insensitive match"},
     "string": {"type": "string"},
     "int": {"type": "integer"},
-    "datetime": {"type": "string", "description": "ISO 8601 date or date-time; a date (2026-11-01) means midnight "
+    "datetime": {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}],
+                 "description": "ISO 8601 date or date-time; a date (2026-11-01) means midnight "
                  "and a time without an offset means that wall time, both in the station's time zone (the "
                  "company's timezone, default Africa/Johannesburg); with an offset it is that exact moment"},
     "bool": {"type": "boolean"},
@@ -54,8 +55,8 @@ PAGE_PARAMETERS = [
 ]
 EXPORT_PARAMETERS = [
     {"in": "query", "name": "channel_pair", "required": False,
-     "schema": {"type": "string", "pattern": "^[0-9]+,[0-9]+$"},
-     "description": "two different channel_type integers, comma-separated (2,5); only listeners active on both"},
+     "schema": {"type": "string", "pattern": "^0*[1-9][0-9]*,0*[1-9][0-9]*$"},
+     "description": "two channel_type integers, comma-separated (2,5); only listeners active on both (2,2: on 2)"},
     {"in": "query", "name": "format", "required": False, "schema": {"type": "string", "enum": ["json", "csv"]},
      "description": "json (default) or csv; `Accept: text/csv` also selects CSV"},
 ]

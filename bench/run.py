@@ -93,7 +93,13 @@ def bench_purge(ctx: Context) -> dict:
     return {"purge s": f"{time.perf_counter() - started:.1f}", "purge": report["method"]}
 
 
-BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), bench_purge]
+def _live_benchmarks() -> list:
+    from bench.live import bench_live
+
+    return [bench_live]
+
+
+BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), bench_purge]
 
 
 def _peak_rss_mb() -> float:

@@ -48,6 +48,7 @@ class Settings:
     login_limit_account: str = "5/minute"
     login_limit_address: str = "20/minute"
     cookie_secure: bool = False  # True behind HTTPS: the session and remember-me cookies are only sent over it
+    max_upload_mb: int = 100  # the largest request (an import file) the service reads; larger ones answer 413
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -76,6 +77,7 @@ class Settings:
             login_limit_account=_rate(env.get("LOGIN_LIMIT_ACCOUNT") or "5/minute", "LOGIN_LIMIT_ACCOUNT"),
             login_limit_address=_rate(env.get("LOGIN_LIMIT_ADDRESS") or "20/minute", "LOGIN_LIMIT_ADDRESS"),
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
+            max_upload_mb=_positive(env.get("MAX_UPLOAD_MB") or "100", "MAX_UPLOAD_MB"),
         )
 
 
@@ -95,6 +97,13 @@ def _rate(value: str, name: str) -> str:
     except ValueError:
         raise ValueError(f"{name} must be a rate such as 5/minute or 20/hour, got {value!r}") from None
     return value.strip()
+
+
+def _positive(value: str, name: str) -> int:
+    """A whole number above zero; anything else fails at start-up."""
+    if not value.strip().isdigit() or int(value) < 1:
+        raise ValueError(f"{name} must be a whole number above 0, got {value!r}")
+    return int(value)
 
 
 def _flag(value: str | None, default: bool, name: str) -> bool:

@@ -6,11 +6,12 @@ cannot fill fails it until someone says what a real value of that argument is.""
 from __future__ import annotations
 
 import pytest
-from bson import json_util
+from bson import ObjectId, json_util
 
 from core.access.api_keys import create_key
 from core.access.users import create_user
 from core.db.connection import get_db
+from core.ingest.jobs import ImportJob
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
@@ -18,8 +19,8 @@ from tests.memory import NOW, event
 pytestmark = pytest.mark.db
 
 THEIRS, OURS = 1, 2
-SAMPLES = {"company_id": THEIRS, "originator": "27820000001"}
-"""A real value of each path argument: a listener of the other company."""
+SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001"}
+"""A real value of each path argument: a listener and an import job of the other company."""
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 
@@ -41,6 +42,7 @@ def other_company_client(app):
     """A client of company 2 in every way it can present itself: its API key and its producer's session."""
     make_listener(THEIRS, SAMPLES["originator"], [event(d) for d in range(1, 12)], name="Lerato", tags=["vip"])
     make_listener(OURS, "27830000002", [event(3)])
+    ImportJob(id=ObjectId(SAMPLES["job_id"]), company_id=THEIRS, kind="profiles", state="done").save()
     for company_id in (THEIRS, OURS):
         segment_company(company_id, NOW)
     create_user("producer@ours.fm", "our-password", companies=[OURS])

@@ -17,6 +17,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__)
     settings = Settings.from_env((test_config or {}).get("ENV"))
     app.config.update(SECRET_KEY=settings.secret_key, SETTINGS=settings, WTF_CSRF_TIME_LIMIT=None,
+                      MAX_CONTENT_LENGTH=settings.max_upload_mb * 2**20,
                       **security.cookie_config(settings))
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})

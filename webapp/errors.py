@@ -5,7 +5,7 @@ import logging
 
 from flask import Flask, current_app, jsonify, render_template, request, url_for
 from flask_limiter import RateLimitExceeded
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api import errors as api_errors
 from core.db.connection import UNAVAILABLE
@@ -36,6 +36,13 @@ def unavailable(error: Exception | None = None):
     return response
 
 
+def too_large_message(limit: int | None) -> str:
+    """What a producer or a client can do about a file over the upload limit (MAX_UPLOAD_MB)."""
+    size = f"{limit / 2**20:g} MB" if limit else "the allowed size"
+    return (f"The file is larger than {size}, the most one upload may carry. "
+            "Split it into smaller files and upload each.")
+
+
 def register(app: Flask) -> None:
     """Core errors, HTTP errors, an unreachable database and unexpected errors, each answered once for both
     sides."""
@@ -56,6 +63,11 @@ def register(app: Flask) -> None:
         if api_errors.is_api_request():
             return api_errors.http_error_response(error)
         return (*page_error(error.code or 500, error.description or error.name), api_errors.passed_on_headers(error))
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(error: RequestEntityTooLarge):
+        error.description = too_large_message(current_app.config.get("MAX_CONTENT_LENGTH"))
+        return _http(error)
 
     @app.errorhandler(RateLimitExceeded)
     def _throttled(error: RateLimitExceeded):

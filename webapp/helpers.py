@@ -17,6 +17,7 @@ from core.stations.companies import get_company, list_companies
 NAVIGATION = (
     ("Overview", "overview.page", "overview"),
     ("Explorer", "explorer.page", "explorer"),
+    ("Imports", "imports.page", "imports"),
     ("Search", "search.page", "search"),
     ("Audiences", "audiences.page", "audiences"),
     ("Campaigns", "campaigns.page", "campaigns"),

@@ -16,6 +16,7 @@ from core.explore.operations import LISTING_PROJECTION, select
 from core.explore.records import record
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
+from core.params import parse_int
 from core.stations.companies import get_company
 from core.stations.defaults import channel_name, show_name
 from core.stations.shows import show_titles
@@ -31,16 +32,16 @@ CHUNK_ROWS = 500
 
 
 def parse_channel_pair(raw: str | None) -> tuple[int, int] | None:
-    """`channel_pair=2,5` as two distinct channel ids, else 422."""
+    """`channel_pair=2,5` as two channel ids written in plain digits, else 422; `2,2` is the listeners active on
+    channel 2 (the heat map's diagonal)."""
     if raw is None or not str(raw).strip():
         return None
-    parts = [p.strip() for p in str(raw).split(",")]
     try:
-        pair = tuple(int(p) for p in parts)
+        pair = tuple(parse_int(part) for part in str(raw).split(","))
     except ValueError:
         pair = ()
-    if len(pair) != 2 or pair[0] == pair[1] or min(pair) < 1:
-        raise ValidationFailed.one(["query", "channel_pair"], "Give two different channel_type integers, e.g. 2,5.")
+    if len(pair) != 2 or min(pair) < 1:
+        raise ValidationFailed.one(["query", "channel_pair"], "Give two channel_type integers, e.g. 2,5.")
     return pair
 
 

@@ -22,6 +22,7 @@ from core.ingest.files import read_rows
 from core.ingest.interactions import import_interactions, insert_new
 from core.ingest.models import ImportReport
 from core.ingest.rows import channel_row, company_of, profile_row, show_row
+from core.ingest.station import station_rows
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.listeners.fields import DECLARED_NAMES
@@ -33,11 +34,15 @@ from core.stations.models import Company, Show
 KINDS = ("channels", "shows", "profiles", "interactions")
 
 
-def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True
-                ) -> ImportReport:
-    """Import a .jsonl or .csv file; ValueError when the file cannot be read."""
+def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True,
+                company_id: int | None = None) -> ImportReport:
+    """Import a .jsonl or .csv file; ValueError when the file cannot be read. With `company_id` (an upload to one
+    station) rows without one take it and rows of another station are bad rows."""
     _check_kind(kind)
-    return import_rows(kind, read_rows(path), source=str(path), progress=progress, resegment=resegment)
+    rows = read_rows(path)
+    if company_id is not None:
+        rows = station_rows(rows, company_id)
+    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment)
 
 
 def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str = "",

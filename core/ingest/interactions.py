@@ -88,7 +88,7 @@ class ListenerCreator:
         pending = self._pending[company_id]
         pending.append(originator)
         if len(pending) >= INSERT_DOCS:
-            self._futures.append((company_id, self._worker.submit(_create_listeners, company_id, pending)))
+            self._futures.append((company_id, self._worker.submit(create_listeners, company_id, pending)))
             self._pending[company_id] = []
 
     def finish(self) -> dict[int, set[str]]:
@@ -96,7 +96,7 @@ class ListenerCreator:
         for company_id in sorted(self._pending):
             ensure_company(company_id)
             if self._pending[company_id]:
-                self._futures.append((company_id, self._worker.submit(_create_listeners, company_id,
+                self._futures.append((company_id, self._worker.submit(create_listeners, company_id,
                                                                       self._pending[company_id])))
                 self._pending[company_id] = []
         existed = defaultdict(set)
@@ -105,7 +105,7 @@ class ListenerCreator:
         return existed
 
 
-def _create_listeners(company_id: int, originators: list[str]) -> set[str]:
+def create_listeners(company_id: int, originators: list[str]) -> set[str]:
     """Insert the listeners that do not exist yet; returns those that did.
 
     The unique (company_id, originator) index is the existence check: a refused duplicate costs the database no
@@ -128,7 +128,7 @@ def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: Threa
         originators = sorted(by_company[company_id])
         for start in range(0, len(originators), IN_CHUNK):
             chunk = originators[start:start + IN_CHUNK]
-            stored = _stored_keys(collection, company_id, [o for o in chunk if o in existed[company_id]])
+            stored = stored_keys(collection, company_id, [o for o in chunk if o in existed[company_id]])
             for originator in chunk:
                 pending = groups.pop((company_id, originator))
                 new = pending.without(stored.get(originator) or set())
@@ -156,7 +156,7 @@ def _submit_insert(worker: ThreadPoolExecutor, collection, docs: list[dict], ins
     return inserts
 
 
-def _stored_keys(collection, company_id: int, originators: list[str]) -> dict[str, set[str]]:
+def stored_keys(collection, company_id: int, originators: list[str]) -> dict[str, set[str]]:
     """Idempotency keys already stored for these listeners."""
     stored = defaultdict(set)
     if originators:

@@ -7,7 +7,17 @@ columnar snapshot of each company (core.listeners.snapshot), not in per-listener
 """
 from __future__ import annotations
 
-from mongoengine import BinaryField, BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
+from mongoengine import (
+    BinaryField,
+    BooleanField,
+    DateTimeField,
+    DictField,
+    Document,
+    IntField,
+    ListField,
+    ObjectIdField,
+    StringField,
+)
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -70,3 +80,17 @@ class Suppression(Document):
     created_at = DateTimeField(default=utcnow)
     meta = {"collection": "suppressions",
             "indexes": [{"fields": ["company_id", "number_hash"], "unique": True}]}
+
+
+@stored
+class SnapshotDelta(Document):
+    """Re-profiled rows of a few listeners, on top of one snapshot file (core.listeners.snapshot): written per live
+    batch, read by every process, deleted by the next run that publishes a file (which includes them)."""
+
+    company_id = IntField(required=True)
+    base = ObjectIdField(null=True)  # the snapshot file these rows go on (None: the company has none yet)
+    seq = IntField(required=True)  # the company's data_version when written: the order of application
+    data = BinaryField()  # the rows' columns, npz, as in snapshot files
+    vocab = DictField()
+    snapshot_meta = DictField(db_field="meta")
+    meta = {"collection": "snapshot_deltas", "indexes": [("company_id", "base", "seq")]}

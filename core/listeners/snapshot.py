@@ -4,6 +4,10 @@ Written once per segmentation run as a single GridFS file (cheap on any MongoDB,
 which pays per document), and held in memory per process, keyed by the file id recorded on the company, so that
 filters, counts and pages are evaluated by vectorised passes instead of scans of MongoDB.
 
+Live interactions do not rewrite the file: each batch adds one small delta document (the re-profiled rows, with a
+sequence number) on top of the current file, and every process applies the deltas it has not seen when the company's
+`data_version` moved (one indexed read). The next run that publishes a file has them folded in and deletes them.
+
 Column kinds (see `KINDS`): `cat` int16 codes into `vocab[name]` (-1 = absent); `multi` an n x len(vocab) boolean
 matrix; `text` lower-cased UTF-8 bytes for partial matching; everything else a plain numeric array.
 """
@@ -18,6 +22,8 @@ import numpy as np
 
 from core.db.connection import get_db
 from core.listeners.fields import CATEGORICAL, INFERRED_SINGLE, PARTIAL_TEXT
+from core.listeners.models import SnapshotDelta
+from core.stations.companies import bump_version
 from core.stations.models import Company
 
 BUCKET = "snapshots"
@@ -80,6 +86,23 @@ def concat(parts: list[Snapshot]) -> Snapshot:
     return Snapshot(parts[-1].company_id, cols, vocab, dict(parts[-1].meta))
 
 
+def splice(previous: Snapshot, fresh: Snapshot) -> Snapshot:
+    """Previous rows of the listeners not in `fresh`, then the rows of `fresh` (re-profiled or new listeners)."""
+    if not len(previous):
+        return fresh
+    keep = ~np.isin(previous.originators, fresh.originators)
+    return concat([previous.take(keep), fresh])
+
+
+def latest_rows(snapshot: Snapshot) -> Snapshot:
+    """The last row of each listener that appears more than once (deltas written one after another)."""
+    reversed_order = snapshot.originators[::-1]
+    _, first_from_end = np.unique(reversed_order, return_index=True)
+    if len(first_from_end) == len(snapshot):
+        return snapshot
+    return snapshot.take(np.sort(len(snapshot) - 1 - first_from_end))
+
+
 def _ordered_union(vocabularies) -> list:
     """Every value once, in order of first appearance: fixed vocabularies (segments, fields) keep their order."""
     merged: dict = {}
@@ -103,24 +126,32 @@ def _remap(part: Snapshot, name: str, vocab: list | None) -> np.ndarray:
     return widened
 
 
-def save(snapshot: Snapshot) -> object:
-    """Write the snapshot as one GridFS file; returns its id. Old files are removed by `prune`."""
+def _packed(snapshot: Snapshot) -> tuple[bytes, dict]:
+    """The columns as npz bytes and what goes beside them: one format for files and deltas."""
     buffer = io.BytesIO()
     np.savez(buffer, **snapshot.cols)
-    fs = gridfs.GridFSBucket(get_db(), BUCKET)
     vocab = {k: list(v) for k, v in snapshot.vocab.items()}
-    return fs.upload_from_stream(f"company-{snapshot.company_id}", buffer.getvalue(),
-                                 metadata={"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta})
+    return buffer.getvalue(), {"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}
+
+
+def _unpacked(data: bytes, metadata: dict) -> Snapshot:
+    with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+        cols = {name: arrays[name] for name in arrays.files}
+    return Snapshot(metadata["company_id"], cols, metadata["vocab"], metadata.get("meta", {}))
+
+
+def save(snapshot: Snapshot) -> object:
+    """Write the snapshot as one GridFS file; returns its id. Old files are removed by `prune`."""
+    data, metadata = _packed(snapshot)
+    fs = gridfs.GridFSBucket(get_db(), BUCKET)
+    return fs.upload_from_stream(f"company-{snapshot.company_id}", data, metadata=metadata)
 
 
 def load(file_id) -> Snapshot:
     """Read a snapshot file back."""
     fs = gridfs.GridFSBucket(get_db(), BUCKET)
     stream = fs.open_download_stream(file_id)
-    metadata = stream.metadata
-    with np.load(io.BytesIO(stream.read()), allow_pickle=False) as data:
-        cols = {name: data[name] for name in data.files}
-    return Snapshot(metadata["company_id"], cols, metadata["vocab"], metadata.get("meta", {}))
+    return _unpacked(stream.read(), stream.metadata)
 
 
 def prune(company_id: int, keep) -> None:
@@ -131,33 +162,86 @@ def prune(company_id: int, keep) -> None:
         fs.delete(stale["_id"])
 
 
-_cache: dict[int, tuple[object, Snapshot]] = {}
+@dataclass(frozen=True)
+class _Cached:
+    """A process's view of one company: the file it read, the version it saw, the last delta it applied."""
+
+    file_id: object
+    version: int
+    seq: int
+    snapshot: Snapshot
+
+
+_cache: dict[int, _Cached] = {}
 _cache_lock = threading.Lock()
 
 
 def current(company_id: int) -> Snapshot:
-    """The company's latest snapshot, from this process's cache unless a newer file was recorded."""
-    company = Company.objects(company_id=company_id).only("snapshot_file").first()
-    file_id = company.snapshot_file if company else None
-    if file_id is None:
-        return empty(company_id)
+    """The company's latest snapshot: this process's copy while the company's data version has not moved; else the
+    new file, or only the deltas written since (one small query, whatever the number of listeners)."""
+    company = Company._get_collection().find_one({"company_id": company_id},
+                                                 {"_id": 0, "snapshot_file": 1, "data_version": 1}) or {}
+    file_id, version = company.get("snapshot_file"), company.get("data_version", 0)
     with _cache_lock:
         cached = _cache.get(company_id)
-        if cached and cached[0] == file_id:
-            return cached[1]
-    snapshot = load(file_id)
+    if cached and cached.file_id == file_id and cached.version == version:
+        return cached.snapshot
+    if cached and cached.file_id == file_id:
+        base, seq = cached.snapshot, cached.seq
+    else:
+        base, seq = (load(file_id) if file_id is not None else empty(company_id)), -1
+    snapshot, seq = _with_deltas(base, file_id, seq)
     with _cache_lock:
-        _cache[company_id] = (file_id, snapshot)
+        _cache[company_id] = _Cached(file_id, version, seq, snapshot)
     return snapshot
 
 
-def publish(snapshot: Snapshot) -> object:
-    """Save the snapshot, make it the company's current one and drop the older files."""
-    file_id = save(snapshot)
-    Company.objects(company_id=snapshot.company_id).update_one(set__snapshot_file=file_id, inc__data_version=1)
+def _deltas():
+    return SnapshotDelta._get_collection()
+
+
+def _with_deltas(base: Snapshot, file_id, after: int) -> tuple[Snapshot, int]:
+    """The base with the deltas written on it after sequence number `after`; and the last one applied."""
+    query = {"company_id": base.company_id, "base": file_id, "seq": {"$gt": after}}
+    found = list(_deltas().find(query, {"_id": 0}).sort("seq", 1))
+    if not found:
+        return base, after
+    rows = latest_rows(concat([_unpacked(doc["data"], doc) for doc in found]))
+    return splice(base, rows), found[-1]["seq"]
+
+
+def append_delta(fresh: Snapshot, merged: Snapshot) -> int:
+    """Record re-profiled rows on top of the company's current file without rewriting it; `merged` is the view they
+    give (this process keeps it). The caller holds the company's segment lease, so deltas are numbered in the order
+    they are written; the version moves again once the delta is stored, so a reader never skips it."""
+    company_id = fresh.company_id
+    file_id = (Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}).get(
+        "snapshot_file")
+    data, metadata = _packed(fresh)
+    seq = bump_version(company_id)
+    _deltas().insert_one({**metadata, "base": file_id, "seq": seq, "data": data})
+    version = bump_version(company_id)
     with _cache_lock:
-        _cache[snapshot.company_id] = (file_id, snapshot)
+        _cache[company_id] = _Cached(file_id, version, seq, merged)
+    return seq
+
+
+def pending_deltas(company_id: int) -> int:
+    """How many deltas lie on top of the company's file (the next publish folds them in)."""
+    return _deltas().count_documents({"company_id": company_id})
+
+
+def publish(snapshot: Snapshot) -> object:
+    """Save the snapshot, make it the company's current one and drop the older files and the deltas it includes.
+
+    The caller holds the company's segment lease and built `snapshot` on `current()`, deltas included."""
+    file_id = save(snapshot)
+    company = Company.objects(company_id=snapshot.company_id).modify(set__snapshot_file=file_id,
+                                                                     inc__data_version=1, new=True, upsert=True)
+    with _cache_lock:
+        _cache[snapshot.company_id] = _Cached(file_id, company.data_version, -1, snapshot)
     prune(snapshot.company_id, keep=file_id)
+    _deltas().delete_many({"company_id": snapshot.company_id, "base": {"$ne": file_id}})
     return file_id
 
 

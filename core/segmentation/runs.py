@@ -2,7 +2,8 @@
 
 A full run profiles every listener as of `now`. After an import or an erasure only the listeners it touched are
 re-profiled (as of now) and spliced into the previous snapshot. Writes are bulk and only of what changed: one
-snapshot file, the segment changes, one run document.
+snapshot file, the segment changes, one run document. After live interactions the re-profiled rows are written as a
+snapshot delta instead of a file (core.listeners.snapshot), so that a small batch costs a small write.
 """
 from __future__ import annotations
 
@@ -51,8 +52,21 @@ def resegment_listeners(company_id: int, originators: Iterable[str], now: dateti
     return _run(company_id, as_utc(now), touched, kind, progress, set(dropped))
 
 
+def resegment_live(company_id: int, originators: Iterable[str], now: datetime | None = None) -> dict[str, str]:
+    """Re-profile the listeners of a live batch and record their rows as a snapshot delta (the file is not
+    rewritten); returns each listener's segment."""
+    _, fresh = _resegment(company_id, as_utc(now), sorted(set(originators)), "live", None, delta=True)
+    return dict(zip(fresh.originators.tolist(), fresh.labels("segment").tolist(), strict=True))
+
+
 def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
          dropped: set[str] = frozenset()) -> SegmentRun:
+    return _resegment(company_id, now, touched, kind, progress, dropped)[0]
+
+
+def _resegment(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
+               dropped: set[str] = frozenset(), delta: bool = False) -> tuple[SegmentRun, snapshot.Snapshot]:
+    """The run, and the rows it profiled; `delta` writes them on top of the current file instead of a new file."""
     say = progress or (lambda message: None)
     company = ensure_company(company_id)
     with lease(f"segment:{company_id}"):
@@ -64,17 +78,17 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
         say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
         fresh = profile_listeners(company, docs, events, now, timeslot_ids(company_id))
         previous = snapshot.current(company_id)
-        merged = fresh if touched is None else _splice(previous, fresh, set(touched) | dropped)
+        merged = fresh if touched is None else snapshot.splice(_without(previous, set(touched) | dropped), fresh)
         stopwatch.lap("compute_s")
         say("writing segment changes, rollups and snapshot")
-        _publish(run, company, previous, fresh, merged)
+        _publish(run, company, previous, fresh, merged, delta)
         stopwatch.lap("write_s")
         run.timings, run.finished_at = stopwatch.laps, utcnow()
         run.save()
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))
-    return run
+    return run, fresh
 
 
 class Stopwatch:
@@ -89,12 +103,16 @@ class Stopwatch:
 
 
 def _publish(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snapshot.Snapshot,
-             merged: snapshot.Snapshot) -> None:
-    """Write what the run changed: segment changes, then the snapshot; the run keeps rollups and movements."""
+             merged: snapshot.Snapshot, delta: bool = False) -> None:
+    """Write what the run changed: segment changes, then the snapshot (or a delta); the run keeps rollups and
+    movements."""
     moves = _record_changes(run, previous, fresh)
     run.rollup = rollups.rollup(_counted(merged), company)
     run.movements = rollups.movements(moves, fresh, company, _previous_at(run.company_id))
-    snapshot.publish(merged)
+    if delta:
+        snapshot.append_delta(fresh, merged)
+    else:
+        snapshot.publish(merged)
     run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
 
 
@@ -104,10 +122,11 @@ def _counted(snap: snapshot.Snapshot) -> snapshot.Snapshot:
     return snap.take(~snap.cols["erased"]) if len(snap) and "erased" in snap.cols else snap
 
 
-def _splice(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, replaced: set[str]) -> snapshot.Snapshot:
-    """Previous rows of listeners not touched, then the freshly profiled ones."""
-    keep = ~np.isin(previous.originators, list(replaced)) if len(previous) else np.zeros(0, dtype=bool)
-    return snapshot.concat([previous.take(keep), fresh]) if len(previous) else fresh
+def _without(previous: snapshot.Snapshot, dropped: set[str]) -> snapshot.Snapshot:
+    """The previous snapshot less the rows of the listeners re-profiled or leaving it (erasure renames)."""
+    if not dropped or not len(previous):
+        return previous
+    return previous.take(~np.isin(previous.originators, list(dropped)))
 
 
 def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapshot.Snapshot) -> dict:

@@ -85,7 +85,7 @@ def _draw(operation, mode: GenerationMode, headers: dict, station: bool) -> list
 
 def report(found: list[tuple[str, Failure]]) -> str:
     """One line per distinct failure: the mode, the check and the first line of what it saw."""
-    lines = {f"{mode} | {failure.title} | {(failure.message or '').splitlines()[0]}" for mode, failure in found}
+    lines = {f"{mode} | {failure.title} | {(failure.message or '').partition(chr(10))[0]}" for mode, failure in found}
     return f"{len(found)} failures:\n" + "\n".join(sorted(lines))
 
 

@@ -131,7 +131,14 @@ def test_csv_export_shows_formula_cells_as_text_and_keeps_numbers_readable(clien
     assert rows["27821113333"]["interactions_total"] == "1"
 
 
-@pytest.mark.parametrize("pair", ["1", "1,1", "a,b", "1,2,3"])
+def test_export_channel_pair_of_one_channel_twice_keeps_those_active_on_it(client, crowd, key_for):
+    """The heat map's diagonal: 1,1 is everyone active on channel 1, as has_channel=1 is."""
+    pair = client.get("/api/v1/segments/1/export?channel_pair=1,1", headers=key_for(1)).get_data(as_text=True)
+    single = client.get("/api/v1/segments/1/export?has_channel=1", headers=key_for(1)).get_data(as_text=True)
+    assert json.loads(pair) == json.loads(single) != []
+
+
+@pytest.mark.parametrize("pair", ["1", "0,2", "a,b", "1,2,3", "%2B1,2", "+1,2", "١,2"])
 def test_export_bad_channel_pair_is_422(client, crowd, key_for, pair):
     response = client.get(f"/api/v1/segments/1/export?channel_pair={pair}", headers=key_for(1))
     assert response.status_code == 422

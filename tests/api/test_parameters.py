@@ -14,7 +14,7 @@ import api
 from tests.api.document import documented_operations
 from webapp import errors
 
-PATH_VALUES = {"company_id": "1", "originator": "27820000001"}
+PATH_VALUES = {"company_id": "1", "originator": "27820000001", "kind": "profiles", "job_id": "0" * 24}
 
 
 def detail_of(response) -> list[dict]:

@@ -1,0 +1,85 @@
+"""Live interactions: POST /api/v1/interactions/{company_id}, a JSON array of interactions in the import format."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validates_schema
+
+from core.ingest.live import MAX_ROWS, STATUSES, record_interactions
+from core.params import unknown_name
+
+
+def _value(description: str) -> fields.Raw:
+    """A field of any JSON type: the importer's row reader decides (a row it cannot use is a bad row)."""
+    return fields.Raw(allow_none=True, metadata={"description": description})
+
+
+class InteractionSchema(Schema):
+    """One interaction as in an interactions file. Values are read as the importer reads them, so that a value it
+    cannot use makes that row bad (answered per row) instead of refusing the whole batch."""
+
+    class Meta:
+        unknown = RAISE  # documented as additionalProperties: false; `refuse_unknown` names the closest field
+
+    company_id = _value("integer: the station of the path")
+    originator = _value("string: the listener's number")
+    timestamp = _value("string: ISO 8601; without an offset it is the station's local time")
+    channel_type = _value("integer, 1 or more")
+    campaign_type = _value("string")
+    timeslot_id = _value("integer, optional: else the show on air at that time")
+    message = _value("string, optional")
+    interaction_id = _value("string or integer, optional: the idempotency key (else a hash "
+                            "of the whole row)")
+
+    @pre_load(pass_collection=True)
+    def an_array(self, data, many: bool, **_kwargs):
+        """The body is a JSON array; marshmallow would fail on anything else instead of refusing it."""
+        if many and not isinstance(data, list):
+            raise ValidationError("must be a JSON array of interactions")
+        return data
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def refuse_unknown(self, _data, original, **_kwargs):
+        """Nothing a client sends is silently ignored: an unknown field is a 422 naming the closest known one."""
+        if isinstance(original, dict):
+            unknown = {name: [unknown_name(name, list(self.fields), "field")] for name in original
+                       if name not in self.fields}
+            if unknown:
+                raise ValidationError(unknown)
+
+
+class RowAnswerSchema(Schema):
+    index = fields.Int(metadata={"description": "position of the row in the request, from 0"})
+    status = fields.Str(metadata={"enum": list(STATUSES)})
+    reasons = fields.List(fields.Str(), metadata={"description": "why a bad row could not be used"})
+    warnings = fields.List(fields.Dict(keys=fields.Str(), values=fields.Str()),
+                           metadata={"description": "optional fields left out: {field, reason}"})
+
+
+class ListenerSegmentSchema(Schema):
+    originator = fields.Str()
+    segment = fields.Str()
+
+
+class LiveBatchSchema(Schema):
+    company_id = fields.Int()
+    counts = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={"description": "rows per status"})
+    rows = fields.List(fields.Nested(RowAnswerSchema))
+    listeners = fields.List(fields.Nested(ListenerSegmentSchema),
+                            metadata={"description": "every listener that got a new event, with its new segment"})
+
+
+blp = Blueprint("interactions", __name__, url_prefix="/api/v1/interactions", description="Live interactions")
+
+BODY = {"content": {"application/json": {"schema": {"type": "array", "maxItems": MAX_ROWS,
+                                                    "items": InteractionSchema}}}}
+
+
+@blp.route("/<company:company_id>")
+class LiveInteractions(MethodView):
+    @blp.arguments(InteractionSchema(many=True), location="json", as_kwargs=False)
+    @blp.doc(requestBody=BODY)
+    @blp.response(200, LiveBatchSchema)
+    def post(self, rows: list[dict], company_id: int):
+        """Store up to 1000 interactions now; each row's fate and the touched listeners' new segments"""
+        return record_interactions(company_id, rows)

@@ -1,0 +1,94 @@
+"""Live interactions: a small batch a station's platform pushes as events happen, stored and re-segmented before the
+answer, so that a listener's segment, profile and the explorer's counts are current as soon as the client hears back.
+
+Rows are read and keyed exactly as in an interactions file (core.ingest.rows), listeners created and events stored
+with the importer's own helpers (core.ingest.interactions); the touched listeners are re-profiled and written as a
+snapshot delta (core.segmentation.runs.resegment_live), never as a whole new snapshot file.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bson import ObjectId
+
+from core.db.leases import lease
+from core.errors import ValidationFailed
+from core.ingest.interactions import PendingEvents, create_listeners, stored_keys
+from core.ingest.rows import FieldWarnings, InteractionRow, RowError, company_of
+from core.ingest.suppressed import SuppressedNumbers
+from core.ingest.tally import Companies, Tally
+from core.listeners.models import InteractionBatch
+from core.segmentation.runs import resegment_live
+from core.stations.companies import ensure_company
+
+MAX_ROWS = 1000
+STATUSES = ("stored", "duplicate", "suppressed", "bad")
+
+
+def record_interactions(company_id: int, rows: list) -> dict:
+    """Store a batch of one station's interactions; per row what became of it, and the segment of every listener
+    that got a new event (shape: {"company_id", "counts": {status: n}, "rows": [{"index", "status", "reasons"?,
+    "warnings"?}], "listeners": [{"originator", "segment"}]})."""
+    if len(rows) > MAX_ROWS:
+        raise ValidationFailed.one(["body"], f"at most {MAX_ROWS} interactions per request, got {len(rows)}")
+    ensure_company(company_id)
+    companies = Companies()
+    answers, events = _read(company_id, rows, companies)
+    with lease(f"live:{company_id}"):  # two batches carrying one event: the second finds it stored
+        touched = _store(company_id, events, answers)
+    segments = resegment_live(company_id, touched) if touched else {}
+    counts = {status: sum(answer["status"] == status for answer in answers) for status in STATUSES}
+    return {"company_id": company_id, "counts": counts, "rows": answers,
+            "listeners": [{"originator": o, "segment": segments[o]} for o in sorted(segments)]}
+
+
+def _read(company_id: int, rows: list, companies: Companies) -> tuple[list[dict], list[tuple[int, InteractionRow]]]:
+    """Each row's answer so far (bad and suppressed are final) and the (index, event) of the rows that can be used."""
+    station, suppressed = companies.station_time(company_id), SuppressedNumbers(Tally(None), companies)
+    answers, events = [], []
+    for index, row in enumerate(rows):
+        answer, warnings = {"index": index, "status": "bad"}, FieldWarnings()
+        answers.append(answer)
+        try:
+            event = _interaction(company_id, row, station, warnings)
+        except RowError as exc:
+            answer["reasons"] = [exc.reason]
+            continue
+        if warnings:
+            answer["warnings"] = [{"field": w.field, "reason": w.reason} for w in warnings]
+        if suppressed.drops(company_id, event.originator):
+            answer["status"] = "suppressed"
+            continue
+        events.append((index, event))
+    return answers, events
+
+
+def _interaction(company_id: int, row, station, warnings: FieldWarnings) -> InteractionRow:
+    """One row as the importer reads it; a row of another station is a bad row (a client never writes elsewhere)."""
+    if not isinstance(row, dict):
+        raise RowError("not an object")
+    named = company_of(row)
+    if named != company_id:
+        raise RowError(f"company_id must be {company_id}, the station of this request", got=named)
+    return station.interaction(row, company_id, warnings)
+
+
+def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: list[dict]) -> list[str]:
+    """Write the events whose key is new (stored nor repeated earlier in the batch); mark each row stored or
+    duplicate; returns the listeners that got a new event."""
+    existed = create_listeners(company_id, sorted({event.originator for _, event in events}))
+    collection = InteractionBatch._get_collection()
+    seen = stored_keys(collection, company_id, sorted(existed))
+    pending: dict[str, PendingEvents] = defaultdict(PendingEvents)
+    for index, event in events:
+        keys = seen.setdefault(event.originator, set())
+        answers[index]["status"] = "duplicate" if event.key in keys else "stored"
+        if event.key not in keys:
+            keys.add(event.key)
+            pending[event.originator].add(event)
+    batch_id = str(ObjectId())
+    docs = [doc for originator, new in pending.items()
+            for doc in new.batch_documents(company_id, originator, batch_id)]
+    if docs:
+        collection.insert_many(docs, ordered=False)
+    return sorted(pending)

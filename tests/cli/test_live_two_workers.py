@@ -1,0 +1,79 @@
+"""Live interactions through the served service (gunicorn, two workers): once the POST is answered, both workers,
+each with its own cached snapshot, answer with the new segment."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+from datetime import timedelta
+
+import httpx
+import pytest
+
+from core.clock import utcnow
+from core.db.embedded import free_port
+from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
+
+pytestmark = pytest.mark.db
+
+REQUESTS = 40
+"""GETs before and after the POST: enough that both workers answer some (the log says which one did)."""
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The demo service with two workers, its access log naming the worker (pid) that answered each request."""
+    data_dir, port = tmp_path / "data", free_port()
+    log_path = tmp_path / "serve.log"
+    env = {**env_of(data_dir), "GUNICORN_CMD_ARGS": "--access-logformat 'answered-by %(p)s %(r)s %(s)s'"}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([FLASK, "--app", "wsgi", "serve", "--port", str(port), "--workers", "2",
+                                 "--demo-listeners", "300"], cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 180, "the service")
+            yield {"base": base, "log": log_path,
+                   "key": {"X-API-Key": (data_dir / "demo-api-key").read_text().strip()}}
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=60)
+
+
+def answered_by(log_path) -> tuple[set[str], set[str]]:
+    """The worker pids that answered GETs before the live POST, and those that answered GETs after it."""
+    text = log_path.read_text(errors="replace")
+    before, _, after = text.partition("POST /api/v1/interactions/1")
+    pids = re.compile(r"answered-by <(\d+)> GET ")
+    return set(pids.findall(before)), set(pids.findall(after))
+
+
+def a_dormant_listener(base: str, key: dict) -> str:
+    """A dormant demo listener whose history is not mostly competitions, so one song request makes it occasional."""
+    found = httpx.get(f"{base}/api/v1/segments/1/filter?segment=dormant&page_size=50", headers=key, timeout=30)
+    for row in found.json()["listeners"]:
+        profile = httpx.get(f"{base}/api/v1/listeners/1/{row['originator']}", headers=key, timeout=30).json()
+        if profile["profile"]["competition_share"] < 0.5:
+            return row["originator"]
+    pytest.fail("the demo station has no dormant listener to wake")
+
+
+def test_a_live_event_is_current_in_both_workers_as_soon_as_it_is_answered(served):
+    base, key = served["base"], served["key"]
+    originator = a_dormant_listener(base, key)
+    for _ in range(REQUESTS):  # both workers read and cache the company's snapshot
+        httpx.get(f"{base}/api/v1/segments/1/filter?segment=occasional_engager", headers=key, timeout=30)
+    row = {"company_id": 1, "originator": originator, "timestamp": (utcnow() - timedelta(hours=3)).isoformat(),
+           "channel_type": 2, "campaign_type": "song_request"}
+    answer = httpx.post(f"{base}/api/v1/interactions/1", json=[row], headers=key, timeout=60).json()
+    assert answer["listeners"] == [{"originator": originator, "segment": "occasional_engager"}]
+    for _ in range(REQUESTS):
+        profile = httpx.get(f"{base}/api/v1/listeners/1/{originator}", headers=key, timeout=30).json()
+        assert profile["segment"]["key"] == "occasional_engager"
+        found = httpx.get(f"{base}/api/v1/segments/1/filter?originator={originator}", headers=key,
+                          timeout=30).json()
+        assert [r["segment"] for r in found["listeners"]] == ["occasional_engager"]
+    before, after = answered_by(served["log"])
+    assert len(before) == 2, "both workers cached the snapshot before the event"
+    assert after == before, "both workers answered after the event"
