@@ -14,8 +14,8 @@ from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
 from core.access.api_keys import authenticate, authorise
 from core.health import CONTRACT_VERSION
-from core.params import whole_number
 from core.stations.companies import COMPANY_IDS
+from core.text.query import whole_number
 
 
 class JsonApi(Api):

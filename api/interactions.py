@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validates_schema
 
 from core.ingest.live import MAX_ROWS, STATUSES, record_interactions
-from core.params import unknown_name
+from core.text.query import unknown_name
 
 
 def _value(description: str) -> fields.Raw:

@@ -1,6 +1,6 @@
 """The one check of every query string the API receives, derived from the app's own OpenAPI document.
 
-For each operation the document lists, its query parameters become core.params rules (the name; repeatable when
+For each operation the document lists, its query parameters become core.text.query rules (the name; repeatable when
 its schema is an array; for whole numbers, their bounds). A new operation is covered as soon as it is documented,
 and a parameter the document does not name is refused instead of silently ignored (`segmnt=` would otherwise
 select every listener). The rules are built once, on the first request, and kept in app.extensions.
@@ -13,12 +13,12 @@ from flask_smorest import current_api
 from flask_smorest.exceptions import CurrentApiNotAvailableError
 from flask_smorest.spec.plugins import FlaskPlugin
 
-from core.params import QueryRule, check_query
+from core.text.query import QueryRule, check_query
 
 Rules = dict[str, dict[str, dict[str, QueryRule]]]
 """OpenAPI path -> method -> query parameter name -> its rule."""
 NOT_BLANK = {"minLength": 1, "pattern": r"\S"}
-"""What the document says of every free-text query value, because core.params refuses blank ones."""
+"""What the document says of every free-text query value, because core.text.query refuses blank ones."""
 
 
 def check_request_query() -> None:

@@ -10,8 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = (
-    ("core.config", "core.errors", "core.clock", "core.wording", "core.csvcells"),
-    ("core.db", "core.params"),
+    ("core.config", "core.errors", "core.clock"),
+    ("core.db", "core.text"),
     ("core.stations", "core.access"),
     ("core.listeners",),
     ("core.segmentation",),
@@ -26,7 +26,7 @@ LAYERS = (
 )
 """The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}
-PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle"}
+PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle", "webapp.charts"}
 
 
 def modules(package: str) -> dict[str, Path]:

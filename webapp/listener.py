@@ -14,7 +14,7 @@ from core.explore.timeline import listener_timeline
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
 from core.stations.shows import show_titles
-from core.wording import join_words, number
+from core.text.wording import join_words, number
 from webapp.helpers import open_station, render_htmx, wants_fragment
 from webapp.labels import DAYS, FIELD_LABELS, MONTHS
 

@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from api.errors import is_api_request
 from core.segmentation.insights import being
-from core.wording import agree, number, plural
+from core.text.wording import agree, number, plural
 from webapp import auth, explore, glossary, imports, listener, overview, throttle
 from webapp.helpers import format_when, layout_context, safe_next
 

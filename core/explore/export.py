@@ -9,17 +9,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.clock import station_today
-from core.csvcells import CsvText
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import LISTING_PROJECTION, select
 from core.explore.records import record
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
-from core.params import parse_int
 from core.stations.companies import get_company
 from core.stations.defaults import channel_name, show_name
 from core.stations.shows import show_titles
+from core.text.cells import CsvText
+from core.text.query import parse_int
 
 CSV_COLUMNS = ("originator", *LISTED, "tags", *FLAGS, "segment", "rfm_recency", "rfm_frequency", "rfm_engagement",
                "first_interaction", "last_interaction",
@@ -92,7 +92,7 @@ def _flat(rec: dict) -> list:
 
 
 def stream_csv(records: Iterator[dict]) -> Iterator[str]:
-    """CSV text in chunks: the header, then CHUNK_ROWS records at a time (cells made safe by core.csvcells)."""
+    """CSV text in chunks: the header, then CHUNK_ROWS records at a time (cells made safe by core.text.cells)."""
     out = CsvText()
     out.row(CSV_COLUMNS)
     for n, rec in enumerate(records, 1):

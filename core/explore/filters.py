@@ -19,7 +19,7 @@ from core.errors import ValidationFailed
 from core.explore.evaluation import evaluate
 from core.explore.spec import REPEATABLE, SPEC
 from core.listeners.snapshot import Snapshot
-from core.params import EMPTY, check_bounds, parse_int
+from core.text.query import EMPTY, check_bounds, parse_int
 
 TRUE, FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 

@@ -17,11 +17,11 @@ from core.explore.spec import SPEC
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
-from core.params import check_bounds, whole_number
 from core.stations.companies import get_company
 from core.stations.models import Company
 from core.stations.shows import show_titles
-from core.wording import percentage
+from core.text.query import check_bounds, whole_number
+from core.text.wording import percentage
 
 MAX_PAGE_SIZE = 1000
 MAX_PAGE = 1_000_000

@@ -12,7 +12,7 @@ import numpy as np
 from core.listeners.fields import AGE_GROUPS, COMPLETENESS, GENDERS
 from core.segmentation.behaviour import DAYPART_OF_HOUR, DAYPARTS, WEEKDAY_SHARE
 from core.segmentation.rules import SEGMENTS
-from core.wording import join_words
+from core.text.wording import join_words
 
 # name -> (kind, snapshot column, allowed values or (min, max))
 SPEC: dict[str, tuple[str, str, Any]] = {

@@ -12,9 +12,10 @@ from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
-from core.ingest.rows import FieldWarnings, InteractionRow, company_of
+from core.ingest.rows import InteractionRow, company_of
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
+from core.ingest.values import FieldWarnings
 from core.listeners.events import batch_document
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.companies import ensure_company

@@ -14,9 +14,10 @@ from bson import ObjectId
 from core.db.leases import lease
 from core.errors import ValidationFailed
 from core.ingest.interactions import PendingEvents, create_listeners, stored_keys
-from core.ingest.rows import FieldWarnings, InteractionRow, RowError, company_of
+from core.ingest.rows import InteractionRow, company_of
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
+from core.ingest.values import FieldWarnings, RowError
 from core.listeners.models import InteractionBatch
 from core.segmentation.runs import resegment_live
 from core.stations.companies import ensure_company

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from core.ingest.rows import RowError, company_of
+from core.ingest.rows import company_of
+from core.ingest.values import RowError
 
 
 def station_rows(rows: Iterable[tuple[int, dict | str]], company_id: int) -> Iterator[tuple[int, dict | str]]:

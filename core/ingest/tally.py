@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from zoneinfo import ZoneInfo
 
-from core.ingest.rows import FieldWarnings, RowError, StationTime
+from core.ingest.rows import StationTime
+from core.ingest.values import FieldWarnings, RowError
 from core.stations import defaults
 from core.stations.models import Company
 from core.stations.shows import schedule

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
-from core.wording import agree, article, daypart, days_ago, is_one, join_words, number, percent, plural, sentence
+from core.text.wording import agree, article, daypart, days_ago, is_one, join_words, number, percent, plural, sentence
 
 ACTIONS = {
     "new_listener": "Welcome them within their first week: a greeting message and an easy first competition.",
@@ -17,7 +17,7 @@ ACTIONS = {
 MEMBERS = {"new_listener": "new listener", "super_fan": "super fan", "show_loyalist": "show loyalist",
            "competition_chaser": "competition chaser", "occasional_engager": "occasional engager",
            "at_risk": "at-risk listener", "dormant": "dormant listener"}
-"""What a sentence calls one listener of each segment (plurals come from core.wording)."""
+"""What a sentence calls one listener of each segment (plurals come from core.text.wording)."""
 STATES = {"at_risk": "at risk", "dormant": "dormant"}
 """Segments that a sentence names by an adjective after "is" or "are" ("3 listeners are at risk")."""
 ENGAGED = ("super_fan", "show_loyalist", "occasional_engager", "new_listener")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.segmentation.rules import DEFAULT_THRESHOLDS
-from core.wording import days_ago, number, percent, plural
+from core.text.wording import days_ago, number, percent, plural
 
 
 def reasons(segment: str, n: dict, thresholds: dict | None = None) -> list[str]:

@@ -8,7 +8,7 @@ from core.segmentation.insights import being, members
 from core.segmentation.rules import SEGMENTS
 from core.stations.models import Company
 from core.stations.shows import show_titles
-from core.wording import agree, article, percent, percentage
+from core.text.wording import agree, article, percent, percentage
 
 
 def _mean(values: np.ndarray) -> float | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.wording import percent
+from core.text.wording import percent
 
 SEGMENTS = ("new_listener", "super_fan", "show_loyalist", "competition_chaser", "occasional_engager", "at_risk",
             "dormant")

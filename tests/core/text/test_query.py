@@ -1,10 +1,10 @@
-"""Query parameters as a client sends them (core.params): one rule per test, no database."""
+"""Query parameters as a client sends them (core.text.query): one rule per test, no database."""
 from __future__ import annotations
 
 import pytest
 
 from core.errors import ValidationFailed
-from core.params import QueryRule, check_query
+from core.text.query import QueryRule, check_query
 
 RULES = {"segment": QueryRule(repeatable=True), "name": QueryRule(),
          "page": QueryRule(integer=True, minimum=1, maximum=1_000_000),

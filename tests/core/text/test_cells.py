@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from core.csvcells import CsvText, safe_cell
+from core.text.cells import CsvText, safe_cell
 
 
 @pytest.mark.parametrize("cell", ['=HYPERLINK("http://x")', "+SUM(A1)", "-2+3", "@SUM(A1)", "\t=1+1", "\r=1+1",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from core.segmentation.behaviour import DAYPARTS
-from core.wording import (
+from core.text.wording import (
     DAYPART_PHRASES,
     agree,
     article,
