@@ -10,15 +10,20 @@ from bench.explorer import _client
 
 BATCHES = 7
 BATCH = 100
+SUSTAINED_S = 60
+SUSTAINED_EVERY_S = BATCH / 200  # 200 events a second
+WINDOW_S = 10
 
 
 def _batch(ctx, round_: int) -> list[dict]:
-    """100 interactions, one each for 100 listeners of the dataset, new every round (distinct timestamps)."""
+    """100 interactions, one each for 100 listeners of the dataset (the next 100 every round, from the first again
+    after the last), new every round (distinct timestamps)."""
     from core.clock import utcnow
     from core.listeners import snapshot
 
-    originators = snapshot.current(ctx.company_id).originators[round_ * BATCH:(round_ + 1) * BATCH].tolist()
-    when = (utcnow() - timedelta(minutes=round_ + 1)).isoformat()
+    everyone = snapshot.current(ctx.company_id).originators
+    originators = everyone.take(range(round_ * BATCH, (round_ + 1) * BATCH), mode="wrap").tolist()
+    when = (utcnow() - timedelta(seconds=round_ + 60)).isoformat()
     return [{"company_id": ctx.company_id, "originator": o, "timestamp": when, "channel_type": 2,
              "campaign_type": "song_request"} for o in originators]
 
@@ -55,3 +60,26 @@ def bench_live(ctx) -> dict:
     catch_up = _other_process_counts(ctx)
     return {"live batch 100 ms": f"{statistics.median(timings) * 1000:.0f}",
             f"other process current after {BATCHES} deltas ms": f"{catch_up * 1000:.0f}"}
+
+
+def bench_live_sustained(ctx) -> dict:
+    """200 events a second for a minute (a batch of 100 every half second, sent late when the one before took longer):
+    the median answer in the first and in the last ten seconds, the rate reached, and how long another process then
+    takes to apply every delta written since the file."""
+    client, headers = _client(ctx)
+    started, answers = time.perf_counter(), []
+    for round_ in range(int(SUSTAINED_S / SUSTAINED_EVERY_S)):
+        time.sleep(max(0.0, started + round_ * SUSTAINED_EVERY_S - time.perf_counter()))
+        batch = _batch(ctx, BATCHES + round_)
+        sent = time.perf_counter()
+        response = client.post(f"/api/v1/interactions/{ctx.company_id}", json=batch, headers=headers)
+        answers.append((sent - started, time.perf_counter() - sent))
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    elapsed = time.perf_counter() - started
+    catch_up = _other_process_counts(ctx)
+    first = [took for at, took in answers if at < WINDOW_S]
+    last = [took for at, took in answers if at >= answers[-1][0] - WINDOW_S]
+    return {"sustained first 10 s ms": f"{statistics.median(first) * 1000:.0f}",
+            "sustained last 10 s ms": f"{statistics.median(last) * 1000:.0f}",
+            "sustained events/s": f"{len(answers) * BATCH / elapsed:.0f}",
+            f"other process current after {BATCHES + len(answers)} deltas ms": f"{catch_up * 1000:.0f}"}

@@ -94,9 +94,9 @@ def bench_purge(ctx: Context) -> dict:
 
 
 def _live_benchmarks() -> list:
-    from bench.live import bench_live
+    from bench.live import bench_live, bench_live_sustained
 
-    return [bench_live]
+    return [bench_live, bench_live_sustained]
 
 
 BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), bench_purge]

@@ -94,6 +94,36 @@ def splice(previous: Snapshot, fresh: Snapshot) -> Snapshot:
     return concat([previous.take(keep), fresh])
 
 
+def splice_in_place(previous: Snapshot, fresh: Snapshot) -> Snapshot:
+    """`splice`, but writing the rows of `fresh` over their listeners' rows of `previous` itself, so that a small batch
+    costs the size of the batch, not of the station; a copy (`splice`) only when `fresh` brings a listener, a
+    vocabulary value or a wider text that `previous` has no room for."""
+    rows = _rows_in(previous, fresh)
+    if rows is None:
+        return splice(previous, fresh)
+    for name in fresh.cols:
+        previous.cols[name][rows] = _remap(fresh, name, previous.vocab.get(name))
+    return previous
+
+
+def _rows_in(previous: Snapshot, fresh: Snapshot) -> np.ndarray | None:
+    """The rows of `previous` that the rows of `fresh` replace, or None when they cannot be written there."""
+    if not len(previous) or previous.cols.keys() != fresh.cols.keys():
+        return None
+    rows = [previous.row_of(originator) for originator in fresh.originators.tolist()]
+    if None in rows or not all(_fits(previous, fresh, name) for name in fresh.cols):
+        return None
+    return np.array(rows, dtype=np.int64)
+
+
+def _fits(previous: Snapshot, fresh: Snapshot, name: str) -> bool:
+    """Whether a column of `fresh` can be written into that of `previous` without losing anything."""
+    if KIND_OF.get(name) in ("cat", "multi"):
+        return set(fresh.vocab.get(name, [])) <= set(previous.vocab.get(name, []))
+    old, new = previous.cols[name], fresh.cols[name]
+    return old.shape[1:] == new.shape[1:] and np.can_cast(new.dtype, old.dtype, casting="safe")
+
+
 def latest_rows(snapshot: Snapshot) -> Snapshot:
     """The last row of each listener that appears more than once (deltas written one after another)."""
     reversed_order = snapshot.originators[::-1]
@@ -207,23 +237,29 @@ def _with_deltas(base: Snapshot, file_id, after: int) -> tuple[Snapshot, int]:
     if not found:
         return base, after
     rows = latest_rows(concat([_unpacked(doc["data"], doc) for doc in found]))
-    return splice(base, rows), found[-1]["seq"]
+    return splice_in_place(base, rows), found[-1]["seq"]
 
 
-def append_delta(fresh: Snapshot, merged: Snapshot) -> int:
-    """Record re-profiled rows on top of the company's current file without rewriting it; `merged` is the view they
-    give (this process keeps it). The caller holds the company's segment lease, so deltas are numbered in the order
-    they are written; the version moves again once the delta is stored, so a reader never skips it."""
+def append_delta(previous: Snapshot, fresh: Snapshot) -> Snapshot:
+    """Record re-profiled rows on top of the company's current file without rewriting it; returns the view they give
+    on `previous` (this process keeps it: `previous` itself, changed in place, where `splice_in_place` can). The caller
+    holds the company's segment lease, so deltas are numbered in the order they are written; the version moves again
+    once the delta is stored, so a reader never skips it."""
     company_id = fresh.company_id
     file_id = (Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}).get(
         "snapshot_file")
     data, metadata = _packed(fresh)
-    seq = bump_version(company_id)
-    _deltas().insert_one({**metadata, "base": file_id, "seq": seq, "data": data})
-    version = bump_version(company_id)
+    try:
+        merged = splice_in_place(previous, fresh)
+        seq = bump_version(company_id)
+        _deltas().insert_one({**metadata, "base": file_id, "seq": seq, "data": data})
+        version = bump_version(company_id)
+    except BaseException:
+        forget(company_id)  # the rows written in place are not stored: read the company afresh
+        raise
     with _cache_lock:
         _cache[company_id] = _Cached(file_id, version, seq, merged)
-    return seq
+    return merged
 
 
 def pending_deltas(company_id: int) -> int:
@@ -243,6 +279,12 @@ def publish(snapshot: Snapshot) -> object:
     prune(snapshot.company_id, keep=file_id)
     _deltas().delete_many({"company_id": snapshot.company_id, "base": {"$ne": file_id}})
     return file_id
+
+
+def forget(company_id: int) -> None:
+    """Drop this process's copy of one company (the next read loads it again)."""
+    with _cache_lock:
+        _cache.pop(company_id, None)
 
 
 def clear_cache() -> None:

@@ -27,7 +27,7 @@ class SegmentRun(Document):
 
     company_id = IntField(required=True)
     run_id = StringField(required=True, unique=True)
-    kind = StringField(default="full")  # full | import | erasure
+    kind = StringField(default="full")  # full | import | erasure | live (one per snapshot file)
     now = DateTimeField(required=True)
     started_at = DateTimeField(default=utcnow)
     finished_at = DateTimeField()
@@ -36,5 +36,6 @@ class SegmentRun(Document):
     changed = IntField(default=0)
     timings = DictField()
     rollup = DictField()
+    sums = DictField()  # what the rollup is made of (core.segmentation.rollups.sums), kept by live runs
     movements = DictField()
     meta = {"collection": "segment_runs", "indexes": [("company_id", "-started_at")]}

@@ -23,6 +23,7 @@ from core.segmentation import rollups
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.segmentation.profiling import profile_listeners
 from core.stations.companies import ensure_company
+from core.stations.models import Company
 from core.stations.shows import timeslot_ids
 
 Progress = Callable[[str], None] | None
@@ -55,40 +56,90 @@ def resegment_listeners(company_id: int, originators: Iterable[str], now: dateti
 def resegment_live(company_id: int, originators: Iterable[str], now: datetime | None = None) -> dict[str, str]:
     """Re-profile the listeners of a live batch and record their rows as a snapshot delta (the file is not
     rewritten); returns each listener's segment."""
-    _, fresh = _resegment(company_id, as_utc(now), sorted(set(originators)), "live", None, delta=True)
+    now, touched = as_utc(now), sorted(set(originators))
+    company = ensure_company(company_id)
+    with lease(f"segment:{company_id}"):
+        stopwatch = Stopwatch()
+        fresh = _profiled(company, touched, now, stopwatch)
+        stopwatch.lap("compute_s")
+        run, previous_at = _live_run(company_id, now)
+        _publish_live(run, company, snapshot.current(company_id), fresh, previous_at)
+        stopwatch.lap("write_s")
+        _finish(run, stopwatch)
     return dict(zip(fresh.originators.tolist(), fresh.labels("segment").tolist(), strict=True))
+
+
+def _live_run(company_id: int, now: datetime) -> tuple[SegmentRun, str | None]:
+    """The one run document of the live batches on the company's current file, moved to this batch: one per file
+    rather than one per batch, so that the runs the overview sorts do not grow with the batches; and when the run
+    before this batch was."""
+    file_id = (Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}).get(
+        "snapshot_file")
+    run_id = f"live-{file_id}"
+    run = SegmentRun.objects(run_id=run_id).first() or SegmentRun(company_id=company_id, run_id=run_id, kind="live")
+    previous_at = run.now.isoformat() if run.now else _previous_at(company_id)
+    run.now, run.started_at = now, utcnow()
+    return run, previous_at
+
+
+def _publish_live(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snapshot.Snapshot,
+                  previous_at: str | None) -> None:
+    """Write what a live batch changed: its segment changes, its rows as a snapshot delta, and the overview's sums
+    moved by the difference its listeners make (their previous rows out, their new rows in), never recounted."""
+    before = rollups.sums(_counted(_rows_of(previous, fresh.originators)))
+    moves = _record_changes(run, previous, fresh)
+    parts = run.sums or rollups.sums(_counted(previous))  # the first batch on a file counts the station once
+    run.sums = rollups.add(rollups.add(parts, before, -1), rollups.sums(_counted(fresh)))
+    run.rollup = rollups.render(run.sums, company)
+    run.movements = rollups.movements(moves, fresh, company, previous_at)
+    merged = snapshot.append_delta(previous, fresh)
+    run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
+
+
+def _rows_of(previous: snapshot.Snapshot, originators: np.ndarray) -> snapshot.Snapshot:
+    """The rows `previous` holds for these listeners (none for new ones)."""
+    rows = [previous.row_of(o) for o in originators.tolist()] if len(previous) else []
+    return previous.take(np.array([row for row in rows if row is not None], dtype=np.int64))
 
 
 def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
          dropped: set[str] = frozenset()) -> SegmentRun:
-    return _resegment(company_id, now, touched, kind, progress, dropped)[0]
-
-
-def _resegment(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
-               dropped: set[str] = frozenset(), delta: bool = False) -> tuple[SegmentRun, snapshot.Snapshot]:
-    """The run, and the rows it profiled; `delta` writes them on top of the current file instead of a new file."""
+    """Profile the listeners (all, or the touched ones spliced into the previous snapshot) and publish a new file."""
     say = progress or (lambda message: None)
     company = ensure_company(company_id)
     with lease(f"segment:{company_id}"):
         run = SegmentRun(company_id=company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
         stopwatch = Stopwatch()
-        say("reading listeners and interactions")
-        docs, events = read_listeners(company_id, touched), load_events(company_id, touched)
-        stopwatch.lap("read_s")
-        say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
-        fresh = profile_listeners(company, docs, events, now, timeslot_ids(company_id))
+        fresh = _profiled(company, touched, now, stopwatch, say)
         previous = snapshot.current(company_id)
         merged = fresh if touched is None else snapshot.splice(_without(previous, set(touched) | dropped), fresh)
         stopwatch.lap("compute_s")
         say("writing segment changes, rollups and snapshot")
-        _publish(run, company, previous, fresh, merged, delta)
+        _publish(run, company, previous, fresh, merged)
         stopwatch.lap("write_s")
-        run.timings, run.finished_at = stopwatch.laps, utcnow()
-        run.save()
+        _finish(run, stopwatch)
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))
-    return run, fresh
+    return run
+
+
+def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stopwatch,
+              say: Callable[[str], None] = lambda message: None) -> snapshot.Snapshot:
+    """The listeners (all, or the touched ones) profiled as of `now` from what is stored of them."""
+    say("reading listeners and interactions")
+    docs, events = read_listeners(company.company_id, touched), load_events(company.company_id, touched)
+    stopwatch.lap("read_s")
+    say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
+    return profile_listeners(company, docs, events, now, timeslot_ids(company.company_id))
+
+
+def _finish(run: SegmentRun, stopwatch: Stopwatch) -> None:
+    """Store the run whole, by its run_id: mongoengine's change tracking over a loaded run's nested rollup and sums
+    (a live run is loaded and stored again per batch) costs more than writing it."""
+    run.timings, run.finished_at = stopwatch.laps, utcnow()
+    run.validate()
+    SegmentRun._get_collection().replace_one({"run_id": run.run_id}, run.to_mongo(), upsert=True)
 
 
 class Stopwatch:
@@ -103,16 +154,12 @@ class Stopwatch:
 
 
 def _publish(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: snapshot.Snapshot,
-             merged: snapshot.Snapshot, delta: bool = False) -> None:
-    """Write what the run changed: segment changes, then the snapshot (or a delta); the run keeps rollups and
-    movements."""
+             merged: snapshot.Snapshot) -> None:
+    """Write what the run changed: segment changes, then the snapshot; the run keeps rollups and movements."""
     moves = _record_changes(run, previous, fresh)
     run.rollup = rollups.rollup(_counted(merged), company)
     run.movements = rollups.movements(moves, fresh, company, _previous_at(run.company_id))
-    if delta:
-        snapshot.append_delta(fresh, merged)
-    else:
-        snapshot.publish(merged)
+    snapshot.publish(merged)
     run.listeners, run.profiled, run.changed = len(merged), len(fresh), run.movements["moved"]
 
 

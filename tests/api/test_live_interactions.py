@@ -9,6 +9,9 @@ from core.clock import utcnow
 from core.db.connection import get_db
 from core.listeners import snapshot
 from core.listeners.models import InteractionBatch, SnapshotDelta
+from core.segmentation import rollups, runs
+from core.segmentation.models import SegmentRun
+from core.segmentation.overview import latest_run
 from core.segmentation.runs import segment_company
 from core.stations.models import Company
 from tests.factories import make_listener
@@ -153,3 +156,16 @@ def test_another_company_key_is_refused_and_writes_nothing(client, live_station,
 @pytest.mark.parametrize("body", [{"company_id": 1}, 5, "rows"])
 def test_a_body_that_is_not_an_array_is_refused(client, live_station, key_for, body):
     assert client.post(URL, json=body, headers=key_for(1)).status_code == 422
+
+
+def test_live_batches_keep_one_run_per_file_whose_overview_is_a_recount_of_the_snapshot(client, live_station,
+                                                                                        key_for):
+    client.post(URL, json=[interaction(), interaction("27820000003")], headers=key_for(1))
+    client.post(URL, json=[interaction("27820000002", days_ago=3), interaction("27820000004", days_ago=40)],
+                headers=key_for(1))
+    live = SegmentRun.objects(company_id=1, kind="live")
+    assert live.count() == 1
+    company = Company.objects.get(company_id=1)
+    recount = rollups.rollup(runs._counted(snapshot.current(1)), company)
+    assert latest_run(1).rollup == recount
+    assert recount["total"] == 4

@@ -1,0 +1,35 @@
+"""The overview's rollup is made of sums that add up, so a live batch moves it by the difference of its listeners."""
+from __future__ import annotations
+
+import pytest
+
+from core.listeners import snapshot
+from core.segmentation import rollups
+from core.stations.models import Company
+from tests.memory import event, snapshot_of
+
+pytestmark = pytest.mark.db  # rendering names the station's shows and channels
+
+COMPANY = Company(company_id=1)
+EARLIER = [{"originator": "27820000001", "events": [event(120), event(150)], "tags": ["vip"]},
+           {"originator": "27820000002", "events": [event(2, timeslot=3), event(4, channel=2)]},
+           {"originator": "27820000003", "events": [event(3, channel=2, campaign="competition")]}]
+LATER = [{"originator": "27820000001", "events": [event(1, timeslot=5), event(120), event(150)], "tags": ["vip"]},
+         {"originator": "27820000004", "events": [event(1, channel=3)], "tags": ["new"]}]
+
+
+def test_sums_moved_by_a_batch_give_the_rollup_of_a_recount(app):
+    previous = snapshot_of(EARLIER, timeslots=(3, 5))
+    fresh = snapshot_of(LATER, timeslots=(3, 5))
+    old_rows = previous.take([previous.row_of("27820000001")])
+    moved = rollups.add(rollups.add(rollups.sums(previous), rollups.sums(old_rows), -1), rollups.sums(fresh))
+    recount = rollups.rollup(snapshot.splice(previous, fresh), COMPANY)
+    assert rollups.render(moved, COMPANY) == recount
+    assert recount["total"] == 4
+
+
+def test_a_rollup_from_sums_is_the_rollup_of_the_listeners(app):
+    station = snapshot_of(EARLIER, timeslots=(3, 5))
+    rollup = rollups.rollup(station, COMPANY)
+    assert rollup["segments"]["dormant"]["count"] == 1
+    assert rollup["tags"] == {"vip": {"dormant": 1}}
