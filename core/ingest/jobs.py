@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import BinaryIO
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 SUFFIXES = (".csv", ".jsonl")
 IMPORT_TTL = timedelta(hours=6)  # a lease older than this belonged to a worker that died mid-import
 CHUNK = 1 << 20
+PROGRESS_EVERY_S = 0.5  # the page polls every second
 
 
 @stored
@@ -137,12 +139,25 @@ def _work(job: ImportJob, path: Path) -> None:
 def _import(job: ImportJob, path: Path, found) -> dict:
     """Run the importer for the job's station; the job's final fields."""
     try:
-        report = import_file(job.kind, path, progress=lambda rows: found.update_one(inc__done=rows),
-                             company_id=job.company_id)
+        report = import_file(job.kind, path, progress=_Progress(found), company_id=job.company_id)
     except ValueError as exc:  # the file cannot be read at all; bad rows never raise
         return {"set__state": "failed", "set__message": str(exc).replace(str(path), job.filename)}
     return {"set__state": "done", "set__report_id": report.id, "set__done": job.lines,
             "set__segment_changes": _segment_changes(job)}
+
+
+class _Progress:
+    """The rows done so far, written to the job at most every PROGRESS_EVERY_S: the importer reports every few
+    rows, and a write per report made an upload import at a third of the CLI's speed."""
+
+    def __init__(self, found):
+        self._found, self._rows, self._written = found, 0, time.monotonic()
+
+    def __call__(self, rows: int) -> None:
+        self._rows += rows
+        if time.monotonic() - self._written >= PROGRESS_EVERY_S:
+            self._found.update_one(inc__done=self._rows)
+            self._rows, self._written = 0, time.monotonic()
 
 
 def _segment_changes(job: ImportJob) -> int:

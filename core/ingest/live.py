@@ -11,15 +11,16 @@ from collections import defaultdict
 
 from bson import ObjectId
 
-from core.db.leases import lease
 from core.errors import ValidationFailed
-from core.ingest.interactions import PendingEvents, create_listeners, stored_keys
+from core.ingest.interactions import PendingEvents, create_listeners
 from core.ingest.rows import InteractionRow, company_of
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.ingest.values import FieldWarnings, RowError
+from core.listeners.declared import read_listeners
+from core.listeners.events import read_batches
 from core.listeners.models import InteractionBatch
-from core.segmentation.runs import resegment_live
+from core.segmentation.runs import resegment_live, segment_lease
 from core.stations.companies import ensure_company
 
 MAX_ROWS = 1000
@@ -35,9 +36,9 @@ def record_interactions(company_id: int, rows: list) -> dict:
     ensure_company(company_id)
     companies = Companies()
     answers, events = _read(company_id, rows, companies)
-    with lease(f"live:{company_id}"):  # two batches carrying one event: the second finds it stored
-        touched = _store(company_id, events, answers)
-    segments = resegment_live(company_id, touched) if touched else {}
+    with segment_lease(company_id):  # a second batch carrying one event finds it stored; publications keep order
+        docs, batches = _store(company_id, events, answers)
+        segments = resegment_live(company_id, docs, batches) if docs else {}
     counts = {status: sum(answer["status"] == status for answer in answers) for status in STATUSES}
     return {"company_id": company_id, "counts": counts, "rows": answers,
             "listeners": [{"originator": o, "segment": segments[o]} for o in sorted(segments)]}
@@ -74,22 +75,39 @@ def _interaction(company_id: int, row, station, warnings: FieldWarnings) -> Inte
     return station.interaction(row, company_id, warnings)
 
 
-def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: list[dict]) -> list[str]:
-    """Write the events whose key is new (stored nor repeated earlier in the batch); mark each row stored or
-    duplicate; returns the listeners that got a new event."""
-    existed = create_listeners(company_id, sorted({event.originator for _, event in events}))
-    collection = InteractionBatch._get_collection()
-    seen = stored_keys(collection, company_id, sorted(existed))
+def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: list[dict]) -> tuple[list, list]:
+    """Write the events whose key is new (stored nor repeated earlier in the batch) and mark each row stored or
+    duplicate; returns the documents and the interaction batches (stored and new) of the listeners that got a new
+    event, read once for both the duplicate check and their profile."""
+    originators = sorted({event.originator for _, event in events})
+    docs = _listeners(company_id, originators)
+    stored = read_batches(company_id, originators, with_keys=True)
+    seen: dict[str, set] = defaultdict(set)
+    for batch in stored:
+        seen[batch["originator"]].update(batch.get("keys") or ())
     pending: dict[str, PendingEvents] = defaultdict(PendingEvents)
     for index, event in events:
-        keys = seen.setdefault(event.originator, set())
+        keys = seen[event.originator]
         answers[index]["status"] = "duplicate" if event.key in keys else "stored"
         if event.key not in keys:
             keys.add(event.key)
             pending[event.originator].add(event)
     batch_id = str(ObjectId())
-    docs = [doc for originator, new in pending.items()
-            for doc in new.batch_documents(company_id, originator, batch_id)]
-    if docs:
-        collection.insert_many(docs, ordered=False)
-    return sorted(pending)
+    new = [doc for originator, events_of_one in pending.items()
+           for doc in events_of_one.batch_documents(company_id, originator, batch_id)]
+    if new:
+        InteractionBatch._get_collection().insert_many(new, ordered=False)
+    return ([doc for doc in docs if doc["originator"] in pending],
+            [batch for batch in stored + new if batch["originator"] in pending])
+
+
+def _listeners(company_id: int, originators: list[str]) -> list[dict]:
+    """The documents of these listeners, creating those that do not exist yet (a read of the batch's listeners is
+    needed for their profile anyway, so it doubles as the existence check)."""
+    docs = read_listeners(company_id, originators)
+    known = {doc["originator"] for doc in docs}
+    missing = [originator for originator in originators if originator not in known]
+    if missing:
+        create_listeners(company_id, missing)
+        docs += read_listeners(company_id, missing)
+    return docs

@@ -14,7 +14,7 @@ from core.ingest.values import RowError
 def station_rows(rows: Iterable[tuple[int, dict | str]], company_id: int) -> Iterator[tuple[int, dict | str]]:
     """The (line, row) pairs of a file uploaded to `company_id`, rows of another station turned into bad rows."""
     for line, row in rows:
-        if isinstance(row, dict):
+        if isinstance(row, dict) and row.get("company_id") != company_id:  # the station's own rows pass as they are
             if row.get("company_id") in (None, ""):
                 row["company_id"] = company_id
             elif _names_other(row, company_id):

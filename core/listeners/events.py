@@ -70,9 +70,21 @@ def _batches(company_id: int, originators: Iterable[str] | None):
 def load_events(company_id: int, originators: Iterable[str] | None = None,
                 progress: Callable[[int], None] | None = None) -> Events:
     """All interactions of the company (or of the given listeners), flattened."""
+    return events_of(_batches(company_id, originators), progress)
+
+
+def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = False) -> list[dict]:
+    """The batch documents of some listeners, with their idempotency keys when asked: a live batch reads them once,
+    for its duplicate check and for profiling."""
+    return list(find_by_originator(InteractionBatch._get_collection(), company_id, originators,
+                                   {**FIELDS, "keys": 1} if with_keys else FIELDS))
+
+
+def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = None) -> Events:
+    """The interactions of these batch documents (as read, or as about to be written), flattened."""
     index: dict[str, int] = {}
     rows, times, channels, campaigns, timeslots = [], [], [], [], []
-    for n, doc in enumerate(_batches(company_id, originators), 1):
+    for n, doc in enumerate(docs, 1):
         r = index.setdefault(doc["originator"], len(index))
         rows.append((r, len(doc["campaigns"])))
         times.append(doc["times"])

@@ -18,7 +18,7 @@ from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
-from core.listeners.events import load_events
+from core.listeners.events import events_of, load_events
 from core.segmentation import rollups
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.segmentation.profiling import profile_listeners
@@ -30,6 +30,22 @@ Progress = Callable[[str], None] | None
 
 FULL_RUN_TTL = timedelta(hours=2)
 """Longer than any full run; a process that died mid-run frees the station after it."""
+
+
+Published = Callable[[int, list[str] | None], None]
+_after_publish: list[Published] = []
+
+
+def after_publish(callback: Published) -> None:
+    """Call `callback(company_id, touched)` after every run publishes (touched None: every listener), so that stores
+    derived from the snapshot (the vector index) follow it; registered at start-up by the packages above."""
+    if callback not in _after_publish:
+        _after_publish.append(callback)
+
+
+def _published(company_id: int, touched: list[str] | None) -> None:
+    for callback in _after_publish:
+        callback(company_id, touched)
 
 
 def full_run_lease(company_id: int) -> str:
@@ -53,19 +69,26 @@ def resegment_listeners(company_id: int, originators: Iterable[str], now: dateti
     return _run(company_id, as_utc(now), touched, kind, progress, set(dropped))
 
 
-def resegment_live(company_id: int, originators: Iterable[str], now: datetime | None = None) -> dict[str, str]:
-    """Re-profile the listeners of a live batch and record their rows as a snapshot delta (the file is not
-    rewritten); returns each listener's segment."""
-    now, touched = as_utc(now), sorted(set(originators))
-    company = ensure_company(company_id)
-    with lease(f"segment:{company_id}"):
-        stopwatch = Stopwatch()
-        fresh = _profiled(company, touched, now, stopwatch)
-        stopwatch.lap("compute_s")
-        run, previous_at = _live_run(company_id, now)
-        _publish_live(run, company, snapshot.current(company_id), fresh, previous_at)
-        stopwatch.lap("write_s")
-        _finish(run, stopwatch)
+def segment_lease(company_id: int):
+    """The lock of everything that rewrites the company's snapshot (runs, live batches), so that they never
+    interleave and the last to publish is the last to have read."""
+    return lease(f"segment:{company_id}")
+
+
+def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
+                   now: datetime | None = None) -> dict[str, str]:
+    """Re-profile the listeners of a live batch from their documents and interaction batches as the caller just read
+    and wrote them, holding `segment_lease` (one read serves the duplicate check and the profile), and record their
+    rows as a snapshot delta (the file is not rewritten); returns each listener's segment."""
+    now, company = as_utc(now), ensure_company(company_id)
+    stopwatch = Stopwatch()
+    fresh = profile_listeners(company, docs, events_of(batches), now, timeslot_ids(company_id))
+    stopwatch.lap("compute_s")
+    run, previous_at = _live_run(company_id, now)
+    _publish_live(run, company, snapshot.current(company_id), fresh, previous_at)
+    stopwatch.lap("write_s")
+    _finish(run, stopwatch)
+    _published(company_id, fresh.originators.tolist())
     return dict(zip(fresh.originators.tolist(), fresh.labels("segment").tolist(), strict=True))
 
 
@@ -107,7 +130,7 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
     """Profile the listeners (all, or the touched ones spliced into the previous snapshot) and publish a new file."""
     say = progress or (lambda message: None)
     company = ensure_company(company_id)
-    with lease(f"segment:{company_id}"):
+    with segment_lease(company_id):
         run = SegmentRun(company_id=company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
         stopwatch = Stopwatch()
         fresh = _profiled(company, touched, now, stopwatch, say)
@@ -118,6 +141,7 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
         _publish(run, company, previous, fresh, merged)
         stopwatch.lap("write_s")
         _finish(run, stopwatch)
+    _published(company_id, touched)
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))

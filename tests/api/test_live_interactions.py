@@ -1,6 +1,7 @@
 """POST /api/v1/interactions/{company_id}: live events stored, answered per row and re-segmented before the answer."""
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -108,6 +109,31 @@ def test_the_same_batch_twice_is_all_duplicates_and_stores_nothing_more(client, 
     assert again["counts"] == {"stored": 0, "duplicate": 3, "suppressed": 0, "bad": 0}
     assert again["listeners"] == []
     assert InteractionBatch.objects(company_id=1).count() == stored
+
+
+def test_two_clients_racing_with_one_batch_store_each_event_once(app, live_station, key_for):
+    numbers = [f"2782100{n:04d}" for n in range(300)]
+    batch = [interaction(number, days_ago=3) for number in numbers]  # wide enough for the two to overlap
+    headers, start, answers = key_for(1), threading.Barrier(2), []
+
+    def post():
+        with app.test_client() as own:
+            start.wait()
+            answers.append(own.post(URL, json=batch, headers=headers).get_json()["counts"])
+
+    racers = [threading.Thread(target=post) for _ in range(2)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert sorted(counts["stored"] for counts in answers) == [0, 300]
+    assert sum(doc.n for doc in InteractionBatch.objects(company_id=1, originator__in=numbers)) == 300
+
+
+def test_a_live_event_from_an_unknown_number_creates_its_listener(client, live_station, key_for):
+    body = client.post(URL, json=[interaction("27820000009", days_ago=0.1)], headers=key_for(1)).get_json()
+    assert body["listeners"] == [{"originator": "27820000009", "segment": "new_listener"}]
+    assert client.get("/api/v1/listeners/1/27820000009", headers=key_for(1)).status_code == 200
 
 
 def test_a_row_repeated_in_one_batch_is_stored_once(client, live_station, key_for):

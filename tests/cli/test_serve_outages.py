@@ -25,6 +25,7 @@ pytestmark = pytest.mark.db
 
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = str(Path(sys.executable).with_name("flask"))
+HANG_S = 3.0  # well under any hang, well over a fast 503 on a loaded two-core machine
 
 
 def env_of(data_dir: Path) -> dict:
@@ -122,7 +123,8 @@ def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_
     assert {status for _, status, _, _ in answers} <= {200, 503}
     outages = [(seconds, retry) for _, status, seconds, retry in answers if status == 503]
     assert all(retry for _, retry in outages)
-    assert max(seconds for seconds, _ in outages) < 1.0, [(a[0], round(a[2], 2)) for a in answers if a[1] == 503]
+    # a hang waits out the driver's 30 s (or the old 5-15 s); the 0.5 s an outage costs is measured, not asserted
+    assert max(seconds for seconds, _ in outages) < HANG_S, [(a[0], round(a[2], 2)) for a in answers if a[1] == 503]
 
 
 def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(service, browser):
@@ -138,7 +140,7 @@ def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(se
             started = time.monotonic()
             timed[name] = (call(), time.monotonic() - started)
     health, page, api = (timed[name][0] for name in ("health", "page", "api"))
-    assert all(seconds < 1.0 for _, seconds in timed.values()), {k: round(v[1], 2) for k, v in timed.items()}
+    assert all(seconds < HANG_S for _, seconds in timed.values()), {k: round(v[1], 2) for k, v in timed.items()}
     assert all(answer.status_code == 503 and answer.headers["Retry-After"] for answer, _ in timed.values())
     assert health.json()["database"] == "unreachable" and health.json()["vector_store"] == "ok"
     assert 'data-testid="unavailable-page"' in page.text and "The station's data is unavailable" in page.text
