@@ -11,6 +11,9 @@ class HealthSchema(Schema):
     status = fields.Str(required=True, metadata={"enum": ["ok", "degraded"]})
     database = fields.Str(required=True, metadata={"enum": ["ok", "unreachable"]})
     vector_store = fields.Str(required=True, metadata={"enum": ["ok", "unavailable"]})
+    vectors = fields.Dict(metadata={"description": "the vector store over every station: model, dim, stations, stored "
+                                                   "(vectors in MongoDB), indexed_here (in this worker's FAISS "
+                                                   "indexes), index_files (under DATA_DIR/vectors), last_embedded_at"})
     api = fields.Str(required=True, metadata={"enum": ["ok"]})
     version = fields.Str(required=True)
     detail = fields.Str(metadata={"description": "the failing parts, when one fails"})

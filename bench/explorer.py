@@ -21,7 +21,7 @@ def _client(ctx):
         from webapp import create_app
 
         env = {"MONGODB_URI": ctx.settings.mongodb_uri or "", "MONGODB_DATABASE": ctx.settings.database_name,
-               "DATA_DIR": str(ctx.settings.data_dir)}
+               "DATA_DIR": str(ctx.settings.data_dir), "AUTO_EMBED": "false"}
         app = create_app({"ENV": env})
         _, token = create_key([ctx.company_id], name="bench")
         ctx.found["client"] = (app.test_client(), {"X-API-Key": token})

@@ -99,7 +99,14 @@ def _live_benchmarks() -> list:
     return [bench_live, bench_live_sustained]
 
 
-BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), bench_purge]
+def _search_benchmarks() -> list:
+    from bench.search import bench_embeddings, bench_search
+
+    return [bench_embeddings, bench_search]
+
+
+BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), *_search_benchmarks(),
+              bench_purge]
 
 
 def _peak_rss_mb() -> float:
@@ -118,7 +125,8 @@ def _fresh_database(size: int, data: Path) -> Settings:
     if uri is None:
         embedded_db.stop(run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
-    settings = Settings(mongodb_uri=uri, data_dir=run_dir, database_name=f"bench_{size}")
+    settings = Settings(mongodb_uri=uri, data_dir=run_dir, database_name=f"bench_{size}",
+                        auto_embed=False)  # bench_embeddings measures embedding on its own
     database.connect(settings).client.drop_database(settings.database_name)
     startup.start(settings)  # again after the drop, so that the indexes exist
     return settings
@@ -135,13 +143,13 @@ def _close(settings: Settings) -> None:
         embedded_db.stop(settings.data_dir)
 
 
-def run_size(size: int, data: Path) -> dict:
+def run_size(size: int, data: Path, without: tuple[str, ...] = ()) -> dict:
     """Every benchmark on one size; returns its table row."""
     settings = _fresh_database(size, data)
     ctx = Context(size, folder_of(data, size), settings, json.loads((folder_of(data, size) / "meta.json").read_text()))
     row = {"size": f"{size:,}"}
     try:
-        for benchmark in BENCHMARKS:
+        for benchmark in [b for b in BENCHMARKS if b.__name__ not in without]:
             print(f"  {size:,}: {benchmark.__name__} ...", flush=True)
             row.update(benchmark(ctx))
     finally:
@@ -177,6 +185,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--data", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--skip-generate", action="store_true", help="use the files already in --data")
+    parser.add_argument("--without", nargs="*", default=(), metavar="BENCHMARK",
+                        help="leave these out (names as in BENCHMARKS, e.g. bench_embeddings bench_search)")
     args = parser.parse_args(argv)
     rows = []
     for size in args.sizes:
@@ -184,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
             generate(size, args.data)
         elif not is_generated(args.data, size):
             parser.error(f"no complete dataset for {size} in {folder_of(args.data, size)}")
-        rows.append(run_size(size, args.data))
+        rows.append(run_size(size, args.data, tuple(args.without)))
     table = markdown(rows)
     print(table)
     print(f"\nwritten to {_record(table)}")

@@ -54,7 +54,8 @@ def _page(size: int, data: Path, path: Path, company_id: int) -> tuple[float, fl
     settings = _prepared(size, data)
     try:
         env = {"MONGODB_URI": settings.mongodb_uri or "", "MONGODB_DATABASE": settings.database_name,
-               "DATA_DIR": str(settings.data_dir), "MAX_UPLOAD_MB": str(path.stat().st_size // 2**20 + 1)}
+               "DATA_DIR": str(settings.data_dir), "MAX_UPLOAD_MB": str(path.stat().st_size // 2**20 + 1),
+               "AUTO_EMBED": "false"}
         client = create_app({"ENV": env, "WTF_CSRF_ENABLED": False}).test_client()
         create_user(*PRODUCER, [company_id])
         client.post("/login", data={"email": PRODUCER[0], "password": PRODUCER[1]})

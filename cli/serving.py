@@ -16,7 +16,9 @@ from core.db.connection import resolve_uri
 from core.demo.access import ensure_demo_access
 from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
+from core.search.vectors import schedule_refresh
 from core.segmentation.overview import station_summary
+from core.stations.companies import list_companies
 
 DEMO_COMPANY = 1
 
@@ -59,6 +61,8 @@ def serve(port, workers, demo_listeners):
         helpers.append(embedded_db.Supervisor(settings.data_dir))
     for helper in helpers:
         helper.start()
+    for company in list_companies():  # what CLI imports and runs left unembedded, in the background
+        schedule_refresh(company.company_id, None)
     signal.signal(signal.SIGTERM, _interrupt)
     server = _gunicorn(port, workers, uri)
     click.echo(f"\n  Dashboard:  http://127.0.0.1:{port}/\n  Login:      {login} / {password}\n"

@@ -31,6 +31,8 @@ class Settings:
     openai_base_url: str | None = None
     openai_api_key: str | None = None
     openai_model: str = "gpt-4o-mini"
+    openai_embedding_model: str = "text-embedding-3-small"
+    auto_embed: bool = True  # listeners are embedded in the background after every run that touched them
     auth_url: str | None = None
     platform_url: str | None = None
     port: int = 8000
@@ -66,6 +68,8 @@ class Settings:
             openai_base_url=env.get("OPENAI_BASE_URL") or None,
             openai_api_key=env.get("OPENAI_API_KEY") or None,
             openai_model=env.get("OPENAI_MODEL") or "gpt-4o-mini",
+            openai_embedding_model=env.get("OPENAI_EMBEDDING_MODEL") or "text-embedding-3-small",
+            auto_embed=_flag(env.get("AUTO_EMBED"), True, "AUTO_EMBED"),
             auth_url=env.get("AUTH_URL") or None,
             platform_url=env.get("PLATFORM_URL") or None,
             port=int(env.get("PORT") or 8000),

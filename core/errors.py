@@ -59,6 +59,13 @@ class DatabaseUnavailable(DomainError):
         super().__init__(detail)
 
 
+class ProviderUnavailable(DomainError):
+    """An outside model (embeddings, inference) failed, timed out or answered garbage; 503 with Retry-After."""
+
+    status = 503
+    retry_after = 10
+
+
 class ValidationFailed(DomainError):
     """Invalid input; `items` follow the 422 shape: [{"loc": [...], "msg": ..., "type": ...}]."""
 

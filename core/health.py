@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.db import connection
-from core.search import vector_store
+from core.search import vector_store, vectors
 
 CONTRACT_VERSION = "2.0.0"
 """The version of the API contract this service implements (what /health reports and the OpenAPI document says)."""
@@ -14,7 +14,12 @@ def check_health() -> dict:
         "database": "ok" if connection.ping() else "unreachable",
         "vector_store": "ok" if vector_store.ping() else "unavailable",
     }
-    status = "ok" if all(v == "ok" for v in parts.values()) else "degraded"
+    if parts["database"] == "ok" and parts["vector_store"] == "ok":
+        try:
+            parts["vectors"] = vectors.status()
+        except Exception:  # noqa: BLE001 - a model that cannot load is a failing part, said as such
+            parts["vector_store"] = "unavailable"
+    status = "ok" if all(v == "ok" for k, v in parts.items() if k != "vectors") else "degraded"
     failing = [name for name, state in parts.items() if state != "ok"]
     report = {"status": status, **parts, "api": "ok", "version": CONTRACT_VERSION}
     if failing:

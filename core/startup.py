@@ -15,8 +15,12 @@ from core.config import Settings
 from core.db import connection, documents
 from core.ingest import models as _ingest_models  # noqa: F401 - registers the package's documents
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
+from core.privacy import hooks as erasure_hooks
 from core.privacy import models as _privacy_models  # noqa: F401 - registers the package's documents
+from core.search import models as _search_models  # noqa: F401 - registers the package's documents
+from core.search import vectors
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
+from core.segmentation import runs
 from core.stations import models as _station_models  # noqa: F401 - registers the package's documents
 
 log = logging.getLogger(__name__)
@@ -29,6 +33,8 @@ def start(settings: Settings) -> Database:
     indexes are made by the next start (a web worker that could not boot would take the whole server down).
     """
     config.activate(settings)
+    runs.after_publish(vectors.schedule_refresh)
+    erasure_hooks.register("vector_index", vectors.erase_vectors)
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()

@@ -34,7 +34,8 @@ def mongodb_uri(tmp_path_factory):
 def test_env(mongodb_uri, tmp_path_factory):
     """The environment the app reads in tests."""
     return {"MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_test", "SECRET_KEY": "test-secret",
-            "ADMIN_KEY": "test-admin-key", "DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+            "ADMIN_KEY": "test-admin-key", "DATA_DIR": str(tmp_path_factory.mktemp("data")),
+            "AUTO_EMBED": "false"}  # embedding every run's listeners would slow every test; search tests turn it on
 
 
 @pytest.fixture(scope="session")
@@ -53,8 +54,10 @@ def empty_database() -> None:
         if not name.startswith("system."):
             db[name].delete_many({})
     from core.listeners import snapshot
+    from core.search import vectors
 
     snapshot.clear_cache()
+    vectors.forget_indexes()
 
 
 @pytest.fixture
@@ -82,7 +85,8 @@ def own_database(_app, tmp_path):
     from core.config import Settings
     from core.db import embedded
 
-    settings = Settings.from_env({"DATA_DIR": str(tmp_path), "SECRET_KEY": "test-secret", "DAILY_PURGE": "true"})
+    settings = Settings.from_env({"DATA_DIR": str(tmp_path), "SECRET_KEY": "test-secret", "DAILY_PURGE": "true",
+                                  "AUTO_EMBED": "false"})
     startup.start(settings)
     yield settings
     embedded.stop(tmp_path)

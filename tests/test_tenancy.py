@@ -19,8 +19,9 @@ from tests.memory import NOW, event
 pytestmark = pytest.mark.db
 
 THEIRS, OURS = 1, 2
-SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001"}
-"""A real value of each path argument: a listener and an import job of the other company."""
+SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001",
+           "segment_key": "super_fan"}
+"""A real value of each path argument: a listener, an import job and a segment of the other company."""
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 

@@ -51,9 +51,11 @@ def register(app: Flask) -> None:
     def _domain(error: DomainError):
         if isinstance(error, DatabaseUnavailable):
             return unavailable(error)
-        if api_errors.is_api_request():
-            return api_errors.domain_error_response(error)
-        return page_error(error.status, error.detail)
+        response = current_app.make_response(api_errors.domain_error_response(error) if api_errors.is_api_request()
+                                             else page_error(error.status, error.detail))
+        if getattr(error, "retry_after", None):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     for failure in UNAVAILABLE:
         app.register_error_handler(failure, unavailable)

@@ -13,12 +13,16 @@ from core.explore.operations import int_param
 from core.explore.timeline import listener_timeline
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
+from core.search.risk import listener_churn_risk
+from core.search.search import similar_listeners
 from core.stations.shows import show_titles
 from core.text.wording import join_words, number
 from webapp.helpers import open_station, render_htmx, wants_fragment
 from webapp.labels import DAYS, FIELD_LABELS, MONTHS
 
 bp = Blueprint("listener", __name__)
+
+SIMILAR_SHOWN = 10  # look-alikes in the listener page's panel, at the contract's default lowest score
 
 
 @bp.get("/stations/<int:company_id>/listeners/<originator>")
@@ -32,8 +36,20 @@ def page(company_id: int, originator: str):
     if not wants_fragment():
         context.update(listener=get_listener(company_id, originator), shows=show_titles(company_id),
                        back=explorer_url(company_id, request.referrer), days=DAYS, months=MONTHS,
-                       field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS))
+                       field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS),
+                       churn=listener_churn_risk(company_id, originator))
     return render_htmx("listener/page.html", "listener/_timeline_entries.html", **context)
+
+
+@bp.get("/stations/<int:company_id>/listeners/<originator>/similar")
+@login_required
+def similar(company_id: int, originator: str):
+    """The listeners most like this one: the panel that the listener's page loads with htmx once it is shown (the
+    model is never waited for), or a page of its own without scripts. 404 for an unknown or erased listener."""
+    station = open_station(company_id)
+    found = similar_listeners(company_id, originator, limit=SIMILAR_SHOWN)
+    return render_htmx("listener/similar.html", "listener/_similar.html", station=station, originator=originator,
+                       found=found)
 
 
 @bp.post("/stations/<int:company_id>/listeners/<originator>/erase")

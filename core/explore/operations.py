@@ -166,10 +166,11 @@ FLAG_DIMENSIONS = (*FLAGS, "profile_complete", "weekday_pattern")
 
 def aggregate(company_id: int, flt: ListenerFilter) -> dict:
     """Listener counts for every filterable dimension of the filtered set (no pagination)."""
-    return _aggregate(select(company_id, flt))
+    return breakdown(select(company_id, flt))
 
 
-def _aggregate(sel: Selection, titles: dict | None = None) -> dict:
+def breakdown(sel: Selection, titles: dict | None = None) -> dict:
+    """What aggregate answers, for any selection (the explorer's facets and the segment profile count alike)."""
     snap, rows = sel.snap, sel.rows
     out: dict = {"total": int(len(rows))}
     if not len(snap):
@@ -275,8 +276,8 @@ def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int, sor
     station = select(company_id, ListenerFilter())
     chosen = (station.narrowed(flt) if flt else station).on_both(pair)
     titles = show_titles(company_id)
-    station_counts = _aggregate(station, titles)
-    counts = _aggregate(chosen, titles) if flt or pair else station_counts
+    station_counts = breakdown(station, titles)
+    counts = breakdown(chosen, titles) if flt or pair else station_counts
     return {"station": station_counts, "results": _page(chosen, page, page_size, sort), "aggregate": counts,
             "facets": facets(station, flt, counts, titles, pair), "completeness": _completeness(chosen),
             "cross_channel": _cross_channel(chosen)}
@@ -287,6 +288,6 @@ def facets(station: Selection, flt: ListenerFilter, counts: dict, titles: dict,
     """Per filter, the counts its options show (faceted search): option X of filter F counts the listeners that
     would match with X chosen, under every other active filter but F's own. A filter not in use takes the counts of
     the filtered set; each one in use costs one more vectorised pass."""
-    return {name: (_aggregate(station.narrowed(flt.without(name)).on_both(pair), titles) if name in flt.values
+    return {name: (breakdown(station.narrowed(flt.without(name)).on_both(pair), titles) if name in flt.values
                    else counts)
             for name in SPEC}

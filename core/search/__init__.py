@@ -1,1 +1,2 @@
-"""Finding listeners by meaning: the vector store (FAISS, with embeddings in MongoDB as the source of truth)."""
+"""Listener intelligence: embeddings (offline or OpenAI), the vector store (FAISS per station, vectors in MongoDB as
+the source of truth), search by meaning, look-alikes, churn risk and the composite profile of a segment."""

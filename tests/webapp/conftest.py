@@ -11,6 +11,7 @@ from werkzeug.serving import make_server
 from core.access.users import create_user
 from core.demo.seed import seed_demo
 from core.listeners.models import Listener
+from core.search.vectors import refresh_embeddings
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
 from core.segmentation.runs import segment_company
@@ -237,6 +238,9 @@ def sign_in(page):
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 """The two sizes every page is checked at: a phone and a laptop."""
 MISSING_LISTENER = "/stations/1/listeners/27899999999"
+SEARCHED = "song+requests+for+gospel+music"
+"""The search of the dashboard's `search` page (at a lowest score of 0.5, so that it finds listeners of the demo
+station whatever the embedding model)."""
 LONG_STATION = "Coast Radio: the Eastern Cape's home of amapiano, gospel and late-night talk"
 """A station name too long for any label it appears in."""
 
@@ -249,6 +253,7 @@ def dashboard(_app, _live_url, browser):
     empty_database()
     seed_demo(1, 400, 7, NOW)
     segment_company(1, NOW + timedelta(days=3))
+    refresh_embeddings(1)  # AUTO_EMBED is off in tests: the search page and the look-alikes need the vectors
     make_company(2, name=LONG_STATION)
     create_user("sam@group.fm", PASSWORD, companies=[1, 2], name="Sam Naidoo")
     context = browser.new_context(base_url=_live_url)
@@ -263,7 +268,8 @@ def dashboard(_app, _live_url, browser):
     listener = Listener.objects(company_id=1, name__ne=None).order_by("originator").first()
     paths = {"login": "/login", "stations": "/stations", "overview": "/stations/1/",
              "explorer": "/stations/1/explorer", "listener": f"/stations/1/listeners/{listener.originator}",
-             "glossary": "/glossary", "error": MISSING_LISTENER}
+             "glossary": "/glossary", "error": MISSING_LISTENER, "segment": "/stations/1/segments/super_fan",
+             "search": f"/stations/1/search?q={SEARCHED}&min_score=0.5"}
     yield {"url": _live_url, "state": state, "paths": paths}
     empty_database()
 

@@ -1,0 +1,137 @@
+"""Intelligence: /api/v1/intelligence, the churn risk of one listener and the composite profile of a segment."""
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE, Schema, fields, validate
+
+from api.search import RESULTS
+from core.explore.operations import int_param
+from core.search import segment_profile as profiles
+from core.search.risk import listener_churn_risk
+from core.search.search import SIMILAR_LIMIT, similar_listeners
+from core.segmentation.rules import SEGMENTS
+
+
+class SignalSchema(Schema):
+    name = fields.Str(metadata={"description": "silence_beyond_habit, days_since_last, frequency_trend or "
+                                              "active_weeks"})
+    value = fields.Raw(allow_none=True, metadata={"description": "the number the signal reads (a risk 0..1, days, "
+                                                                 "a change in interactions, weeks)"})
+    weight = fields.Int(metadata={"description": "points the signal gives at full risk (the weights add up to 100)"})
+    points = fields.Float(metadata={"description": "points it gives this listener"})
+    sentence = fields.Str()
+
+
+class ChurnRiskSchema(Schema):
+    company_id = fields.Int()
+    originator = fields.Str()
+    level = fields.Str(metadata={"enum": ["low", "medium", "high"],
+                                 "description": "high from a score of 70, medium from 40, else low"})
+    score = fields.Int(metadata={"description": "0 to 100, the sum of the signals' points"})
+    signals = fields.List(fields.Nested(SignalSchema), metadata={"description": "most points first"})
+    as_of = fields.Str(metadata={"description": "the time the score is computed for (ISO 8601, UTC)"})
+
+
+class ProfileValueSchema(Schema):
+    value = fields.Str(allow_none=True, metadata={"description": "as the filter parameter of the facet takes it; "
+                                                                 "null: listeners without a value"})
+    label = fields.Str(metadata={"description": "the value's name, for coded values (channels, shows, days, months)"})
+    segment_count = fields.Int()
+    segment_share = fields.Float(metadata={"description": "segment_count / profiled (0..1)"})
+    station_count = fields.Int()
+    station_share = fields.Float(metadata={"description": "station_count / station_size (0..1)"})
+    lift = fields.Float(allow_none=True, metadata={"description": "segment_share / station_share"})
+
+
+class TraitSchema(ProfileValueSchema):
+    facet = fields.Str()
+    sentence = fields.Str()
+
+
+def _group(what: str) -> fields.Dict:
+    return fields.Dict(keys=fields.Str(), values=fields.List(fields.Nested(ProfileValueSchema)),
+                       metadata={"description": f"{what}: facet -> values, most common in the segment first"})
+
+
+class SegmentProfileSchema(Schema):
+    company_id = fields.Int()
+    segment = fields.Str()
+    label = fields.Str()
+    meaning = fields.Str()
+    size = fields.Int(metadata={"description": "listeners of the segment in the station"})
+    profiled = fields.Int(metadata={"description": "listeners profiled: up to `limit`, the most engaged first"})
+    limit = fields.Int()
+    station_size = fields.Int(metadata={"description": "listeners of the station (erased ones excluded)"})
+    as_of = fields.Str(allow_none=True, metadata={"description": "when the listeners were last profiled"})
+    declared = _group(", ".join(profiles.GROUPS["declared"]))
+    inferred = _group(", ".join(profiles.GROUPS["inferred"]))
+    channels = _group("primary channel (channel_type) and channels used (has_channel)")
+    interests = _group(", ".join(profiles.GROUPS["interests"]))
+    engagement = _group(", ".join(profiles.GROUPS["engagement"]))
+    distinctive = fields.List(fields.Nested(TraitSchema), metadata={
+        "description": f"the traits that most set the segment apart: highest lift among values held by at least "
+                       f"{round(100 * profiles.MIN_SHARE)}% and {profiles.MIN_COUNT} of the profiled listeners, at "
+                       f"{profiles.MIN_LIFT} times the station's share or more"})
+
+
+blp = Blueprint("intelligence", __name__, url_prefix="/api/v1/intelligence",
+                description="Churn risk, look-alike listeners and segment profiles")
+
+SEGMENT_PARAM = {"in": "path", "name": "segment_key", "schema": {"type": "string", "enum": list(SEGMENTS)},
+                 "description": "a segment key; any other is 422 naming the known ones"}
+LIMIT_PARAM = {"in": "query", "name": "limit", "required": False,
+               "schema": {"type": "integer", "minimum": 1, "maximum": profiles.MAX_LIMIT,
+                          "default": profiles.DEFAULT_LIMIT},
+               "description": "listeners of the segment to profile: the most engaged first (highest RFM total, then "
+                              "originator)"}
+
+
+@blp.route("/listeners/<company:company_id>/<originator>/churn-risk")
+class ChurnRisk(MethodView):
+    @blp.response(200, ChurnRiskSchema)
+    def get(self, company_id: int, originator: str):
+        """Churn risk of one listener: level, score 0 to 100 and the signals behind it"""
+        return listener_churn_risk(company_id, originator)
+
+
+class SimilarArgsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    limit = fields.Int(load_default=20, strict=False, validate=validate.Range(*SIMILAR_LIMIT))
+    min_score = fields.Float(load_default=0.75, validate=validate.Range(0.0, 1.0),
+                             metadata={"description": "lowest score returned, (1 + cosine) / 2"})
+    exclude_segment = fields.Str(validate=validate.OneOf(SEGMENTS),
+                                 metadata={"description": "leave out listeners of this segment"})
+
+
+class SimilarSchema(Schema):
+    company_id = fields.Int()
+    originator = fields.Str()
+    exclude_segment = fields.Str(allow_none=True)
+    min_score = fields.Float()
+    limit = fields.Int()
+    total = fields.Int()
+    results = fields.List(fields.Dict(), metadata={"description": f"best first, never the listener itself: {RESULTS}"})
+
+
+@blp.route("/listeners/<company:company_id>/<originator>/similar")
+class Similar(MethodView):
+    @blp.arguments(SimilarArgsSchema, location="query", as_kwargs=False)
+    @blp.response(200, SimilarSchema)
+    def get(self, args: dict, company_id: int, originator: str):
+        """Listeners ranked by vector similarity to one listener"""
+        return similar_listeners(company_id, originator, args.get("exclude_segment"), args["min_score"],
+                                 args["limit"])
+
+
+@blp.route("/segments/<company:company_id>/<segment_key>/profile", parameters=[SEGMENT_PARAM])
+class SegmentProfile(MethodView):
+    @blp.doc(parameters=[LIMIT_PARAM])
+    @blp.response(200, SegmentProfileSchema)
+    def get(self, company_id: int, segment_key: str):
+        """Composite profile of a segment against its whole station"""
+        limit = int_param(request.args.to_dict(flat=False), "limit", profiles.DEFAULT_LIMIT)
+        return profiles.segment_profile(company_id, segment_key, limit)

@@ -1,0 +1,62 @@
+"""Semantic search: listeners by the meaning of a plain-language query, within the shared filters."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE, Schema, fields, validate
+
+from core.explore.filters import parse_filters
+from core.listeners.fields import AGE_GROUPS, GENDERS
+from core.search.search import SEARCH_LIMIT, search_listeners
+from core.segmentation.rules import SEGMENTS
+
+FILTERS = ("segment", "tags", "gender", "age_group", "language")
+
+
+class SearchArgsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    q = fields.Str(required=True, validate=validate.Length(min=1, max=500),
+                   metadata={"description": "what to look for, in plain language"})
+    min_score = fields.Float(load_default=0.68, validate=validate.Range(0.0, 1.0),
+                             metadata={"description": "lowest score returned, (1 + cosine) / 2; higher is stricter"})
+    limit = fields.Int(load_default=100, strict=False, validate=validate.Range(*SEARCH_LIMIT))
+    segment = fields.Str(validate=validate.OneOf(SEGMENTS))
+    tags = fields.Str(metadata={"description": "comma-separated; the listener must have all of them"})
+    gender = fields.Str(validate=validate.OneOf(GENDERS))
+    age_group = fields.Str(validate=validate.OneOf(AGE_GROUPS))
+    language = fields.Str(metadata={"description": "exact, case-insensitive"})
+    location = fields.Str(metadata={"description": "partial, case-insensitive"})
+
+
+RESULTS = ("listener records as the filter endpoint gives them (declared fields, tags, flags, behavioural profile, "
+           "segment, RFM, inferred values), each with `score` ((1 + cosine) / 2, in [0, 1]) and `matched` (the parts "
+           "of the listener's profile that share words with the query, else its leading traits)")
+
+
+class SearchSchema(Schema):
+    company_id = fields.Int()
+    q = fields.Str()
+    model = fields.Str(metadata={"description": "provider:model of the vectors"})
+    min_score = fields.Float()
+    limit = fields.Int()
+    candidates = fields.Int(metadata={"description": "listeners the filters allowed before ranking"})
+    total = fields.Int()
+    best_score = fields.Float(allow_none=True, metadata={"description": "the best score among the candidates, "
+                                                                       "returned or not (null: no candidate)"})
+    results = fields.List(fields.Dict(), metadata={"description": f"best first: {RESULTS}"})
+
+
+blp = Blueprint("semantic_search", __name__, url_prefix="/api/v1/segments",
+                description="Find listeners by meaning, within the shared filters")
+
+
+@blp.route("/<company:company_id>/search")
+class Search(MethodView):
+    @blp.arguments(SearchArgsSchema, location="query", as_kwargs=False)
+    @blp.response(200, SearchSchema)
+    def get(self, args: dict, company_id: int):
+        """Semantic search with a natural-language query, narrowed by the filters before ranking"""
+        flt = parse_filters({name: args[name] for name in FILTERS if name in args})
+        return search_listeners(company_id, args["q"], flt, args.get("location"), args["min_score"], args["limit"])

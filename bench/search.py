@@ -1,0 +1,117 @@
+"""Search benchmarks. In `bench.run` (after segmentation): embedding a station from nothing and again after 1% of
+its listeners changed, search latency through the API (query embedding included) unfiltered and with three filters,
+the index's size. Alone, `python -m bench.search --recall 1000000`: the approximate index (HNSW) against exact search
+on synthetic unit vectors, recall@100 and median query time.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from bench.explorer import _client
+
+QUERIES = ("gospel lovers who enter competitions on WhatsApp", "soccer fans who text in the morning",
+           "young listeners who request amapiano songs", "people asking about jobs and money",
+           "listeners who send shoutouts to their family", "afternoon drive listeners in Durban",
+           "isiZulu speakers who love the breakfast show")
+FILTERED = {"gender": "female", "age_group": "25-34", "segment": "occasional_engager"}
+TOUCHED_SHARE = 0.01
+
+
+def bench_embeddings(ctx) -> dict:
+    """Every listener embedded and indexed from nothing; then 1% of them given a new message by a live batch and
+    embedded again (only those whose text changed)."""
+    from core.ingest.live import record_interactions
+    from core.listeners import snapshot
+    from core.search import vectors
+
+    started = time.perf_counter()
+    first = vectors.refresh_embeddings(ctx.company_id)
+    vectors.current_index(ctx.company_id)
+    from_nothing = time.perf_counter() - started
+    everyone = snapshot.current(ctx.company_id).originators
+    touched = everyone[:: int(1 / TOUCHED_SHARE)].tolist()
+    rows = [{"company_id": ctx.company_id, "originator": o, "timestamp": ctx.now.isoformat(), "channel_type": 2,
+             "campaign_type": "shoutout",
+             "message": f"Greetings to the whole team at work number {i}"} for i, o in enumerate(touched)]
+    for start in range(0, len(rows), 1000):
+        record_interactions(ctx.company_id, rows[start:start + 1000])
+    started = time.perf_counter()
+    again = vectors.refresh_embeddings(ctx.company_id, touched)
+    vectors.current_index(ctx.company_id)
+    after_touch = time.perf_counter() - started
+    return {"embedded": f"{first['embedded']:,}", "embed+index from nothing s": f"{from_nothing:.1f}",
+            "texts/s": f"{first['embedded'] / from_nothing:.0f}",
+            f"re-embed after {TOUCHED_SHARE:.0%} touched s": f"{after_touch:.1f} ({again['embedded']:,})"}
+
+
+def bench_search(ctx) -> dict:
+    """Median answer of GET search (the query embedded each time), unfiltered and with three filters, and the
+    size of the company's index."""
+    from core.search import vectors
+
+    client, headers = _client(ctx)
+    url = f"/api/v1/segments/{ctx.company_id}/search"
+    client.get(url, query_string={"q": "warm up"}, headers=headers)
+    medians = {}
+    for label, extra in (("search ms", {}), ("search 3 filters ms", FILTERED)):
+        timings = []
+        for query in QUERIES:
+            started = time.perf_counter()
+            answer = client.get(url, query_string={"q": query, **extra}, headers=headers)
+            timings.append(time.perf_counter() - started)
+            assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+        medians[label] = f"{statistics.median(timings) * 1000:.0f}"
+    index = vectors.current_index(ctx.company_id)
+    size = vectors._path(ctx.company_id, vectors.embedder().name).stat().st_size
+    return {**medians, "index MB": f"{size / 1e6:.0f}", "index kind": "HNSW" if index.approximate else "exact"}
+
+
+def recall(n: int, dim: int = 384, queries: int = 200, k: int = 100, seed: int = 7) -> dict:
+    """HNSW against exact search over n synthetic unit vectors drawn around 1,000 centres (listeners resemble each
+    other in groups, as real ones do)."""
+    from core.search.index import VectorIndex
+
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(1000, dim)).astype(np.float32)
+    data = np.empty((n, dim), dtype=np.float32)
+    for start in range(0, n, 100_000):
+        part = centres[rng.integers(0, 1000, size=min(100_000, n - start))]
+        data[start:start + len(part)] = part + rng.normal(scale=0.8, size=part.shape).astype(np.float32)
+    data /= np.linalg.norm(data, axis=1, keepdims=True)
+    names, everyone = [str(i) for i in range(n)], np.arange(n)
+    exact, approximate = VectorIndex(dim, False), VectorIndex(dim, True)
+    exact.upsert(names, data)
+    started = time.perf_counter()
+    approximate.upsert(names, data)
+    built = time.perf_counter() - started
+    probes = data[rng.integers(0, n, size=queries)] + rng.normal(scale=0.3, size=(queries, dim)).astype(np.float32)
+    hits, exact_s, approximate_s = [], [], []
+    for probe in probes / np.linalg.norm(probes, axis=1, keepdims=True):
+        started = time.perf_counter()
+        truth = set(exact.search(probe, k, everyone)[1].tolist())
+        exact_s.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        found = approximate.search(probe, k, everyone)[1]
+        approximate_s.append(time.perf_counter() - started)
+        hits.append(len(truth & set(found.tolist())) / k)
+    return {"vectors": f"{n:,}", "HNSW build s": f"{built:.0f}", f"recall@{k}": f"{np.mean(hits):.3f}",
+            "HNSW query ms": f"{statistics.median(approximate_s) * 1000:.1f}",
+            "exact query ms": f"{statistics.median(exact_s) * 1000:.1f}"}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
+    from bench.run import markdown
+
+    parser = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__.splitlines()[0])
+    parser.add_argument("--recall", type=int, nargs="+", default=[1_000_000], help="numbers of vectors")
+    args = parser.parse_args(argv)
+    print(markdown([recall(n) for n in args.recall]))
+
+
+if __name__ == "__main__":
+    main()

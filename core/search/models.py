@@ -1,0 +1,38 @@
+"""The stored embeddings: one document per listener and model, the source of truth every process builds its FAISS
+index from (core.search.index), so that any node can rebuild it and nothing is lost with an index file."""
+from __future__ import annotations
+
+from mongoengine import BinaryField, DateTimeField, Document, IntField, StringField
+
+from core.clock import utcnow
+from core.db.documents import stored
+
+
+@stored
+class ListenerEmbedding(Document):
+    """A listener's text as one vector: which provider and model made it, a hash of the text it was made from (a
+    listener whose text did not change is not embedded again), and `seq`, the company's write counter at the time,
+    by which every process picks up the vectors written since it last looked."""
+
+    company_id = IntField(required=True)
+    model = StringField(required=True)  # "<provider>:<model>", one index per company and model
+    originator = StringField(required=True)
+    text_hash = StringField(required=True)
+    vector = BinaryField(required=True)  # float32, L2-normalised
+    seq = IntField(required=True)
+    updated_at = DateTimeField(default=utcnow)
+    meta = {"collection": "listener_embeddings",
+            "indexes": [{"fields": ["company_id", "model", "originator"], "unique": True},
+                        ("company_id", "model", "seq")]}
+
+
+@stored
+class EmbeddingCounter(Document):
+    """The last `seq` given out per company and model (an atomic $inc hands out the next ones)."""
+
+    company_id = IntField(required=True)
+    model = StringField(required=True)
+    seq = IntField(default=0)
+    written_at = DateTimeField()
+    meta = {"collection": "embedding_counters",
+            "indexes": [{"fields": ["company_id", "model"], "unique": True}]}

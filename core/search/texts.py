@@ -1,0 +1,94 @@
+"""A listener as one text to embed: what a producer would say of them (segment, shows, channels, dayparts, campaign
+types, interests, declared and inferred demographics) and the words of their latest messages. Never a name, an
+email or a number: the text holds nothing that identifies the person, and the messages go with erasure.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+import numpy as np
+
+from core.db.quirks import find_by_originator
+from core.listeners.models import InteractionBatch
+from core.listeners.snapshot import Snapshot
+from core.segmentation.rules import LABELS
+from core.stations.models import Company
+from core.stations.shows import show_titles
+
+MESSAGES = 2  # the latest messages of a listener that go into the text (the model pays per token)
+MESSAGE_CHARS = 120
+CATEGORIES = ("gender", "age_group", "language", "location", "inferred_gender", "inferred_age_group",
+              "inferred_language", "inferred_location", "inferred_lsm")
+DAYPART_WORDS = {"overnight": "overnight", "breakfast": "breakfast, mornings", "midmorning": "mid-morning",
+                 "afternoon": "afternoon", "drive": "drive time, commute", "evening": "evening"}
+
+
+def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company) -> list[str]:
+    """The text of each of these snapshot rows, in their order."""
+    names = _names(snap, company)
+    messages = latest_messages(company.company_id, snap.originators[rows].tolist())
+    return [_text(snap, int(row), names, messages.get(str(snap.originators[row]), [])) for row in rows]
+
+
+def text_hash(text: str) -> str:
+    """What decides whether a listener is embedded again."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def latest_messages(company_id: int, originators: Iterable[str] | None) -> dict[str, list[str]]:
+    """Each listener's latest messages, newest first, from their interaction batches."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
+    for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields):
+        texts = [m for m in doc.get("messages") or [] if m]
+        if texts:
+            times = np.frombuffer(doc["times"], dtype="<i8")
+            kept = found.setdefault(doc["originator"], [])
+            kept.extend((int(times[i]), m) for i, m in enumerate(doc["messages"]) if m and i < len(times))
+    return {o: [m[:MESSAGE_CHARS] for _, m in sorted(kept, reverse=True)[:MESSAGES]] for o, kept in found.items()}
+
+
+def _names(snap: Snapshot, company: Company) -> dict[str, list[str]]:
+    """Readable names of the multi-valued columns' values, in vocabulary order."""
+    titles, channels = show_titles(company.company_id), company.channel_names()
+    vocab = snap.vocab
+    return {"timeslots": [titles.get(int(t), f"show {t}") for t in vocab.get("timeslots", [])],
+            "channels": [channels.get(int(c), f"channel {c}") for c in vocab.get("channels", [])],
+            "campaign_types": [str(c).replace("_", " ") for c in vocab.get("campaign_types", [])],
+            "tags": [str(t) for t in vocab.get("tags", [])],
+            "inferred_interests": [str(t) for t in vocab.get("inferred_interests", [])]}
+
+
+def _text(snap: Snapshot, row: int, names: dict[str, list[str]], messages: list[str]) -> str:
+    parts = [f"segment: {LABELS.get(_value(snap, 'segment', row), '')}"]
+    for column, label in (("timeslots", "shows"), ("channels", "channels"), ("campaign_types", "takes part in"),
+                          ("inferred_interests", "interests"), ("tags", "tags")):
+        values = _members(snap, column, row, names[column])
+        if values:
+            parts.append(f"{label}: {', '.join(values)}")
+    daypart = _value(snap, "peak_time_of_day", row)
+    if daypart:
+        parts.append(f"listens: {DAYPART_WORDS.get(daypart, daypart)}")
+    for name in CATEGORIES:
+        value = _value(snap, name, row)
+        if value:
+            parts.append(f"{name.replace('inferred_', 'likely ').replace('_', ' ')}: {value}")
+    if messages:
+        parts.append("messages: " + " | ".join(messages))
+    return ". ".join(parts)
+
+
+def _value(snap: Snapshot, name: str, row: int) -> str | None:
+    """A categorical column's value at a row (None when absent or not a column of this snapshot)."""
+    if name not in snap.cols:
+        return None
+    code = int(snap.cols[name][row])
+    return str(snap.vocab[name][code]) if code >= 0 else None
+
+
+def _members(snap: Snapshot, name: str, row: int, labels: list[str]) -> list[str]:
+    """A multi-valued column's values at a row, by name."""
+    if name not in snap.cols or not labels:
+        return []
+    return [labels[i] for i in np.flatnonzero(snap.cols[name][row])]

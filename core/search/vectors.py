@@ -1,0 +1,223 @@
+"""The vector store: embeddings in MongoDB (the source of truth), one FAISS index per company and model in each
+process, persisted under DATA_DIR/vectors, brought up to date from MongoDB by `seq` before every search.
+
+Listeners are embedded when their text changes: after every segmentation run (full, after an import, after a live
+batch or an erasure) the touched listeners' texts are rebuilt and only the changed ones embedded
+(`refresh_embeddings`, which `core.startup` hooks onto the runs; in the background, so that a live batch does not
+wait for it). Erasure deletes the listener's vector at once, and a search only ever returns listeners the current
+snapshot can show (never an erased one, whatever an index file still holds).
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from pathlib import Path
+
+import numpy as np
+from pymongo import ReturnDocument, UpdateOne
+
+from core.clock import utcnow
+from core.config import active
+from core.listeners import snapshot
+from core.listeners.models import Listener
+from core.search import index as faiss_index
+from core.search.embeddings import Embedder, embedder
+from core.search.models import EmbeddingCounter, ListenerEmbedding
+from core.search.texts import listener_texts, text_hash
+from core.stations.companies import ensure_company
+
+log = logging.getLogger(__name__)
+
+EMBED_BATCH = 256
+_indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
+_lock = threading.Lock()
+_queue: queue.Queue = queue.Queue()
+_worker: threading.Thread | None = None
+
+
+def refresh_embeddings(company_id: int, originators: list[str] | None = None) -> dict:
+    """Embed the listeners (all, or these) whose text changed since their vector was made; {"embedded", "kept"}."""
+    model, snap = embedder(), snapshot.current(company_id)
+    rows = _rows(snap, originators)
+    if not len(rows):
+        return {"embedded": 0, "kept": 0}
+    texts = listener_texts(snap, rows, ensure_company(company_id))
+    hashes = [text_hash(text) for text in texts]
+    stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
+    changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
+    for start in range(0, len(changed), EMBED_BATCH):
+        part = changed[start:start + EMBED_BATCH]
+        vectors = model.embed([texts[i] for i in part])
+        _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in part], [hashes[i] for i in part],
+               vectors)
+    return {"embedded": len(changed), "kept": len(rows) - len(changed)}
+
+
+def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
+    """Embed these listeners (None: all) in this process's background worker, after the run that touched them
+    (a live batch answers without waiting for its embeddings); nothing when AUTO_EMBED is off."""
+    if not active().auto_embed:
+        return
+    with _lock:
+        global _worker
+        if _worker is None or not _worker.is_alive():
+            _worker = threading.Thread(target=_work, daemon=True, name="embeddings")
+            _worker.start()
+    _queue.put((company_id, None if originators is None else list(originators)))
+
+
+def settle() -> None:
+    """Wait until every scheduled embedding of this process is written (a command before it exits, tests)."""
+    _queue.join()
+
+
+def _work() -> None:
+    """Take the scheduled refreshes in order, merging what waits for one company; a failure is logged and the
+    listeners are embedded by their next run (or the next full refresh)."""
+    while True:
+        company_id, originators = _queue.get()
+        try:
+            refresh_embeddings(company_id, originators)
+        except Exception:  # noqa: BLE001 - a background worker must outlive one failed refresh
+            log.exception("embedding listeners of company %s failed", company_id)
+        finally:
+            _queue.task_done()
+
+
+def _rows(snap: snapshot.Snapshot, originators: list[str] | None) -> np.ndarray:
+    """The snapshot rows to embed: the listeners asked for (all when None), never an erased one."""
+    if not len(snap):
+        return np.empty(0, dtype=np.int64)
+    wanted = np.ones(len(snap), dtype=bool) if originators is None else np.isin(snap.originators, originators)
+    if "erased" in snap.cols:
+        wanted &= ~snap.cols["erased"]
+    return np.flatnonzero(wanted)
+
+
+def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[str, str]:
+    collection = ListenerEmbedding._get_collection()
+    query = {"company_id": company_id, "model": model}
+    if len(originators) < 5000:
+        query["originator"] = {"$in": originators}
+    return {doc["originator"]: doc["text_hash"]
+            for doc in collection.find(query, {"_id": 0, "originator": 1, "text_hash": 1})}
+
+
+def _write(company_id: int, model: str, originators: list[str], hashes: list[str], vectors: np.ndarray) -> None:
+    """Store vectors under fresh `seq` numbers (one atomic $inc hands out the block)."""
+    last = EmbeddingCounter._get_collection().find_one_and_update(
+        {"company_id": company_id, "model": model},
+        {"$inc": {"seq": len(originators)}, "$set": {"written_at": utcnow()}}, upsert=True,
+        return_document=ReturnDocument.AFTER)["seq"]
+    now, first = utcnow(), last - len(originators) + 1
+    ListenerEmbedding._get_collection().bulk_write([
+        UpdateOne({"company_id": company_id, "model": model, "originator": o},
+                  {"$set": {"text_hash": h, "vector": np.asarray(v, dtype=np.float32).tobytes(), "seq": first + i,
+                            "updated_at": now}}, upsert=True)
+        for i, (o, h, v) in enumerate(zip(originators, hashes, vectors))], ordered=False)
+    _drop_erased(company_id, model, originators)
+
+
+def _drop_erased(company_id: int, model: str, originators: list[str]) -> None:
+    """Delete what was just written for listeners erased meanwhile: a refresh that read a listener before its
+    erasure may write its vector after the erasure deleted it (erasure renames the listener first, so whoever
+    writes after it finds the name gone here)."""
+    present = {doc["originator"] for doc in Listener._get_collection().find(
+        {"company_id": company_id, "originator": {"$in": originators}}, {"_id": 0, "originator": 1})}
+    gone = [o for o in originators if o not in present]
+    if gone:
+        ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,
+                                                        "originator": {"$in": gone}})
+
+
+def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
+    """Delete a listener's vectors from MongoDB and from this process's indexes (an erasure hook)."""
+    deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
+    with _lock:
+        for (company, _model), found in _indexes.items():
+            if company == company_id:
+                found.remove([originator])
+    return deleted.deleted_count
+
+
+def current_index(company_id: int, model: Embedder | None = None) -> faiss_index.VectorIndex:
+    """This process's index of the company, brought up to date with MongoDB (loaded from its file or rebuilt from
+    MongoDB when this process has none)."""
+    model = model or embedder()
+    key = (company_id, model.name)
+    with _lock:
+        found = _indexes.get(key) or _from_file(company_id, model)
+        _indexes[key] = found = _caught_up(company_id, model, found)
+    return found
+
+
+def _path(company_id: int, model: str) -> Path:
+    slug = "".join(c if c.isalnum() else "-" for c in model)
+    return Path(active().data_dir) / "vectors" / f"company-{company_id}-{slug}.faiss"
+
+
+def _from_file(company_id: int, model: Embedder) -> faiss_index.VectorIndex:
+    """The saved index if it is whole and of this model, else an empty one (filled from MongoDB next)."""
+    loaded = faiss_index.load(_path(company_id, model.name))
+    if loaded is None or loaded.dim != model.dim:
+        return faiss_index.VectorIndex(model.dim)
+    return loaded
+
+
+def _caught_up(company_id: int, model: Embedder, found: faiss_index.VectorIndex) -> faiss_index.VectorIndex:
+    """Apply every vector stored after the index's `seq`; switch to an approximate index past the size where exact
+    search is fast enough, compact when dead ids pile up, and save when anything changed."""
+    collection = ListenerEmbedding._get_collection()
+    counter = EmbeddingCounter._get_collection().find_one({"company_id": company_id, "model": model.name}) or {}
+    lineage = str(counter.get("_id", ""))  # the counter's id: another one means another database under the file
+    if lineage != found.lineage or counter.get("seq", 0) < found.seq:
+        found = faiss_index.VectorIndex(model.dim)
+        found.lineage = lineage
+    if counter.get("seq", 0) == found.seq:
+        return found
+    originators, vectors, last = [], [], found.seq
+    for doc in collection.find({"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq}},
+                               {"_id": 0, "originator": 1, "vector": 1, "seq": 1}):
+        originators.append(doc["originator"])
+        vectors.append(np.frombuffer(doc["vector"], dtype=np.float32))
+        last = max(last, doc["seq"])
+    if vectors:
+        found.upsert(originators, np.vstack(vectors))
+    found.seq = last
+    wanted = len(found) > faiss_index.APPROXIMATE_ABOVE
+    if wanted != found.approximate or found.dead > len(found) // 5:
+        found = _rebuilt(found, wanted)
+    faiss_index.save(found, _path(company_id, model.name))
+    return found
+
+
+def _rebuilt(found: faiss_index.VectorIndex, approximate: bool) -> faiss_index.VectorIndex:
+    if approximate == found.approximate:
+        return found.compacted()
+    fresh = faiss_index.VectorIndex(found.dim, approximate)
+    live = np.fromiter(found.current.values(), dtype=np.int64)
+    fresh.upsert(list(found.current), found.vectors_of(live) if len(live) else np.empty((0, found.dim)))
+    fresh.seq, fresh.lineage = found.seq, found.lineage
+    return fresh
+
+
+def forget_indexes() -> None:
+    """Drop this process's indexes (tests, and after the database was replaced)."""
+    with _lock:
+        _indexes.clear()
+
+
+def status() -> dict:
+    """What /health says of the vector store, over every station (no station's own figures: /health needs no key):
+    the model, the vectors stored and those this process has indexed, the index files on disk, the last write."""
+    model = embedder()
+    counters = list(EmbeddingCounter._get_collection().find({"model": model.name}, {"_id": 0, "written_at": 1}))
+    last = max((c["written_at"] for c in counters if c.get("written_at")), default=None)
+    folder = Path(active().data_dir) / "vectors"
+    with _lock:
+        indexed = sum(len(found) for (_, name), found in _indexes.items() if name == model.name)
+    return {"model": model.name, "dim": model.dim, "stations": len(counters),
+            "stored": ListenerEmbedding._get_collection().count_documents({"model": model.name}),
+            "indexed_here": indexed, "index_files": len(list(folder.glob("*.faiss"))) if folder.exists() else 0,
+            "last_embedded_at": last.isoformat() if last else None}

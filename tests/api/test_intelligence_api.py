@@ -1,0 +1,137 @@
+"""Intelligence over HTTP: a listener's churn risk (read as of now) and a segment's composite profile against its
+station, with their limits, errors and tenancy."""
+from __future__ import annotations
+
+import pytest
+
+from core.clock import utcnow
+from core.segmentation.runs import segment_company
+from tests.factories import make_listener
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
+
+PROFILE = "/api/v1/intelligence/segments/1/{}/profile"
+
+
+def churn_risk(client, headers, originator: str, company_id: int = 1):
+    return client.get(f"/api/v1/intelligence/listeners/{company_id}/{originator}/churn-risk", headers=headers)
+
+
+@pytest.fixture
+def regulars(app):
+    """Company 1: one listener who wrote every 4 days for half a year and then went quiet 27 days ago, and one who
+    wrote every 4 days until yesterday (times against the real clock: the endpoint scores as of now)."""
+    now = utcnow()
+    make_listener(1, "27820000027", [event(27 + 4 * i, now=now) for i in range(45)])
+    make_listener(1, "27820000001", [event(1 + 4 * i, now=now) for i in range(45)])
+
+
+@pytest.fixture
+def crowd(app):
+    """Company 1, segmented as of NOW: 4 occasional engagers (female, Soweto, WhatsApp) and 6 new listeners (2
+    female and 4 male, Durban, SMS, one without a location)."""
+    for i in range(4):
+        make_listener(1, f"2782100000{i}", [event(10 - i, channel=2), event(20, channel=2)], gender="female",
+                      location="Soweto")
+    for i in range(6):
+        make_listener(1, f"2782200000{i}", [event(1, channel=1)], gender="female" if i < 2 else "male",
+                      location="Durban" if i else None)
+    segment_company(1, NOW)
+
+
+def test_listener_who_wrote_every_4_days_and_is_silent_27_days_is_high_risk(client, regulars, key_for):
+    response = churn_risk(client, key_for(1), "27820000027")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["level"] == "high" and body["score"] >= 70
+    assert (body["company_id"], body["originator"]) == (1, "27820000027")
+    assert any("27 days" in signal["sentence"] for signal in body["signals"])
+    assert {s["name"] for s in body["signals"]} == {"silence_beyond_habit", "days_since_last", "frequency_trend",
+                                                     "active_weeks"}
+    assert body["as_of"].startswith(str(utcnow().date()))
+
+
+def test_listener_active_yesterday_is_low_risk(client, regulars, key_for):
+    body = churn_risk(client, key_for(1), "27820000001").get_json()
+    assert body["level"] == "low" and body["score"] < 40
+
+
+def test_churn_risk_of_an_unknown_listener_is_404(client, regulars, key_for):
+    response = churn_risk(client, key_for(1), "27899999999")
+    assert response.status_code == 404
+    assert response.get_json()["detail"].startswith("Listener")
+
+
+def test_churn_risk_of_an_erased_listener_is_404(client, regulars, key_for):
+    headers = key_for(1)
+    assert client.delete("/api/v1/listeners/1/27820000027", headers=headers).status_code == 200
+    assert churn_risk(client, headers, "27820000027").status_code == 404
+
+
+def test_a_key_for_company_2_is_refused_for_company_1(client, regulars, key_for):
+    headers = key_for(2)
+    assert churn_risk(client, headers, "27820000027").status_code == 403
+    assert client.get(PROFILE.format("super_fan"), headers=headers).status_code == 403
+
+
+def test_segment_profile_shares_add_up_and_lift_is_against_the_station(client, crowd, key_for):
+    body = client.get(PROFILE.format("occasional_engager"), headers=key_for(1)).get_json()
+    assert (body["size"], body["profiled"], body["station_size"], body["limit"]) == (4, 4, 10, 500)
+    for group in ("declared", "inferred", "channels", "engagement"):
+        for name, values in body[group].items():
+            if name not in ("has_channel", "timeslot_id") and values:
+                assert sum(v["segment_count"] for v in values) == 4, name
+                assert sum(v["segment_share"] for v in values) == pytest.approx(1.0, abs=1e-3), name
+                assert sum(v["station_share"] for v in values) == pytest.approx(1.0, abs=1e-3), name
+    female = next(v for v in body["declared"]["gender"] if v["value"] == "female")
+    assert (female["segment_count"], female["segment_share"], female["station_count"], female["station_share"]) == \
+        (4, 1.0, 6, 0.6)
+    assert female["lift"] == pytest.approx(1.0 / 0.6, abs=0.01)
+    not_given = next(v for v in body["declared"]["location"] if v["value"] is None)
+    assert (not_given["label"], not_given["segment_count"], not_given["station_count"]) == ("Not given", 0, 1)
+    whatsapp = next(v for v in body["channels"]["channel_type"] if v["value"] == "2")
+    assert (whatsapp["label"], whatsapp["lift"]) == ("WhatsApp", 2.5)
+
+
+def test_segment_profile_says_what_sets_the_segment_apart(client, crowd, key_for):
+    traits = client.get(PROFILE.format("occasional_engager"), headers=key_for(1)).get_json()["distinctive"]
+    assert traits and all(t["lift"] >= 1.2 for t in traits)
+    assert [t["lift"] for t in traits] == sorted((t["lift"] for t in traits), reverse=True)
+    soweto = next(t for t in traits if t["facet"] == "location")
+    assert soweto["sentence"] == ("100% of the profiled occasional engagers live in Soweto, against 40% of the "
+                                  "station's listeners (2.5 times as many).")
+
+
+def test_segment_profile_limit_takes_the_most_engaged_first(client, crowd, key_for):
+    body = client.get(PROFILE.format("occasional_engager") + "?limit=2", headers=key_for(1)).get_json()
+    assert (body["size"], body["profiled"], body["limit"]) == (4, 2, 2)
+    assert sum(v["segment_count"] for v in body["declared"]["gender"]) == 2
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=100001", "limit=many", "limit=5&limit=6"])
+def test_segment_profile_limit_outside_1_to_100000_is_422(client, crowd, key_for, query):
+    response = client.get(PROFILE.format("super_fan") + f"?{query}", headers=key_for(1))
+    assert response.status_code == 422
+    assert response.get_json()["detail"][0]["loc"] == ["query", "limit"]
+
+
+def test_segment_profile_limit_bounds_are_inclusive(client, crowd, key_for):
+    for limit in (1, 100_000):
+        assert client.get(PROFILE.format("super_fan") + f"?limit={limit}", headers=key_for(1)).status_code == 200
+
+
+def test_unknown_segment_is_422_naming_the_known_keys(client, crowd, key_for):
+    response = client.get(PROFILE.format("superfans"), headers=key_for(1))
+    assert response.status_code == 422
+    item = response.get_json()["detail"][0]
+    assert item["loc"] == ["path", "segment_key"]
+    assert "super_fan" in item["msg"] and "dormant" in item["msg"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/intelligence/segments/1/super_fan/profile?limt=5",
+                                  "/api/v1/intelligence/listeners/1/27821000000/churn-risk?now=2026-01-01"])
+def test_an_unknown_query_parameter_is_422(client, crowd, key_for, path):
+    response = client.get(path, headers=key_for(1))
+    assert response.status_code == 422
+    assert response.get_json()["detail"][0]["type"] == "extra_forbidden"

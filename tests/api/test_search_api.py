@@ -1,0 +1,133 @@
+"""GET search and GET similar: ranked by meaning with the offline model, filters applied before ranking, scores as
+(1 + cos) / 2, the contract's bounds and defaults, tenancy and erasure."""
+from __future__ import annotations
+
+import pytest
+
+from core.search import vectors
+from core.search.models import ListenerEmbedding
+from core.segmentation.runs import segment_company
+from tests.factories import make_listener
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
+
+SEARCH = "/api/v1/segments/1/search"
+GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir was a blessing"]
+SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show"]
+MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
+
+
+def person(originator: str, messages: list[str], days_ago: float = 3, **declared) -> None:
+    make_listener(1, originator, [event(days_ago + i, message=m) for i, m in enumerate(messages)]
+                  + [event(days_ago + 10 + i) for i in range(6)], **declared)
+
+
+@pytest.fixture
+def station(app):
+    """Twelve listeners of three themes, segmented and embedded."""
+    for n in range(4):
+        person(f"2782100000{n}", GOSPEL, location="Durban" if n % 2 else "Soweto", gender="female")
+        person(f"2782200000{n}", SOCCER, location="Soweto", gender="male")
+        person(f"2782300000{n}", MONEY, location="Sandton", gender="male" if n % 2 else "female")
+    segment_company(1, NOW)
+    vectors.refresh_embeddings(1)
+    return 1
+
+
+def found(client, key, **params) -> list[dict]:
+    answer = client.get(SEARCH, query_string=params, headers=key)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["results"]
+
+
+def test_a_plain_language_query_ranks_the_listeners_of_its_theme_first(client, station, key_for):
+    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=4)
+    assert {r["originator"][:5] for r in results} == {"27821"}
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+
+
+def test_each_result_says_what_made_it_match(client, station, key_for):
+    top = found(client, key_for(1), q="soccer fans", min_score=0, limit=1)[0]
+    assert any("Soccer" in part or "soccer" in part for part in top["matched"])
+
+
+def test_filters_narrow_the_candidates_before_ranking_so_the_limit_is_still_filled(client, station, key_for):
+    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=4, gender="male")
+    assert len(results) == 4
+    assert all(r["gender"] == "male" for r in results)
+
+
+def test_location_is_a_partial_case_insensitive_match(client, station, key_for):
+    results = found(client, key_for(1), q="anything", min_score=0, location="sandt")
+    assert {r["location"] for r in results} == {"Sandton"} and len(results) == 4
+
+
+def test_min_score_cuts_results_and_one_means_only_identical_texts(client, station, key_for):
+    everyone = found(client, key_for(1), q="money and business", min_score=0, limit=1000)
+    assert len(everyone) == 12
+    assert found(client, key_for(1), q="money and business", min_score=1) == []
+
+
+@pytest.mark.parametrize("params", [{"q": ""}, {"q": "   "}, {"q": "x", "limit": 0}, {"q": "x", "limit": 1001},
+                                    {"q": "x", "min_score": 1.01}, {"q": "x", "min_score": -0.01},
+                                    {"q": "x", "min_score": "nan"}, {"q": "x", "segment": "fans"},
+                                    {"q": "x", "qq": "y"}, {}])
+def test_invalid_searches_are_422(client, station, key_for, params):
+    assert client.get(SEARCH, query_string=params, headers=key_for(1)).status_code == 422
+
+
+def test_limit_defaults_to_100_and_1000_is_allowed(client, station, key_for):
+    body = client.get(SEARCH, query_string={"q": "radio"}, headers=key_for(1)).get_json()
+    assert (body["limit"], body["min_score"]) == (100, 0.68)
+    assert client.get(SEARCH, query_string={"q": "radio", "limit": 1000}, headers=key_for(1)).status_code == 200
+
+
+def test_another_company_key_reads_nothing(client, station, key_for):
+    assert client.get(SEARCH, query_string={"q": "gospel"}, headers=key_for(2)).status_code == 403
+
+
+def test_an_erased_listener_is_never_returned_and_its_vector_is_gone(client, station, key_for):
+    gone = "27821000001"
+    assert client.delete(f"/api/v1/listeners/1/{gone}", headers=key_for(1)).status_code == 200
+    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=1000)
+    assert gone not in {r["originator"] for r in results}
+    assert ListenerEmbedding.objects(company_id=1, originator=gone).count() == 0
+
+
+def test_similar_ranks_look_alikes_never_the_listener_itself(client, station, key_for):
+    answer = client.get("/api/v1/intelligence/listeners/1/27822000000/similar", query_string={"min_score": 0,
+                                                                                              "limit": 3},
+                        headers=key_for(1))
+    results = answer.get_json()["results"]
+    assert [r["originator"][:5] for r in results] == ["27822"] * 3
+    assert "27822000000" not in {r["originator"] for r in results}
+
+
+def test_similar_can_leave_out_a_segment(client, station, key_for):
+    segment = client.get("/api/v1/listeners/1/27822000000", headers=key_for(1)).get_json()["segment"]["key"]
+    answer = client.get("/api/v1/intelligence/listeners/1/27822000000/similar",
+                        query_string={"min_score": 0, "exclude_segment": segment}, headers=key_for(1))
+    assert all(r["segment"] != segment for r in answer.get_json()["results"])
+
+
+def test_similar_defaults_and_unknown_listener(client, station, key_for):
+    body = client.get("/api/v1/intelligence/listeners/1/27822000000/similar", headers=key_for(1)).get_json()
+    assert (body["limit"], body["min_score"]) == (20, 0.75)
+    assert client.get("/api/v1/intelligence/listeners/1/27899999999/similar", headers=key_for(1)).status_code == 404
+
+
+def test_a_run_schedules_the_embedding_of_the_listeners_it_touched(app, station, monkeypatch):
+    monkeypatch.setattr(vectors, "active", lambda: type("S", (), {"auto_embed": True})())
+    person("27824000000", GOSPEL)
+    segment_company(1, NOW)
+    vectors.settle()
+    assert ListenerEmbedding.objects(company_id=1, originator="27824000000").count() == 1
+
+
+def test_an_empty_answer_says_how_close_the_best_candidate_came(client, station, key_for):
+    body = client.get(SEARCH, query_string={"q": "money and business", "min_score": 1}, headers=key_for(1)).get_json()
+    assert body["results"] == [] and 0.5 < body["best_score"] < 1
+    everyone = client.get(SEARCH, query_string={"q": "money and business", "min_score": 0}, headers=key_for(1))
+    assert everyone.get_json()["results"][0]["score"] == body["best_score"]

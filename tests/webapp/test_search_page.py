@@ -1,0 +1,197 @@
+"""The search page and the listener page's look-alikes over HTTP: ranked results with scores and why they matched,
+filters, the contract's defaults, invalid values as messages, htmx fragments, tenancy and sign-in."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from core.access.users import create_user
+from core.search.vectors import refresh_embeddings
+from core.segmentation.runs import segment_company
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
+from tests.webapp.conftest import PASSWORD
+
+pytestmark = pytest.mark.db
+
+SEARCH = "/stations/1/search"
+GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir was a blessing"]
+SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show"]
+MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
+HYMN = "27821000000"
+"""A gospel listener of station 1."""
+
+
+def person(company_id: int, originator: str, messages: list[str], **declared) -> None:
+    make_listener(company_id, originator, [event(3 + i, message=m) for i, m in enumerate(messages)]
+                  + [event(13 + i) for i in range(6)], **declared)
+
+
+@pytest.fixture
+def station(app):
+    """Station 1 (Jozi FM): twelve listeners of three themes, segmented and embedded; station 2 (Coast Radio): one."""
+    make_company(1, name="Jozi FM")
+    make_company(2, name="Coast Radio")
+    for n in range(4):
+        person(1, f"2782100000{n}", GOSPEL, name=f"Gospel {n}", location="Durban" if n % 2 else "Soweto",
+               gender="female")
+        person(1, f"2782200000{n}", SOCCER, name=f"Soccer {n}", location="Soweto", gender="male")
+        person(1, f"2782300000{n}", MONEY, name=f"Money {n}", location="Sandton",
+               gender="male" if n % 2 else "female")
+    person(2, "27830000001", GOSPEL, name="Coast Secret")
+    for company_id in (1, 2):
+        segment_company(company_id, NOW)
+        refresh_embeddings(company_id)
+    return 1
+
+
+@pytest.fixture
+def signed_in(client, station):
+    """A producer of station 1 only, signed in."""
+    create_user("thandi@jozi.fm", PASSWORD, companies=[1], name="Thandi Mokoena")
+    client.post("/login", data={"email": "thandi@jozi.fm", "password": PASSWORD})
+    return client
+
+
+def found(html: str) -> list[str]:
+    """The originators of the results, in their order."""
+    return re.findall(r'data-testid="result" data-originator="([^"]+)"', html)
+
+
+def scores(html: str) -> list[float]:
+    return [float(s) for s in re.findall(r'data-testid="score" data-score="([^"]+)"', html)]
+
+
+def test_the_page_renders_for_a_producer_with_the_form_and_a_prompt(signed_in):
+    response = signed_in.get(SEARCH)
+    assert response.status_code == 200
+    html = response.text
+    assert 'id="search-form"' in html and 'data-testid="search-prompt"' in html
+    assert 'name="min_score" value="0.68"' in html and 'name="limit" value="100"' in html
+    assert 'href="/stations/1/search" aria-current="page"' in html  # the navigation's entry is on and current
+
+
+def test_an_empty_query_shows_the_prompt_without_an_error(signed_in):
+    response = signed_in.get(SEARCH, query_string={"q": "   ", "gender": "female"})
+    assert response.status_code == 200
+    assert 'data-testid="search-prompt"' in response.text and 'data-testid="search-problems"' not in response.text
+
+
+def test_a_themed_query_ranks_the_listeners_of_its_theme_first_with_scores(signed_in):
+    html = signed_in.get(SEARCH, query_string={"q": "gospel music and church worship", "min_score": "0",
+                                               "limit": "4"}).text
+    assert {o[:5] for o in found(html)} == {"27821"} and len(found(html)) == 4
+    assert scores(html) == sorted(scores(html), reverse=True) and all(0 <= s <= 1 for s in scores(html))
+    assert "(1 + cosine) / 2" in html
+
+
+def test_each_result_says_why_it_matched_and_links_to_the_listener(signed_in):
+    html = signed_in.get(SEARCH, query_string={"q": "soccer fans", "min_score": "0", "limit": "1"}).text
+    why = re.search(r'data-testid="matched">(.*?)</ul>', html, re.S).group(1)
+    assert "soccer" in unescape(why).lower()
+    assert f'href="/stations/1/listeners/{found(html)[0]}"' in html
+
+
+def test_filters_narrow_the_listeners_ranked(signed_in):
+    html = signed_in.get(SEARCH, query_string={"q": "gospel music and church worship", "min_score": "0",
+                                               "gender": "male"}).text
+    assert found(html) and all(o[:5] in ("27822", "27823") for o in found(html))
+    located = signed_in.get(SEARCH, query_string={"q": "anything", "min_score": "0", "location": "sandt"}).text
+    assert {o[:5] for o in found(located)} == {"27823"} and len(found(located)) == 4
+
+
+def test_the_lowest_score_can_leave_nobody_and_says_so(signed_in):
+    html = signed_in.get(SEARCH, query_string={"q": "money and business", "min_score": "1"}).text
+    assert found(html) == [] and 'data-testid="search-no-match"' in html
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("limit", "0", "Must be between 1 and 1000."),
+    ("limit", "lots", "Not a valid integer."),
+    ("min_score", "1.5", "Must be between 0 and 1."),
+    ("min_score", "nan", "Must be between 0 and 1."),
+    ("min_score", "high", "Not a valid number"),
+    ("gender", "robot", "Must be one of"),
+])
+def test_an_invalid_value_is_named_in_a_message_never_a_500(signed_in, field, value, message):
+    for headers in ({}, {"HX-Request": "true"}):
+        response = signed_in.get(SEARCH, query_string={"q": "gospel", field: value}, headers=headers)
+        assert response.status_code == 200
+        problem = re.search(rf'data-testid="problem" data-param="{field}">(.*?)</li>', response.text, re.S)
+        assert problem and message in unescape(problem.group(1))
+        assert found(response.text) == []
+
+
+def test_an_htmx_request_gets_the_results_fragment_alone(signed_in):
+    response = signed_in.get(SEARCH, query_string={"q": "soccer", "min_score": "0"}, headers={"HX-Request": "true"})
+    assert 'id="search-results"' in response.text and found(response.text)
+    assert "<html" not in response.text and 'id="search-form"' not in response.text
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_a_producer_of_station_2_cannot_open_the_search_of_station_1(client, station):
+    create_user("lwazi@coast.fm", PASSWORD, companies=[2], name="Lwazi")
+    client.post("/login", data={"email": "lwazi@coast.fm", "password": PASSWORD})
+    for path in (SEARCH, f"{SEARCH}?q=gospel", f"/stations/1/listeners/{HYMN}/similar"):
+        response = client.get(path)
+        assert response.status_code in (403, 404)
+        assert "Gospel 0" not in response.text and "Jozi FM" not in response.text
+
+
+def test_a_producer_of_station_1_never_finds_a_listener_of_station_2(signed_in):
+    html = signed_in.get(SEARCH, query_string={"q": "gospel choir", "min_score": "0", "limit": "1000"}).text
+    assert "27830000001" not in found(html) and "Coast Secret" not in html
+
+
+@pytest.mark.parametrize("headers, status", [({}, 302), ({"HX-Request": "true"}, 401)])
+def test_without_signing_in_the_search_sends_to_the_login_page(client, station, headers, status):
+    response = client.get(f"{SEARCH}?q=gospel", headers=headers)
+    assert response.status_code == status
+    target = response.headers["Location"] if status == 302 else response.headers["HX-Redirect"]
+    assert target.startswith("/login")
+
+
+def test_the_listener_page_loads_its_look_alikes_lazily(signed_in):
+    html = signed_in.get(f"/stations/1/listeners/{HYMN}").text
+    panel = re.search(r'<section id="similar"[^>]*>', html).group(0)
+    assert f'hx-get="/stations/1/listeners/{HYMN}/similar"' in panel and 'hx-trigger="load"' in panel
+    assert f'href="/stations/1/listeners/{HYMN}/similar"' in html  # the link that works without scripts
+
+
+def test_the_look_alikes_are_the_listeners_of_the_same_theme_with_scores_and_links(signed_in):
+    response = signed_in.get(f"/stations/1/listeners/{HYMN}/similar", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "<html" not in response.text
+    alike = re.findall(r'data-testid="similar-row" data-originator="([^"]+)"', response.text)
+    assert alike and HYMN not in alike and {o[:5] for o in alike[:3]} == {"27821"}
+    assert len(alike) <= 10 and all(s >= 0.75 for s in scores(response.text))
+    assert f'href="/stations/1/listeners/{alike[0]}"' in response.text
+
+
+def test_without_scripts_the_look_alikes_are_a_page_of_their_own(signed_in):
+    response = signed_in.get(f"/stations/1/listeners/{HYMN}/similar")
+    assert response.status_code == 200 and "<html" in response.text and "Listeners like this one" in response.text
+    assert f'href="/stations/1/listeners/{HYMN}"' in response.text  # back to the listener
+
+
+def test_a_listener_with_no_look_alike_above_the_threshold_says_so(client, station):
+    create_user("lwazi@coast.fm", PASSWORD, companies=[2], name="Lwazi")
+    client.post("/login", data={"email": "lwazi@coast.fm", "password": PASSWORD})
+    response = client.get("/stations/2/listeners/27830000001/similar", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert 'data-testid="similar-none"' in response.text and "No other listener is alike enough" in response.text
+
+
+def test_the_look_alikes_of_an_unknown_listener_are_the_404_page(signed_in):
+    response = signed_in.get("/stations/1/listeners/27899999999/similar")
+    assert response.status_code == 404
+
+
+def test_a_station_without_listeners_explains_how_to_get_them_whatever_the_query(client, app):
+    make_company(3, name="Empty FM")
+    create_user("new@empty.fm", PASSWORD, companies=[3], name="New")
+    client.post("/login", data={"email": "new@empty.fm", "password": PASSWORD})
+    for path in ("/stations/3/search", "/stations/3/search?q=gospel"):
+        response = client.get(path)
+        assert response.status_code == 200 and 'data-testid="search-empty-station"' in response.text

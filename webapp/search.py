@@ -1,0 +1,119 @@
+"""Search by meaning: a plain-language query within the search's filters; each listener found with its score and the
+parts of their profile that made them match. A GET form, so that a search can be bookmarked; htmx swaps the results."""
+from __future__ import annotations
+
+import math
+from inspect import signature
+
+from flask import Blueprint, request, url_for
+from flask_login import login_required
+
+from core.errors import ValidationFailed
+from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.operations import aggregate
+from core.explore.spec import SPEC
+from core.search.search import SEARCH_LIMIT, search_listeners
+from core.text.query import whole_number
+from webapp.charts import counts_of
+from webapp.helpers import link, open_station, render_htmx, wants_fragment
+from webapp.labels import title, value_label
+
+bp = Blueprint("search", __name__)
+
+CHOICES = ("segment", "gender", "age_group", "language")
+"""The search's filters offered as lists of the station's values; `tags` and `location` are typed in."""
+FIELDS = ("q", *CHOICES, "tags", "location", "min_score", "limit")
+DEFAULTS = {name: p.default for name, p in signature(search_listeners).parameters.items()
+            if name in ("min_score", "limit")}
+"""The contract's defaults, read from core so that the form cannot drift from them."""
+
+
+@bp.get("/stations/<int:company_id>/search")
+@login_required
+def page(company_id: int):
+    """The search page; for htmx (the form sent) only its results. Invalid values are named on the page, never a
+    500; an empty query shows the form with a prompt."""
+    station = open_station(company_id)
+    args = typed_fields()
+    context = {"args": args, "base": url_for("search.page", company_id=company_id), "defaults": DEFAULTS,
+               **search(company_id, args)}
+    if not wants_fragment():
+        context["form"] = form(company_id, args)
+    return render_htmx("search/page.html", "search/_fragment.html", station=station, **context)
+
+
+def typed_fields() -> dict[str, list[str]]:
+    """The form's fields without the empty ones (an empty field means "any" on a page)."""
+    return {name: kept for name, values in request.args.lists()
+            if name in FIELDS and (kept := [v.strip() for v in values if v.strip()])}
+
+
+def search(company_id: int, args: dict) -> dict:
+    """The results for these fields: `problems` when some are invalid, `found` None while there is no query."""
+    problems: list[dict] = []
+    flt = _checked(problems, lambda: parse_filters({n: args[n] for n in (*CHOICES, "tags") if n in args}),
+                   ListenerFilter())
+    min_score = _checked(problems, lambda: score_param(_one(args, "min_score")), DEFAULTS["min_score"])
+    limit = _checked(problems, lambda: limit_param(_one(args, "limit")), DEFAULTS["limit"])
+    query = _checked(problems, lambda: _one(args, "q"), None)
+    location = _checked(problems, lambda: _one(args, "location"), None)
+    if problems:
+        return {"problems": [problem(args, item) for item in problems], "found": None}
+    return {"problems": [], "found": search_listeners(company_id, query, flt, location, min_score, limit) if query
+            else None}
+
+
+def _checked(problems: list, parse, fallback):
+    try:
+        return parse()
+    except ValidationFailed as error:
+        problems.extend(error.items)
+        return fallback
+
+
+def _one(args: dict, name: str) -> str | None:
+    values = args.get(name)
+    if values and len(values) > 1:
+        raise ValidationFailed.one(["query", name], "Give this parameter once.")
+    return values[0] if values else None
+
+
+def score_param(raw: str | None) -> float:
+    """The lowest score shown, a number from 0 to 1 (the contract's default when not given)."""
+    if raw is None:
+        return DEFAULTS["min_score"]
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValidationFailed.one(["query", "min_score"], "Not a valid number: give one like 0.68.") from None
+    if not math.isfinite(value) or not 0 <= value <= 1:
+        raise ValidationFailed.one(["query", "min_score"], "Must be between 0 and 1.")
+    return value
+
+
+def limit_param(raw: str | None) -> int:
+    """How many listeners at most, a whole number within the contract's bounds."""
+    return DEFAULTS["limit"] if raw is None else whole_number(raw, ["query", "limit"], *SEARCH_LIMIT)
+
+
+def problem(args: dict, item: dict) -> dict:
+    """An invalid field with its message, and the link to the same search without it."""
+    name = str(item["loc"][-1])
+    labels = {"q": "Query", "min_score": "Minimum score", "limit": "At most"}
+    rest = [(k, v) for k, values in args.items() if k != name for v in values]
+    return {"name": name, "title": labels.get(name) or title(name), "value": ", ".join(args.get(name, [])),
+            "msg": item["msg"], "remove": link(url_for("search.page", company_id=request.view_args["company_id"]),
+                                               rest)}
+
+
+def form(company_id: int, args: dict) -> dict:
+    """The lists of the form: each filter's values at the station (the allowed ones first), with their counts."""
+    station = aggregate(company_id, ListenerFilter())
+    out = {"total": station["total"], "fields": []}
+    for name in CHOICES:
+        counts, allowed = counts_of(name, station), SPEC[name][2]
+        values = list(allowed or []) + sorted(v for v in counts if not allowed or v not in allowed)
+        chosen = (args.get(name) or [""])[0]
+        out["fields"].append({"name": name, "title": title(name), "chosen": chosen.lower(),
+                              "options": [(v, value_label(name, v), counts.get(v, 0)) for v in values]})
+    return out

@@ -1,0 +1,47 @@
+"""A segment's page: its composite profile set against the whole station, what sets it apart in plain English, and
+each value a link into the explorer narrowed to the segment's listeners with it."""
+from __future__ import annotations
+
+from flask import Blueprint, request, url_for
+from flask_login import login_required
+
+from core.explore.operations import int_param
+from core.explore.spec import SPEC
+from core.search.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
+from webapp.charts import with_filter
+from webapp.helpers import open_station, render_htmx
+from webapp.labels import title, value_label
+
+bp = Blueprint("segment", __name__)
+
+GROUP_TITLES = {"declared": "Declared demographics", "inferred": "Inferred demographics",
+                "channels": "Channel preferences", "interests": "Interests", "engagement": "Engagement patterns"}
+SHOWN = 8  # values per chart, most common in the segment first; the table behind each chart lists them all
+
+
+@bp.get("/stations/<int:company_id>/segments/<segment_key>")
+@login_required
+def page(company_id: int, segment_key: str):
+    """The segment's profile page (`?limit=` listeners profiled, the most engaged first); with HX-Request alone, its
+    body. 422 for an unknown segment."""
+    station = open_station(company_id)
+    limit = int_param(request.args.to_dict(flat=False), "limit", DEFAULT_LIMIT)
+    profile = segment_profile(company_id, segment_key, limit)
+    base = url_for("explorer.page", company_id=company_id)
+    return render_htmx("segment/page.html", "segment/_fragment.html", station=station, profile=profile,
+                       groups=[{"key": g, "title": GROUP_TITLES[g], "charts": [chart(profile, name, base)
+                                                                             for name in GROUPS[g]]} for g in GROUPS])
+
+
+def chart(profile: dict, name: str, base: str) -> dict:
+    """One facet as bars (the segment's share of each value) with the station's share and the lift beside it."""
+    values = next(profile[g][name] for g in GROUPS if name in profile[g])
+    top = max([v["segment_share"] for v in values] or [0]) or 1
+    pairs = [("segment", profile["segment"])]
+    rows = [{"label": v.get("label") or value_label(name, v["value"]), "pct": 100 * v["segment_share"],
+             "station_pct": 100 * v["station_share"], "count": v["segment_count"], "lift": v["lift"],
+             "width": 100 * v["segment_share"] / top,
+             "url": with_filter(base, pairs, name, v["value"]) if v["value"] is not None and name in SPEC else None}
+            for v in values]
+    return {"name": name, "title": title(name), "rows": rows, "shown": rows[:SHOWN],
+            "more": max(0, len(rows) - SHOWN)}
