@@ -20,7 +20,8 @@ def embed(company_id: int | None, every_station: bool):
         started = time.perf_counter()
         counts = refresh_embeddings(one)
         indexed = len(current_index(one))
-        click.echo(f"Station {one}: {counts['embedded']:,} listeners embedded, {counts['kept']:,} unchanged, "
+        click.echo(f"Station {one}: {counts['embedded']:,} listeners embedded ({counts['texts']:,} distinct texts), "
+                   f"{counts['kept']:,} unchanged, "
                    f"{indexed:,} in the index ({time.perf_counter() - started:.1f}s)")
 
 

@@ -37,21 +37,26 @@ _worker: threading.Thread | None = None
 
 
 def refresh_embeddings(company_id: int, originators: list[str] | None = None) -> dict:
-    """Embed the listeners (all, or these) whose text changed since their vector was made; {"embedded", "kept"}."""
+    """Embed the listeners (all, or these) whose text changed since their vector was made; {"embedded", "kept",
+    "texts"} (texts: the distinct texts the model embedded)."""
     model, snap = embedder(), snapshot.current(company_id)
     rows = _rows(snap, originators)
     if not len(rows):
-        return {"embedded": 0, "kept": 0}
+        return {"embedded": 0, "kept": 0, "texts": 0}
     texts = listener_texts(snap, rows, ensure_company(company_id))
     hashes = [text_hash(text) for text in texts]
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
+    made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
     for start in range(0, len(changed), EMBED_BATCH):
         part = changed[start:start + EMBED_BATCH]
-        vectors = model.embed([texts[i] for i in part])
+        fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
+        if fresh:
+            text_of = {hashes[i]: texts[i] for i in part}
+            made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
         _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in part], [hashes[i] for i in part],
-               vectors)
-    return {"embedded": len(changed), "kept": len(rows) - len(changed)}
+               np.vstack([made[hashes[i]] for i in part]))
+    return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
 
 
 def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
