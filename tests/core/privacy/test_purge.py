@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -65,7 +66,11 @@ def station(own_database, tmp_path):
 
 
 def test_the_scan_finds_a_listener_before_erasure(station):
-    assert set(scan(station.data_dir)) >= {NUMBER, NAME, EMAIL, MESSAGE}
+    # the storage engine writes its log a moment after the commit: wait for the bytes rather than race them
+    deadline, wanted = time.monotonic() + 15, {NUMBER, NAME, EMAIL, MESSAGE}
+    while not set(scan(station.data_dir)) >= wanted and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert set(scan(station.data_dir)) >= wanted
 
 
 def test_erasure_alone_leaves_the_values_in_the_storage_files(station):
