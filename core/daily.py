@@ -61,7 +61,7 @@ def jobs_of(settings: Settings) -> list[DailyJob]:
     jobs = []
     if settings.daily_purge:
         jobs.append(DailyJob("purge", settings.purge_at, lambda now: purge.purge(settings, actor="daily"),
-                             purge.last_purge))
+                             purge.clean_since))
     if settings.daily_segmentation:
         jobs.extend(segmentation_job(company, settings.segment_at) for company in list_companies())
     return jobs

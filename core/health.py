@@ -14,14 +14,14 @@ def check_health() -> dict:
         "database": "ok" if connection.ping() else "unreachable",
         "vector_store": "ok" if vector_store.ping() else "unavailable",
     }
+    details = {}
     if parts["database"] == "ok" and parts["vector_store"] == "ok":
         try:
-            parts["vectors"] = vectors.status()
+            details["vectors"] = vectors.status()
         except Exception:  # noqa: BLE001 - a model that cannot load is a failing part, said as such
             parts["vector_store"] = "unavailable"
-    status = "ok" if all(v == "ok" for k, v in parts.items() if k != "vectors") else "degraded"
     failing = [name for name, state in parts.items() if state != "ok"]
-    report = {"status": status, **parts, "api": "ok", "version": CONTRACT_VERSION}
+    report = {"status": "degraded" if failing else "ok", **parts, **details, "api": "ok", "version": CONTRACT_VERSION}
     if failing:
         report["detail"] = "Failing: " + ", ".join(failing)
     return report

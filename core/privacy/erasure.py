@@ -19,7 +19,7 @@ from core.listeners.pseudonyms import keyed_hash, pseudonym
 from core.listeners.suppression import suppress_numbers
 from core.privacy.hooks import run_hooks
 from core.privacy.models import AuditEntry
-from core.privacy.purge import next_purge
+from core.privacy.purge import ERASED, next_purge
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import resegment_listeners
 
@@ -39,7 +39,7 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     if suppress:
         stores["suppression_list"] = suppress_numbers(company_id, secret, [originator, doc.get("mobile_number")])
     stores["snapshot"] = _resegment(company_id, originator, alias)
-    AuditEntry(company_id=company_id, action="listener.erased", actor=actor,
+    AuditEntry(company_id=company_id, action=ERASED, actor=actor,
                details={"pseudonym": alias, "suppressed": suppress, "stores": stores}).save()
     settings = active()
     purge_by = next_purge(settings).isoformat() if settings.daily_purge and is_embedded(settings) else None

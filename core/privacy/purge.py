@@ -21,6 +21,7 @@ from core.db.rewrite import rewrite_storage
 from core.privacy.models import AuditEntry
 
 ACTION = "storage.purged"
+ERASED = "listener.erased"  # the audit action of an erasure (core.privacy.erasure)
 
 
 def purge(settings: Settings, actor: str = "") -> dict:
@@ -51,6 +52,16 @@ def last_purge() -> datetime | None:
     """When the storage was last purged, if ever."""
     entry = AuditEntry.objects(company_id=0, action=ACTION).order_by("-at").only("at").first()
     return as_utc(entry.at) if entry else None
+
+
+def clean_since() -> datetime | None:
+    """Since when no erased value can be on disk: the last purge, or now when nothing was erased after it (the
+    daily purge then has nothing to remove, and a new server's first start does not stop its database for nothing)."""
+    last = last_purge()
+    erased = AuditEntry.objects(action=ERASED).order_by("-at").only("at").first()
+    if erased is None or (last is not None and as_utc(erased.at) <= last):
+        return utcnow()
+    return last
 
 
 def next_purge(settings: Settings, now: datetime | None = None) -> datetime:

@@ -19,6 +19,7 @@ from pymongo import ReturnDocument, UpdateOne
 
 from core.clock import utcnow
 from core.config import active
+from core.db.connection import UNAVAILABLE
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
@@ -30,6 +31,7 @@ from core.stations.companies import ensure_company
 log = logging.getLogger(__name__)
 
 EMBED_BATCH = 256
+RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
 _lock = threading.Lock()
 _queue: queue.Queue = queue.Queue()
@@ -69,7 +71,7 @@ def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
         if _worker is None or not _worker.is_alive():
             _worker = threading.Thread(target=_work, daemon=True, name="embeddings")
             _worker.start()
-    _queue.put((company_id, None if originators is None else list(originators)))
+    _queue.put((company_id, None if originators is None else list(originators), 0))
 
 
 def settle() -> None:
@@ -81,9 +83,14 @@ def _work() -> None:
     """Take the scheduled refreshes in order, merging what waits for one company; a failure is logged and the
     listeners are embedded by their next run (or the next full refresh)."""
     while True:
-        company_id, originators = _queue.get()
+        company_id, originators, tries = _queue.get()
         try:
             refresh_embeddings(company_id, originators)
+        except UNAVAILABLE:  # the database is restarting (or purging): the work waits for it, it is not dropped
+            if tries < RETRIES:
+                threading.Timer(RETRY_S, _queue.put, [(company_id, originators, tries + 1)]).start()
+            else:
+                log.warning("embedding listeners of company %s gave up: the database stayed away", company_id)
         except Exception:  # noqa: BLE001 - a background worker must outlive one failed refresh
             log.exception("embedding listeners of company %s failed", company_id)
         finally:

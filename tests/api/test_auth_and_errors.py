@@ -87,6 +87,8 @@ def test_unknown_api_path_is_json_404(client, app, key_for):
 def test_health_reports_each_part(client, app):
     body = client.get("/health").get_json()
     assert body["status"] == "ok" and body["database"] == "ok" and body["vector_store"] == "ok"
+    assert "detail" not in body  # nothing fails
+    assert body["vectors"]["model"].startswith("local:") and body["vectors"]["stored"] == 0
 
 
 def test_health_is_503_naming_the_database_when_it_is_down(test_env, tmp_path):
