@@ -18,6 +18,7 @@ import numpy as np
 
 from bench.generate import DEFAULT_NOW
 from bench.run import markdown
+from core import measured
 from core.demo import catalogue as cat
 from core.demo.history import place, plan_histories
 from core.demo.station import generate_station
@@ -169,6 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     print(markdown(tables))
     print()
     print(markdown(calibrations))
+    path = measured.write("churn", {"measured_at": datetime.now(UTC).date().isoformat(), "seed": args.seed,
+                                    "horizon_days": HORIZON_DAYS, "auc": tables, "levels": calibrations})
+    print(f"written to {path}")
 
 
 if __name__ == "__main__":

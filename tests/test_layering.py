@@ -10,14 +10,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = (
-    ("core.config", "core.errors", "core.clock"),
+    ("core.config", "core.errors", "core.clock", "core.measured"),
     ("core.db", "core.text"),
-    ("core.stations", "core.access"),
+    ("core.stations", "core.access", "core.credits"),
     ("core.listeners",),
     ("core.segmentation",),
     ("core.explore",),
     ("core.search",),
-    ("core.ai", "core.credits"),
+    ("core.ai",),
     ("core.ingest",),
     ("core.audiences", "core.campaigns"),
     ("core.privacy",),

@@ -8,7 +8,9 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
   so look-ups by originator are sent in chunks of IN_CHUNK;
 - a find that is not an index range (a whole company) is materialised before its first batch is sent (1.8 s
   before the first of 100k listeners), while an index range of 2000 answers in 0.08 s; so many listeners are read
-  as consecutive ranges of the (company_id, originator) index (RANGE_CHUNK), which streams;
+  as consecutive ranges of the (company_id, originator) index (RANGE_CHUNK), which streams, unless the wanted
+  listeners are spread thin over the station (1,000 of 100,000 read 105,000 documents by ranges: 12 s instead of
+  0.2 s by look-ups);
 - a projection makes a find slower, not faster (the server decodes, projects and re-encodes each document in
   Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there;
 - a SIGTERM that arrives while a just-closed connection is still being accepted leaves the server running for good
@@ -33,6 +35,7 @@ QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "proj
 IN_CHUNK = 100
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
+STRAY_SHARE = 2  # a range reads at most this many other listeners' documents per wanted listener
 RATE_LIMIT_STRATEGY = "moving-window"
 _backend: dict[str, bool] = {}
 
@@ -60,11 +63,13 @@ def projection(fields: dict) -> dict | None:
 
 def find_by_originator(collection, company_id: int, originators=None, fields: dict | None = None,
                        exact: bool = True):
-    """Documents of a company, or of some of its listeners, streamed in originator order for many listeners.
+    """Documents of a company, or of some of its listeners, streamed listener by listener.
 
     Few listeners: `$in` look-ups of IN_CHUNK. Many: consecutive (company_id, originator) index ranges, each holding
     RANGE_CHUNK of the wanted listeners and whatever lies between them, which is skipped unless the caller checks
-    membership itself (`exact=False`). Every query starts with company_id, the first key of the index.
+    membership itself (`exact=False`). A range that turns out sparse (more than STRAY_SHARE documents of listeners
+    not asked for per wanted one, as when 1% of a station is spread over all of it) is abandoned for `$in` look-ups
+    of its listeners not yet read. Every query starts with company_id, the first key of the index.
     """
     fields = projection(fields) if fields else None
     if originators is None:
@@ -73,13 +78,36 @@ def find_by_originator(collection, company_id: int, originators=None, fields: di
     originators = originators if isinstance(originators, np.ndarray) else list(originators)
     wanted = np.unique(np.asarray(originators, dtype=str)) if len(originators) else np.array([], dtype=str)
     if len(wanted) <= RANGE_ABOVE:
-        for start in range(0, len(wanted), IN_CHUNK):
-            chunk = wanted[start:start + IN_CHUNK].tolist()
-            yield from collection.find({"company_id": company_id, "originator": {"$in": chunk}}, fields)
+        yield from _looked_up(collection, company_id, wanted.tolist(), fields)
         return
-    keep = set(wanted.tolist()) if exact else None
     for start in range(0, len(wanted), RANGE_CHUNK):
-        low, high = str(wanted[start]), str(wanted[min(start + RANGE_CHUNK, len(wanted)) - 1])
-        found = collection.find({"company_id": company_id, "originator": {"$gte": low, "$lte": high}}, fields,
-                                batch_size=RANGE_CHUNK)
-        yield from (found if keep is None else (doc for doc in found if doc["originator"] in keep))
+        yield from _range(collection, company_id, wanted[start:start + RANGE_CHUNK].tolist(), fields, exact)
+
+
+def _looked_up(collection, company_id: int, wanted: list[str], fields: dict | None):
+    for start in range(0, len(wanted), IN_CHUNK):
+        yield from collection.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}},
+                                   fields)
+
+
+def _range(collection, company_id: int, group: list[str], fields: dict | None, exact: bool):
+    """The documents of one group of wanted listeners, by their index range while it is dense enough.
+
+    An index range yields each listener's documents together, so a listener seen before the range is abandoned
+    has been read whole, and only the unseen are looked up.
+    """
+    keep, seen, stray = set(group), set(), 0
+    found = collection.find({"company_id": company_id, "originator": {"$gte": group[0], "$lte": group[-1]}}, fields,
+                            batch_size=RANGE_CHUNK)
+    for doc in found:
+        if doc["originator"] in keep:
+            seen.add(doc["originator"])
+            yield doc
+            continue
+        stray += 1
+        if stray > STRAY_SHARE * len(group):
+            found.close()
+            yield from _looked_up(collection, company_id, [o for o in group if o not in seen], fields)
+            return
+        if not exact:
+            yield doc

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from core import measured
 from core.segmentation.behaviour import DAY, local_seconds
 from core.text.wording import days_ago, number, plural, sentence
 
@@ -156,3 +157,28 @@ def _trend(last: int, prev: int) -> str:
         return f"{plural(last, 'interaction')} in the last 30 days, the same as in the 30 days before"
     direction = "down" if last < prev else "up"
     return f"{plural(last, 'interaction')} in the last 30 days, {direction} from {number(prev)} in the 30 days before"
+
+
+def published_evaluation() -> dict | None:
+    """How well the score predicted who went quiet, as bench/churn.py last measured it: AUC against days since the
+    last interaction and BG/NBD, per population, and how often each level went quiet (None: never measured)."""
+    found = measured.read("churn")
+    if not found:
+        return None
+    size = min((row["size"] for row in found["auc"]), key=lambda text: int(text.replace(",", "")))  # the demo's
+    rows = [r for r in found["auc"] if r["size"] == size and "lifetimes" not in r["model"]]
+    populations = list(dict.fromkeys(r["listeners"] for r in rows))
+    return {"size": size, "seed": found["seed"], "horizon_days": found["horizon_days"],
+            "measured_at": found["measured_at"],
+            "models": [{"model": _model_name(model),
+                        "auc": {r["listeners"]: float(r["AUC"]) for r in rows if r["model"] == model}}
+                       for model in dict.fromkeys(r["model"] for r in rows)],
+            "populations": populations,
+            "levels": [{"level": r["level"], "share_quiet": r["share quiet"]}
+                       for r in found["levels"] if r["size"] == size]}
+
+
+def _model_name(bench_name: str) -> str:
+    """"churn risk (core.search.churn)" -> "Churn risk"; "BG/NBD 1 - P(alive), numpy MLE" -> "BG/NBD 1 - P(alive)"."""
+    name = bench_name.replace(" (core.search.churn)", "").replace(", numpy MLE", "")
+    return name[:1].upper() + name[1:]

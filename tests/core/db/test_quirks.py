@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from core.db import quirks
 from core.db.connection import get_db
 from core.db.quirks import is_secantus
 
@@ -16,3 +17,53 @@ def test_a_stored_date_compared_with_now_is_wrong_on_secantus_only(app):
     db["quirk"].insert_one({"at": datetime(2000, 1, 1, tzinfo=UTC)})
     [row] = db["quirk"].aggregate([{"$project": {"past": {"$lt": ["$at", "$$NOW"]}}}])
     assert row["past"] is not is_secantus(db)
+
+
+class Counting:
+    """A collection that counts the documents its finds hand out."""
+
+    def __init__(self, collection):
+        self.collection, self.read = collection, 0
+
+    def find(self, *args, **kwargs):
+        for doc in self.collection.find(*args, **kwargs):
+            self.read += 1
+            yield doc
+
+
+@pytest.fixture
+def batches(app, monkeypatch):
+    """600 listeners with 1 to 3 documents each; ranges of 20 wanted listeners above 10."""
+    monkeypatch.setattr(quirks, "RANGE_ABOVE", 10)
+    monkeypatch.setattr(quirks, "RANGE_CHUNK", 20)
+    collection = get_db()["quirk_batches"]
+    collection.create_index([("company_id", 1), ("originator", 1)])
+    collection.insert_many([{"company_id": 1, "originator": f"+27{i:09d}", "part": part}
+                            for i in range(600) for part in range(1 + i % 3)])
+    collection.insert_one({"company_id": 2, "originator": "+27000000003", "part": 0})
+    return Counting(collection)
+
+
+def _read(batches, wanted, exact=True):
+    return sorted((d["originator"], d["part"]) for d in quirks.find_by_originator(batches, 1, wanted, exact=exact))
+
+
+def _all_of(wanted):
+    return sorted((o, part) for o in wanted for part in range(1 + int(o[3:]) % 3))
+
+
+@pytest.mark.parametrize("step", [1, 2, 50])
+def test_every_document_of_the_wanted_listeners_is_read_once_however_spread_they_are(batches, step):
+    wanted = [f"+27{i:09d}" for i in range(0, 600, step)]
+    assert _read(batches, wanted) == _all_of(wanted)
+
+
+def test_listeners_spread_thin_are_looked_up_rather_than_read_with_everything_between_them(batches):
+    wanted = [f"+27{i:09d}" for i in range(0, 600, 20)]  # 30 of 600: every range would span the whole company
+    assert _read(batches, wanted) == _all_of(wanted)
+    assert batches.read < 3 * len(_all_of(wanted)) + 3 * 20 * 2
+
+
+def test_a_caller_that_checks_membership_itself_still_gets_every_wanted_document(batches):
+    wanted = [f"+27{i:09d}" for i in range(0, 600, 7)]
+    assert set(_all_of(wanted)) <= set(_read(batches, wanted, exact=False))
