@@ -105,8 +105,14 @@ def _search_benchmarks() -> list:
     return [bench_embeddings, bench_search]
 
 
+def _ai_benchmarks() -> list:
+    from bench.ai import bench_ai_profile
+
+    return [bench_ai_profile]
+
+
 BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), *_search_benchmarks(),
-              bench_purge]
+              *_ai_benchmarks(), bench_purge]
 
 
 def _peak_rss_mb() -> float:

@@ -11,7 +11,12 @@ from pymongo.database import Database
 
 from core import config
 from core.access import models as _access_models  # noqa: F401 - registers the package's documents
+from core.ai import models as _ai_models  # noqa: F401 - registers the package's documents
+from core.ai.profile import erase_ai_profile
+from core.ai.promote import erase_promotions
 from core.config import Settings
+from core.credits import ledger
+from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents
 from core.db import connection, documents
 from core.ingest import models as _ingest_models  # noqa: F401 - registers the package's documents
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
@@ -35,6 +40,9 @@ def start(settings: Settings) -> Database:
     config.activate(settings)
     runs.after_publish(vectors.schedule_refresh)
     erasure_hooks.register("vector_index", vectors.erase_vectors)
+    erasure_hooks.register("ai_profiles", erase_ai_profile)
+    erasure_hooks.register("demographic_promotions", erase_promotions)
+    erasure_hooks.register("credit_ledger", ledger.forget_subject)
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
+from core.credits.money import hundredths, phrase
 from core.explore.glossary import TEXTS
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
@@ -19,6 +20,7 @@ NAVIGATION = (
     ("Explorer", "explorer.page", "explorer"),
     ("Imports", "imports.page", "imports"),
     ("Search", "search.page", "search"),
+    ("AI insights", "ai.page", "ai"),
     ("Audiences", "audiences.page", "audiences"),
     ("Campaigns", "campaigns.page", "campaigns"),
     ("Credits", "credits.page", "credits"),
@@ -108,6 +110,11 @@ def format_when(iso: str | None, tz: str | None = None) -> str:
         moment = moment.replace(tzinfo=ZoneInfo("UTC"))
     local = moment.astimezone(ZoneInfo(tz or "UTC"))
     return f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def credits_text(amount: int | float) -> str:
+    """Credits as a sentence says them ("1 credit", "0.25 credits", "1,000 credits"): the filter `credits`."""
+    return phrase(hundredths(amount))
 
 
 def safe_next(target: str | None) -> str | None:

@@ -11,8 +11,8 @@ from flask_wtf.csrf import CSRFProtect
 from api.errors import is_api_request
 from core.segmentation.insights import being
 from core.text.wording import agree, number, plural
-from webapp import auth, explore, glossary, imports, listener, overview, search, segment, throttle
-from webapp.helpers import format_when, layout_context, safe_next
+from webapp import ai, auth, credits, explore, glossary, imports, listener, overview, search, segment, throttle
+from webapp.helpers import credits_text, format_when, layout_context, safe_next
 
 login_manager = LoginManager()
 csrf = CSRFProtect()
@@ -36,7 +36,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(plural, "plural")  # {{ n | plural("listener") }}: "1 listener", "12,480 listeners"
     app.add_template_filter(agree, "agree")  # {{ n | agree("has") }}: the word that goes with n ("has", "have")
     app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
-    for area in (auth, overview, explore, listener, glossary, imports, segment, search):
+    app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
+    for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits):
         app.register_blueprint(area.bp)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 

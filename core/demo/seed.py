@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from core.clock import utcnow
+from core.credits.ledger import load
 from core.demo import catalogue as cat
 from core.demo.station import generate_station
 from core.ingest.importer import KINDS, import_rows
@@ -13,6 +14,8 @@ from core.segmentation.runs import segment_company
 from core.stations import defaults
 from core.stations.companies import ensure_company
 from core.stations.models import Company
+
+DEMO_CREDITS = 500  # enough to try every AI feature on the demo (decisions.md section 6)
 
 
 def numbered(rows: Iterable) -> Iterator[tuple[int, dict]]:
@@ -56,4 +59,5 @@ def seed_demo(company_id: int, listeners: int, seed: int, now: datetime | None =
     summary["seconds"]["segmentation"] = round(time.perf_counter() - started, 2)
     summary["segmented"] = run.listeners
     say(f"segmentation: {run.listeners:,} listeners in {summary['seconds']['segmentation']:.1f}s")
+    summary["credits"] = load(company_id, DEMO_CREDITS, note="demo credits")["balance"]
     return summary

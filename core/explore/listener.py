@@ -25,9 +25,9 @@ def check_alias(db: str | None) -> str:
 def find_listener(company_id: int, originator: str, fields: dict | None = None) -> dict:
     """The listener's stored document; ListenerNotFound when unknown or erased (an erased listener's old number
     names nobody any more)."""
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
-                                               "erased_at": None}, {"_id": 0, **(fields or {})})
-    if doc is None:
+    shown = {"_id": 0, **(fields or {}), "erased_at": 1} if fields else {"_id": 0}
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator}, shown)
+    if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
     return doc
 

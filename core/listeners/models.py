@@ -45,6 +45,7 @@ class Listener(Document):
     permission = BooleanField(null=True)
     opt_in = BooleanField(null=True)
     inferred = DictField()  # {"inferred_gender": {"value": ..., "confidence": ...}, ..., "inferred_at": ...}
+    promoted = DictField()  # declared field -> the inferred value copied into it (core.ai.promote)
     created_at = DateTimeField(default=utcnow)
     erased_at = DateTimeField()
     meta = {"collection": "listeners",

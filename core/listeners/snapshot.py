@@ -82,8 +82,18 @@ def concat(parts: list[Snapshot]) -> Snapshot:
     names = parts[-1].cols.keys()
     vocab = {name: _ordered_union(p.vocab.get(name, []) for p in parts)
              for name in names if KIND_OF.get(name) in ("cat", "multi")}
-    cols = {name: np.concatenate([_remap(p, name, vocab.get(name)) for p in parts]) for name in names}
+    cols = {name: np.concatenate([_remap(p, name, vocab.get(name)) if name in p.cols else
+                                  _absent(parts[-1].cols[name], len(p), vocab.get(name)) for p in parts])
+            for name in names}
     return Snapshot(parts[-1].company_id, cols, vocab, dict(parts[-1].meta))
+
+
+def _absent(like: np.ndarray, rows: int, vocab: list | None) -> np.ndarray:
+    """A column for rows of a part written before the column existed (a file of an earlier release): absent values
+    (-1 codes, no members, zeros) of the column's type."""
+    if vocab is not None and like.ndim == 1:
+        return np.full(rows, -1, dtype=like.dtype)
+    return np.zeros((rows, len(vocab)) if vocab is not None else (rows, *like.shape[1:]), dtype=like.dtype)
 
 
 def splice(previous: Snapshot, fresh: Snapshot) -> Snapshot:

@@ -26,9 +26,8 @@ from core.segmentation.runs import resegment_listeners
 
 def erase_listener(company_id: int, originator: str, secret: str, suppress: bool = False, actor: str = "") -> dict:
     """Pseudonymise one listener everywhere; ListenerNotFound if unknown (or already erased)."""
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator,
-                                               "erased_at": None})
-    if doc is None:
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator})
+    if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
     alias = pseudonym(secret, company_id, originator)
     stores = {"listeners": _erase_profile(company_id, originator, alias),
@@ -57,11 +56,13 @@ def _purge_promise(settings) -> str:
 
 
 def _erase_profile(company_id: int, originator: str, alias: str) -> int:
-    """Every declared field unset (tags emptied), inferred values dropped, the row kept under the pseudonym."""
+    """Every declared field unset (tags emptied), inferred and promoted values dropped, the row kept under the
+    pseudonym."""
     unset = {field.name: "" for field in DECLARED if field.kind != "list"}
     result = Listener._get_collection().update_one(
         {"company_id": company_id, "originator": originator},
-        {"$set": {"originator": alias, "tags": [], "inferred": {}, "erased_at": utcnow()}, "$unset": unset})
+        {"$set": {"originator": alias, "tags": [], "inferred": {}, "promoted": {}, "erased_at": utcnow()},
+         "$unset": unset})
     return result.modified_count
 
 

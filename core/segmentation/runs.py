@@ -18,7 +18,7 @@ from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
-from core.listeners.events import events_of, load_events
+from core.listeners.events import events_of, load_events, read_batches
 from core.segmentation import rollups
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.segmentation.profiling import profile_listeners
@@ -85,11 +85,22 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     fresh = profile_listeners(company, docs, events_of(batches), now, timeslot_ids(company_id))
     stopwatch.lap("compute_s")
     run, previous_at = _live_run(company_id, now)
-    _publish_live(run, company, snapshot.current(company_id), fresh, previous_at)
+    previous = snapshot.current(company_id)
+    _carry_first_assignment(previous, fresh, run)
+    _publish_live(run, company, previous, fresh, previous_at)
     stopwatch.lap("write_s")
     _finish(run, stopwatch)
     _published(company_id, fresh.originators.tolist())
     return dict(zip(fresh.originators.tolist(), fresh.labels("segment").tolist(), strict=True))
+
+
+def reprofile_listeners(company_id: int, originators: list[str]) -> dict[str, str]:
+    """Re-profile a few listeners whose declared or inferred values changed (a promotion, an AI profile) as a
+    snapshot delta, like a live batch, so that filters and completeness show it at once without rewriting the
+    station's file (0.5 s at 100,000 listeners); returns each listener's segment."""
+    with segment_lease(company_id):
+        docs = read_listeners(company_id, originators)
+        return resegment_live(company_id, docs, read_batches(company_id, originators)) if docs else {}
 
 
 def _live_run(company_id: int, now: datetime) -> tuple[SegmentRun, str | None]:
@@ -135,6 +146,7 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
         stopwatch = Stopwatch()
         fresh = _profiled(company, touched, now, stopwatch, say)
         previous = snapshot.current(company_id)
+        _carry_first_assignment(previous, fresh, run)  # before the splice, so that the file keeps the columns
         merged = fresh if touched is None else snapshot.splice(_without(previous, set(touched) | dropped), fresh)
         stopwatch.lap("compute_s")
         say("writing segment changes, rollups and snapshot")
@@ -204,11 +216,10 @@ def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapsho
     """Append {from, to, at} for every profiled listener whose segment changed; returns every move of the run.
 
     A listener's first assignment is not written as a change document (a first run would otherwise insert one per
-    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at`.
+    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at` (`_carry_first_assignment`).
     """
     before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
     after = fresh.labels("segment")
-    _carry_first_assignment(previous, fresh, run)
     rows = np.flatnonzero(before != after)
     docs = [{"company_id": run.company_id, "originator": fresh.originators[i], "from_segment": before[i],
              "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows if before[i] is not None]
@@ -218,6 +229,8 @@ def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapsho
 
 
 def _carry_first_assignment(previous: snapshot.Snapshot, fresh: snapshot.Snapshot, run: SegmentRun) -> None:
+    """Each fresh row's first segment and when it was given: the previous snapshot's, or this run's for a listener
+    it did not hold (every published snapshot has both columns, or splicing it with fresh rows would fail)."""
     first = fresh.cols["segment"].copy()
     first_at = np.full(len(fresh), int(run.now.timestamp()), dtype=np.int64)
     if len(previous) and "first_segment" in previous.cols:

@@ -1,6 +1,7 @@
 """The SecantusDB differences that core.db.quirks works around, reproduced, so that a release that fixes one shows."""
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -26,9 +27,13 @@ class Counting:
         self.collection, self.read = collection, 0
 
     def find(self, *args, **kwargs):
-        for doc in self.collection.find(*args, **kwargs):
-            self.read += 1
-            yield doc
+        cursor = self.collection.find(*args, **kwargs)
+        try:
+            for doc in cursor:
+                self.read += 1
+                yield doc
+        finally:
+            cursor.close()  # an abandoned range closes its cursor now, not at collection by a background task
 
 
 @pytest.fixture
@@ -67,3 +72,21 @@ def test_listeners_spread_thin_are_looked_up_rather_than_read_with_everything_be
 def test_a_caller_that_checks_membership_itself_still_gets_every_wanted_document(batches):
     wanted = [f"+27{i:09d}" for i in range(0, 600, 7)]
     assert set(_all_of(wanted)) <= set(_read(batches, wanted, exact=False))
+
+
+def test_racing_first_updates_of_a_new_document_each_get_the_document_back(app):
+    collection = get_db()["quirk_counters"]
+    collection.create_index("key", unique=True)
+    start, answers = threading.Barrier(20), []
+
+    def bump():
+        start.wait()
+        answers.append(quirks.updated_creating(collection, {"key": "k"}, {"$inc": {"n": 1}}, {"n": 0}))
+
+    threads = [threading.Thread(target=bump) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answer["n"] for answer in answers) == list(range(1, 21))
+    assert collection.count_documents({}) == 1

@@ -1,0 +1,184 @@
+"""Credits: /api/v1/agent/{company_id}/credits, the balance and usage history of a station's AI credits, and the
+admin-only load and pause."""
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from core.access.api_keys import check_admin
+from core.config import active
+from core.credits.ledger import MAX_TEXT, account, load, set_paused
+from core.credits.money import MAX_LOAD
+from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS, usage_report
+from core.text.query import unknown_name
+
+
+class JsonNumber(fields.Float):
+    """A JSON number as sent: "10" and true are refused rather than read as 10 and 1 (core checks the amount)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value  # credits are whole when they can be (10, not 10.0)
+
+
+class JsonBoolean(fields.Boolean):
+    """true or false only: "yes", 1 and "true" are refused rather than guessed."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class StrictBodySchema(Schema):
+    """A body that refuses unknown fields (documented as additionalProperties: false), naming the closest one."""
+
+    class Meta:
+        unknown = RAISE
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def refuse_unknown(self, _data, original, **_kwargs):
+        if isinstance(original, dict):
+            unknown = {name: [unknown_name(name, list(self.fields), "field")] for name in original
+                       if name not in self.fields}
+            if unknown:
+                raise ValidationError(unknown)
+
+
+class LoadCreditsSchema(StrictBodySchema):
+    credits = JsonNumber(required=True, metadata={
+        "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_LOAD,
+        "description": f"credits to add: above 0, at most {MAX_LOAD:,}, with at most 2 decimals"})
+    note = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
+                      metadata={"description": "why, for the ledger"})
+
+
+class PauseSchema(StrictBodySchema):
+    paused = JsonBoolean(required=True, metadata={"description": "true pauses every AI answer, false resumes them"})
+    reason = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
+                        metadata={"description": "shown in the 403 of every AI call while paused; cleared by "
+                                                 "unpausing"})
+
+
+class UsageArgsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    from_date = fields.Date(metadata={"description": "first day, YYYY-MM-DD, UTC (included)"})
+    to_date = fields.Date(metadata={"description": "last day, YYYY-MM-DD, UTC (included: up to 23:59:59 that day); "
+                                                   "before from_date, nothing is selected"})
+    limit = fields.Int(load_default=DEFAULT_LIMIT, strict=False, validate=validate.Range(*LIMITS))
+
+
+class TotalsSchema(Schema):
+    loaded = JsonNumber(metadata={"description": "credits ever loaded"})
+    spent = JsonNumber(metadata={"description": "credits ever charged, refunded ones included"})
+    refunded = JsonNumber(metadata={"description": "credits given back for AI calls that failed"})
+    ai_calls = fields.Int(metadata={"description": "paid AI calls that answered"})
+    cached_calls = fields.Int(metadata={"description": "answers served from a cache, free"})
+
+
+class CreditAccountSchema(Schema):
+    company_id = fields.Int()
+    balance = JsonNumber(metadata={"description": "credits left (at most 2 decimals); a new station has 0"})
+    paused = fields.Bool()
+    reason = fields.Str(allow_none=True, metadata={"description": "why AI usage is paused (null when not)"})
+    paused_at = fields.Str(allow_none=True, metadata={"description": "when it was paused, ISO 8601 UTC"})
+    totals = fields.Nested(TotalsSchema, metadata={"description": "the ledger's sums; loaded - spent + refunded "
+                                                                  "is the balance"})
+
+
+class LoadedSchema(CreditAccountSchema):
+    loaded = JsonNumber(metadata={"description": "the credits this request added"})
+
+
+class UsageEntrySchema(Schema):
+    seq = fields.Int(metadata={"description": "the entry's number in the station's ledger"})
+    at = fields.Str(metadata={"description": "ISO 8601 UTC"})
+    kind = fields.Str(metadata={"enum": list(USAGE_KINDS),
+                                "description": "spend (a paid call), cached (a free answer from a cache) or refund"})
+    operation = fields.Str(allow_none=True, metadata={"description": "ai_listener_profile, recommend, ..."})
+    credits = JsonNumber(metadata={"description": "what the entry cost: the price of a spend, 0 when cached, minus "
+                                                  "the price for a refund (so the entries add up)"})
+    provider = fields.Str(allow_none=True)
+    model = fields.Str(allow_none=True)
+    tokens_in = fields.Int(allow_none=True)
+    tokens_out = fields.Int(allow_none=True)
+    cached = fields.Bool()
+    status = fields.Str(metadata={"enum": list(STATUSES), "description": "refunded: the call failed and the refund "
+                                                                         "entry refund_of it gave the price back"})
+    subject = fields.Str(allow_none=True, metadata={"description": "the listener (originator) or audience the call "
+                                                                   "was about; null once the listener is erased"})
+    refund_of = fields.Int(allow_none=True, metadata={"description": "a refund's spend (its seq)"})
+
+
+class UsageSchema(Schema):
+    company_id = fields.Int()
+    from_date = fields.Str(allow_none=True)
+    to_date = fields.Str(allow_none=True)
+    limit = fields.Int()
+    total = fields.Int(metadata={"description": "entries within the days, of which the newest `limit` are listed"})
+    usage = fields.List(fields.Nested(UsageEntrySchema), metadata={"description": "newest first"})
+
+
+blp = Blueprint("credit_accounts", __name__, url_prefix="/api/v1/agent",
+                description="AI credits: balance, usage history, and the admin's load and pause")
+
+ADMIN_KEY = {"in": "header", "name": "X-Admin-Key", "required": True, "schema": {"type": "string"},
+             "description": "the server's ADMIN_KEY (403 when wrong, missing or not configured)"}
+
+
+def admin_only(view):
+    """The admin key is checked before the body is read, so that who may not load or pause learns nothing more."""
+
+    @wraps(view)
+    def checked(*args, **kwargs):
+        check_admin(request.headers.get("X-Admin-Key"), active().admin_key)
+        return view(*args, **kwargs)
+
+    return blp.doc(parameters=[ADMIN_KEY])(checked)
+
+
+@blp.route("/<company:company_id>/credits")
+class Credits(MethodView):
+    @blp.response(200, CreditAccountSchema)
+    def get(self, company_id: int):
+        """The station's credit balance, whether AI usage is paused, and the ledger's totals"""
+        return account(company_id)
+
+
+@blp.route("/<company:company_id>/credits/load")
+class LoadCredits(MethodView):
+    @admin_only
+    @blp.arguments(LoadCreditsSchema, as_kwargs=False)
+    @blp.response(200, LoadedSchema)
+    def post(self, body: dict, company_id: int):
+        """Add credits to the station's account (admin only: X-Admin-Key)"""
+        return load(company_id, body["credits"], body["note"])
+
+
+@blp.route("/<company:company_id>/credits/usage")
+class Usage(MethodView):
+    @blp.arguments(UsageArgsSchema, location="query", as_kwargs=False)
+    @blp.response(200, UsageSchema)
+    def get(self, args: dict, company_id: int):
+        """AI usage history, newest first: each paid or cached call and each refund, optionally within whole days"""
+        return usage_report(company_id, args.get("from_date"), args.get("to_date"), args["limit"])
+
+
+@blp.route("/<company:company_id>/credits/pause")
+class Pause(MethodView):
+    @admin_only
+    @blp.arguments(PauseSchema, as_kwargs=False)
+    @blp.response(200, CreditAccountSchema)
+    def patch(self, body: dict, company_id: int):
+        """Pause or resume the station's AI usage, with an optional reason (admin only: X-Admin-Key)"""
+        return set_paused(company_id, body["paused"], body["reason"])

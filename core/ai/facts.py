@@ -1,0 +1,89 @@
+"""The station's own figures that AI segment insights are grounded in, gathered once per answer: each segment's
+size and share, its movements in the latest run, its habits and distinctive traits, and its churn-risk mix.
+
+Both providers read the same facts: the local one writes from them, the openai one is given them as data. A fact
+that the station cannot support (no run yet, an empty segment) is absent rather than invented.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from core.clock import utcnow
+from core.listeners import snapshot
+from core.listeners.events import load_events
+from core.search.churn import LEVELS, churn_inputs, churn_levels, churn_scores
+from core.search.segment_profile import profile_of
+from core.segmentation.overview import latest_run, segment_breakdown, segment_insights, segment_movements
+from core.segmentation.rules import SEGMENTS
+from core.stations.companies import get_company
+from core.stations.shows import show_titles
+
+CHURN_SAMPLE = 150  # listeners per segment whose churn risk is computed (every k-th, so the same each time)
+PROFILED = 300  # the most engaged listeners of a segment whose traits are set against the station
+TRAITS = 3
+
+
+def station_facts(company_id: int) -> dict:
+    """{"company_id", "station", "total_listeners", "as_of", "headline", "segments": [per segment facts]}."""
+    company = get_company(company_id)
+    breakdown, insights = segment_breakdown(company_id), segment_insights(company_id)
+    moves = segment_movements(company_id).get("matrix", {})
+    snap = snapshot.current(company_id)
+    summaries = {row["segment"]: row["explanation"] for row in insights["insights"]}
+    run = latest_run(company_id)
+    habits = {key: seg.get("habits", {}) for key, seg in (run.rollup if run else {}).get("segments", {}).items()}
+    churn = churn_mix(company, snap) if len(snap) else {}
+    titles = show_titles(company_id) if len(snap) else {}
+    segments = []
+    for row in breakdown["segments"]:
+        key = row["segment"]
+        traits = _traits(company, snap, key, titles) if row["count"] else []
+        segments.append({"segment": key, "label": row["label"], "definition": row["meaning"], "count": row["count"],
+                         "percentage": row["percentage"], "averages": row["averages"],
+                         "summary": summaries.get(key, ""), "habits": habits.get(key, {}),
+                         "movements": _movements(moves, key), "distinctive": traits, "churn": churn.get(key)})
+    return {"company_id": company_id, "station": company.display_name, "total_listeners": breakdown["total_listeners"],
+            "as_of": breakdown["as_of"], "headline": insights["headline"], "segments": segments}
+
+
+def _movements(matrix: dict, key: str) -> dict:
+    """Who came into the segment and who left it in the latest run, by the segment they came from or went to."""
+    joined = {src: row[key] for src, row in matrix.items() if src != key and row.get(key)}
+    left = {dst: count for dst, count in matrix.get(key, {}).items() if dst != key and count}
+    return {"joined": sum(joined.values()), "left": sum(left.values()), "joined_from": joined, "left_to": left}
+
+
+def _traits(company, snap, key: str, titles: dict) -> list[dict]:
+    """The few traits that most set the segment apart, as sentences with their shares and lift."""
+    profile = profile_of(company, snap, key, PROFILED, titles)
+    return [{"facet": t["facet"], "value": t["value"], "label": t.get("label"), "segment_share": t["segment_share"],
+             "station_share": t["station_share"], "lift": t["lift"], "sentence": t["sentence"]}
+            for t in profile["distinctive"][:TRAITS]]
+
+
+def churn_mix(company, snap) -> dict:
+    """Share of each segment's sampled listeners at low, medium and high churn risk now."""
+    codes = snap.cols["segment"]
+    alive = ~snap.cols["erased"] if "erased" in snap.cols else np.ones(len(snap), dtype=bool)
+    chosen = {key: _sample(np.flatnonzero((codes == code) & alive)) for code, key in enumerate(snap.vocab["segment"])
+              if key in SEGMENTS}
+    wanted = [str(o) for rows in chosen.values() for o in snap.originators[rows].tolist()]
+    if not wanted:
+        return {}
+    events = load_events(company.company_id, wanted)
+    levels = churn_levels(churn_scores(churn_inputs(events.row, events.ts, len(events.originators), utcnow(),
+                                                    company.timezone)))
+    level_of = dict(zip(events.originators, levels.tolist()))
+    out = {}
+    for key, rows in chosen.items():
+        found = [level_of[o] for o in snap.originators[rows].tolist() if o in level_of]
+        if found:
+            counts = np.bincount(found, minlength=len(LEVELS))
+            out[key] = {"sampled": len(found), **{LEVELS[i]: round(float(counts[i]) / len(found), 3)
+                                                  for i in range(len(LEVELS))}}
+    return out
+
+
+def _sample(rows: np.ndarray) -> np.ndarray:
+    step = max(1, len(rows) // CHURN_SAMPLE)
+    return rows[::step][:CHURN_SAMPLE]

@@ -1,0 +1,94 @@
+"""The AI listener profile: inferred demographics and interest tags with confidences, paid for once and reused
+for 30 days (spec: "cached 30 days").
+
+A new inference is charged through core.credits (refunded when it fails), stored in `ai_profiles`, and its values
+written onto the listener (`inferred`), then the listener is re-profiled so that filters on inferred values see it
+at once. A cached answer costs nothing, says it is cached and when it was made, and is still refused while the
+company's AI usage is paused.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from core.ai.models import AiProfile
+from core.ai.provider import provider
+from core.clock import as_utc, utcnow
+from core.credits import charges
+from core.db.quirks import update_by_key
+from core.explore.listener import find_listener
+from core.listeners.fields import DECLARED_NAMES, INFERRED
+from core.listeners.models import Listener
+from core.segmentation.runs import reprofile_listeners
+
+OPERATION = "ai_listener_profile"
+CACHE_DAYS = 30
+
+
+def ai_listener_profile(company_id: int, originator: str) -> dict:
+    """The listener's AI profile: from the cache when made in the last 30 days (free), else a new, paid inference."""
+    doc = find_listener(company_id, originator, {name: 1 for name in DECLARED_NAMES})
+    cached = fresh_profile(company_id, originator)
+    if cached is not None:
+        spent = charges.cached(company_id, OPERATION, originator, cached["provider"], cached["model"])
+        return _answer(company_id, originator, cached, True, spent["cost"], spent["balance"])
+    chosen = provider()
+    with charges.charge(company_id, OPERATION, originator) as charge:
+        result = chosen.profile(company_id, originator, doc)
+        charge.record(provider=result["provider"], model=result["model"], tokens_in=result["tokens_in"],
+                      tokens_out=result["tokens_out"])
+        stored = _store(company_id, originator, result)
+    reprofile_listeners(company_id, [originator])  # paid for and stored: a failure here is no refund
+    return _answer(company_id, originator, stored, False, charge.cost, charge.balance)
+
+
+def fresh_profile(company_id: int, originator: str) -> dict | None:
+    """The cached profile when it was made less than CACHE_DAYS ago (None otherwise)."""
+    found = AiProfile._get_collection().find_one({"company_id": company_id, "originator": originator}, {"_id": 0})
+    if found is None or as_utc(found["made_at"]) <= utcnow() - timedelta(days=CACHE_DAYS):
+        return None
+    return found
+
+
+def _store(company_id: int, originator: str, result: dict) -> dict:
+    """Cache the answer and put its values on the listener."""
+    now = utcnow()
+    made_at = now.replace(microsecond=now.microsecond // 1000 * 1000)  # as MongoDB keeps it: the answer says the same
+    record = {"company_id": company_id, "originator": originator, "values": result["values"],
+              "provider": result["provider"], "model": result["model"], "tokens_in": result["tokens_in"],
+              "tokens_out": result["tokens_out"], "made_at": made_at}
+    AiProfile._get_collection().replace_one({"company_id": company_id, "originator": originator}, record,
+                                            upsert=True)
+    update_by_key(Listener._get_collection(), {"company_id": company_id, "originator": originator},
+                  {"erased_at": None}, {"$set": {"inferred": on_listener(result, made_at)}})
+    return record
+
+
+def on_listener(result: dict, made_at) -> dict:
+    """The inferred values as a listener holds them (decisions.md §4): each {value, confidence}; interests as the
+    list of values with each one's confidence; plus when, by which provider and model."""
+    values = result["values"]
+    held = {name: {"value": v["value"], "confidence": v["confidence"]} for name, v in values.items()
+            if name != "inferred_interests" and v}
+    interests = values.get("inferred_interests") or []
+    if interests:
+        held["inferred_interests"] = {"value": [i["value"] for i in interests],
+                                      "confidence": max(i["confidence"] for i in interests),
+                                      "items": [{"value": i["value"], "confidence": i["confidence"]}
+                                                for i in interests]}
+    return {**held, "inferred_at": made_at, "provider": result["provider"], "model": result["model"]}
+
+
+def _answer(company_id: int, originator: str, record: dict, cached: bool, cost, balance) -> dict:
+    made_at = as_utc(record["made_at"])
+    values = record["values"]
+    return {"company_id": company_id, "originator": originator,
+            "inferred": {name: values.get(name) for name in INFERRED if name != "inferred_interests"},
+            "interests": values.get("inferred_interests") or [],
+            "provider": record["provider"], "model": record["model"], "tokens_in": record.get("tokens_in", 0),
+            "tokens_out": record.get("tokens_out", 0), "cached": cached, "made_at": made_at.isoformat(),
+            "expires_at": (made_at + timedelta(days=CACHE_DAYS)).isoformat(), "cost": cost, "balance": balance}
+
+
+def erase_ai_profile(company_id: int, originator: str, alias: str) -> int:
+    """Erasure's hook: the cached profile is deleted (it holds demographics of the person)."""
+    return AiProfile._get_collection().delete_many({"company_id": company_id, "originator": originator}).deleted_count

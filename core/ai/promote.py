@@ -1,0 +1,82 @@
+"""Promotion of inferred demographics (spec §3): an inferred value with a confidence of at least 0.70 is copied into
+the matching declared field when that field is empty. Declared data is never overwritten, not even by a race: each
+copy is one conditional update that only matches an empty field. Every copy is recorded on the listener
+(`promoted`) and in its history (`demographic_promotions`), and the listener is re-profiled at once so that the
+snapshot, filters and completeness figures show it.
+"""
+from __future__ import annotations
+
+from core.ai.models import DemographicPromotion
+from core.clock import utcnow
+from core.credits.charges import ensure_open
+from core.db.quirks import update_by_key
+from core.explore.listener import find_listener
+from core.listeners.models import Listener
+from core.segmentation.runs import reprofile_listeners
+
+THRESHOLD = 0.70
+PROMOTABLE = {"inferred_gender": "gender", "inferred_age_group": "age_group", "inferred_language": "language",
+              "inferred_location": "location"}
+"""Inferred field -> the declared field it may fill (LSM and interests have no declared field)."""
+EMPTY = (None, "")
+
+
+def promote_demographics(company_id: int, originator: str) -> dict:
+    """Copy every promotable inferred value into its empty declared field; what was promoted, what was skipped and
+    why. ListenerNotFound for an unknown or erased listener."""
+    doc = find_listener(company_id, originator, {"inferred": 1, **{f: 1 for f in PROMOTABLE.values()}})
+    ensure_open(company_id)  # an AI operation like the others: refused while the company's AI usage is paused
+    inferred = doc.get("inferred") or {}
+    promoted, skipped = [], []
+    for source, target in PROMOTABLE.items():
+        guess = inferred.get(source)
+        reason = _refusal(guess, doc.get(target))
+        if reason is None and _copy(company_id, originator, target, guess, inferred):
+            promoted.append({"field": target, "from": source, "value": guess["value"],
+                             "confidence": guess["confidence"]})
+        else:
+            skipped.append({"field": target, "from": source, "value": (guess or {}).get("value"),
+                            "confidence": (guess or {}).get("confidence"),
+                            "reason": reason or "the declared field was filled meanwhile; it is kept"})
+    if promoted:
+        reprofile_listeners(company_id, [originator])
+    return {"company_id": company_id, "originator": originator, "threshold": THRESHOLD, "promoted": promoted,
+            "skipped": skipped}
+
+
+def _refusal(guess: dict | None, declared) -> str | None:
+    """Why this value may not be promoted (None: it may)."""
+    if declared not in EMPTY:
+        return "the listener declared this field; declared data is never overwritten"
+    if not guess or guess.get("value") in EMPTY:
+        return "nothing inferred for this field yet (ask for the AI profile first)"
+    if float(guess.get("confidence") or 0) < THRESHOLD:
+        return f"confidence {guess.get('confidence'):.2f} is below {THRESHOLD:.2f}"
+    return None
+
+
+def _copy(company_id: int, originator: str, target: str, guess: dict, inferred: dict) -> bool:
+    """One conditional update: the field is set only if it is still empty; then the history entry."""
+    at = utcnow()
+    source = {"value": guess["value"], "confidence": guess["confidence"], "at": at,
+              "provider": inferred.get("provider"), "model": inferred.get("model")}
+    done = update_by_key(Listener._get_collection(), {"company_id": company_id, "originator": originator},
+                         {"erased_at": None, target: {"$in": list(EMPTY)}},
+                         {"$set": {target: guess["value"], f"promoted.{target}": source}})
+    if done:
+        DemographicPromotion(company_id=company_id, originator=originator, field=target, value=guess["value"],
+                             confidence=guess["confidence"], provider=source["provider"], model=source["model"],
+                             at=at).save()
+    return bool(done)
+
+
+def promotion_history(company_id: int, originator: str) -> list[dict]:
+    """The listener's promotions, newest first."""
+    return [{"field": p.field, "value": p.value, "confidence": p.confidence, "provider": p.provider,
+             "model": p.model, "at": p.at.isoformat()}
+            for p in DemographicPromotion.objects(company_id=company_id, originator=originator).order_by("-at")]
+
+
+def erase_promotions(company_id: int, originator: str, alias: str) -> int:
+    """Erasure's hook: the history of promoted values goes (the values are the person's demographics)."""
+    return DemographicPromotion.objects(company_id=company_id, originator=originator).delete()

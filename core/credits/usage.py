@@ -1,0 +1,109 @@
+"""The usage history: each AI call a company paid for or got from a cache, and each refund, newest first.
+
+`from_date` and `to_date` are whole days in UTC, both included: to_date 2026-11-30 keeps a call at 23:59:59 that
+day and leaves out one at midnight after it; a to_date before from_date selects nothing. (UTC, not the station's
+zone: credits sit below stations in the layers, and a ledger is read by whoever pays, in one time.)
+"""
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from core.credits.ledger import entries
+from core.credits.models import STATUSES
+from core.credits.money import as_credits
+from core.errors import ValidationFailed
+
+__all__ = ["DEFAULT_LIMIT", "LIMITS", "MAX_DAYS", "STATUSES", "USAGE_KINDS", "daily_spend", "usage", "usage_report"]
+
+USAGE_KINDS = ("spend", "cached", "refund")
+"""What the history lists: AI calls (paid or cached) and refunds, not loads."""
+LIMITS = (1, 1000)
+DEFAULT_LIMIT = 100
+
+
+def usage(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
+          limit: int = DEFAULT_LIMIT) -> list[dict]:
+    """The calls (and refunds) within the days, newest first, at most `limit`."""
+    return _rows(_query(company_id, from_date, to_date, limit), limit)
+
+
+def usage_report(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
+                 limit: int = DEFAULT_LIMIT) -> dict:
+    """usage() with what was asked and how many entries the days hold in all."""
+    query = _query(company_id, from_date, to_date, limit)
+    first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
+    return {"company_id": company_id, "from_date": first.isoformat() if first else None,
+            "to_date": last.isoformat() if last else None, "limit": limit,
+            "total": entries().count_documents(query), "usage": _rows(query, limit)}
+
+
+def _rows(query: dict, limit: int) -> list[dict]:
+    return [_row(entry) for entry in entries().find(query).sort([("at", -1), ("seq", -1)]).limit(limit)]
+
+
+def _query(company_id: int, from_date, to_date, limit) -> dict:
+    """The ledger query of a company's usage within whole UTC days; 422 for a bad date or limit.
+
+    A to_date before from_date selects nothing rather than 422: the OpenAPI document cannot say that one parameter
+    must not precede another, and a request the document calls valid is never refused (tests/api/test_contract.py).
+    """
+    first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not LIMITS[0] <= limit <= LIMITS[1]:
+        raise ValidationFailed.one(["query", "limit"], f"Must be between {LIMITS[0]} and {LIMITS[1]}.")
+    query = {"company_id": company_id, "kind": {"$in": list(USAGE_KINDS)}}
+    window = {}
+    if first:
+        window["$gte"] = datetime.combine(first, time.min, UTC)
+    if last:
+        window["$lte"] = datetime.combine(last, time.max, UTC)
+    return {**query, "at": window} if window else query
+
+
+def _day(value: date | str | None, name: str) -> date | None:
+    """An ISO date (YYYY-MM-DD) or a date; 422 for anything else."""
+    if value is None or type(value) is date:
+        return value
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ValidationFailed.one(["query", name], "Not a valid date: give YYYY-MM-DD.")
+
+
+def _row(entry: dict) -> dict:
+    """One entry as the history shows it: `credits` is what it cost (a refund's is negative, so they add up)."""
+    return {"seq": entry["seq"], "at": entry["at"].isoformat(), "kind": entry["kind"],
+            "operation": entry.get("operation"), "credits": as_credits(-entry["amount"]),
+            "provider": entry.get("provider"), "model": entry.get("model"), "tokens_in": entry.get("tokens_in"),
+            "tokens_out": entry.get("tokens_out"), "cached": bool(entry.get("cached")), "status": entry["status"],
+            "subject": entry.get("subject"), "refund_of": entry.get("refund_of")}
+
+
+MAX_DAYS = 366
+"""The most days one spend series covers: a year of bars, one each."""
+ANSWERED = {"$and": [{"$ne": ["$kind", "refund"]}, {"$eq": ["$status", "ok"]}]}
+"""An entry that is an AI call which answered: paid and not refunded, or served from a cache."""
+
+
+def daily_spend(company_id: int, from_date: date | str, to_date: date | str) -> list[dict]:
+    """Credits spent and AI calls answered per UTC day, every day of the range (both ends included) even when nothing
+    was spent: what a chart of spend over time draws. A refund lowers its own day's credits, so the days add up to
+    what the calls cost; 422 for a bad date or a range longer than MAX_DAYS."""
+    first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
+    if first is None or last is None:
+        raise ValidationFailed.one(["query", "from_date" if first is None else "to_date"], "Give a date: YYYY-MM-DD.")
+    days = (last - first).days + 1
+    if days > MAX_DAYS:
+        raise ValidationFailed.one(["query", "to_date"], f"Pick at most {MAX_DAYS} days.")
+    found = {row["_id"]: row for row in entries().aggregate([
+        {"$match": _query(company_id, first, last, DEFAULT_LIMIT)},
+        {"$group": {"_id": {"$dateToString": {"format": "%Y-%m-%d", "date": "$at"}},
+                    "amount": {"$sum": "$amount"},
+                    "calls": {"$sum": {"$cond": [ANSWERED, 1, 0]}}}}])}
+    series = []
+    for n in range(max(days, 0)):
+        day = (first + timedelta(days=n)).isoformat()
+        row = found.get(day, {"amount": 0, "calls": 0})
+        series.append({"day": day, "credits": as_credits(-row["amount"]), "calls": row["calls"]})
+    return series

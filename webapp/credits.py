@@ -1,0 +1,145 @@
+"""The station's AI credits: the balance, whether AI usage is paused and why, what the ledger adds up to, and the
+usage of chosen days as a chart of spend per day and a table; for administrators, loading credits and pausing AI
+usage. Forms post as plain forms (not through htmx), so that a refused value comes back with its page and status."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from core.clock import utcnow
+from core.config import active
+from core.credits.ledger import MAX_TEXT, account, load, set_paused
+from core.credits.usage import daily_spend, usage_report
+from core.errors import ValidationFailed
+from core.explore.filters import parse_bool_param
+from webapp.helpers import credits_text, open_station
+
+bp = Blueprint("credits", __name__)
+
+SHOWN = 200  # usage entries listed, newest first; the page says how many the days hold in all
+DAYS = 30  # the days shown when none are chosen: the last 30, today included
+OPERATIONS = {"ai_listener_profile": "AI listener profile", "ai_segment_insights": "AI segment insights",
+              "custom_segment": "Custom segment", "audience": "Audience", "parse_brief": "Campaign brief",
+              "recommend": "Campaign recommendations"}
+KINDS = {"spend": "Paid", "cached": "Cached, free", "refund": "Refund"}
+
+
+@bp.get("/stations/<int:company_id>/credits")
+@login_required
+def page(company_id: int):
+    """Balance, pause and totals; the usage of the days asked for (`from_date`, `to_date`: the last 30 days by
+    default) as a chart of credits per day and a table. A bad date is said beside its field."""
+    station = open_station(company_id)
+    first, last = date_range(request.args.get("from_date"), request.args.get("to_date"))
+    report, chart, problems = None, None, {}
+    try:
+        report = usage_report(company_id, first, last, SHOWN)
+        chart = spend_chart(daily_spend(company_id, first, last))
+    except ValidationFailed as error:
+        problems = {str(item["loc"][-1]): item["msg"] for item in error.items}
+    return render_template("credits/page.html", station=station, account=account(company_id), report=report,
+                           chart=chart, problems=problems, dates={"from_date": first, "to_date": last},
+                           prices=prices(), operations=OPERATIONS, kinds=KINDS)
+
+
+@bp.get("/stations/<int:company_id>/credits/admin")
+@login_required
+def admin(company_id: int):
+    """The administrator's forms: load credits, pause or resume AI usage. 403 for anyone else."""
+    return _admin_page(admin_station(company_id))
+
+
+@bp.post("/stations/<int:company_id>/credits/admin/load")
+@login_required
+def load_credits(company_id: int):
+    """Add credits (CSRF-checked), then back to the admin page with the new balance; a refused amount or note is
+    said beside its field and nothing is loaded."""
+    station = admin_station(company_id)
+    try:
+        loaded = load(company_id, as_number(request.form.get("credits", "")), request.form.get("note"))
+    except ValidationFailed as error:
+        return _admin_page(station, problems=field_problems(error)), 422
+    flash(f"Loaded {credits_text(loaded['loaded'])} for {station['name']}: "
+          f"the balance is now {credits_text(loaded['balance'])}.")
+    return redirect(url_for("credits.admin", company_id=company_id), code=303)
+
+
+@bp.post("/stations/<int:company_id>/credits/admin/pause")
+@login_required
+def pause(company_id: int):
+    """Pause AI usage with a reason (every AI answer is then refused with it), or resume it; then back to the admin
+    page."""
+    station = admin_station(company_id)
+    try:
+        paused = parse_bool_param(request.form.get("paused"), "paused", location="form")
+        after = set_paused(company_id, paused, request.form.get("reason"))
+    except ValidationFailed as error:
+        return _admin_page(station, problems=field_problems(error)), 422
+    flash(f"AI usage is paused for {station['name']}{': ' + after['reason'] if after['reason'] else ''}."
+          if after["paused"] else f"AI usage is running again for {station['name']}.")
+    return redirect(url_for("credits.admin", company_id=company_id), code=303)
+
+
+def admin_station(company_id: int) -> dict:
+    """The station, for an administrator only (403 otherwise, as for a station that is not the user's)."""
+    station = open_station(company_id)
+    if not current_user.admin:
+        abort(403, "Only an administrator can load credits or pause AI usage.")
+    return station
+
+
+def _admin_page(station: dict, problems: dict | None = None) -> str:
+    return render_template("credits/admin.html", station=station, account=account(station["company_id"]),
+                           problems=problems or {}, form=request.form, max_text=MAX_TEXT)
+
+
+def field_problems(error: ValidationFailed) -> dict[str, str]:
+    """The refused form fields, each with its message."""
+    return {str(item["loc"][-1]): item["msg"] for item in error.items}
+
+
+def as_number(text: str) -> int | float | str:
+    """An amount as typed, as the number it reads as ("10" -> 10, "2.5" -> 2.5); anything else is passed on as it
+    is, for core to refuse with its own message."""
+    for kind in (int, float):
+        try:
+            return kind(text.strip())
+        except ValueError:
+            continue
+    return text
+
+
+def date_range(first: str | None, last: str | None) -> tuple[str, str]:
+    """The days asked for, as typed; a blank end is today (UTC, as the ledger counts days), a blank start the DAYS
+    days up to the end."""
+    last = (last or "").strip() or utcnow().date().isoformat()
+    if not (first or "").strip():
+        try:
+            end = date.fromisoformat(last) if len(last) == 10 else utcnow().date()
+        except ValueError:
+            end = utcnow().date()  # the bad end is said beside its own field
+        return (end - timedelta(days=DAYS - 1)).isoformat(), last
+    return first.strip(), last
+
+
+def spend_chart(series: list[dict]) -> dict:
+    """Credits per day as bars scaled to the busiest day, with the range's sums and the days that had any use."""
+    top = max([row["credits"] for row in series] or [0])
+    bars = [{**row, "label": day_label(row["day"]),
+             "height": max(0.0, 100.0 * row["credits"] / top) if top > 0 else 0.0} for row in series]
+    return {"bars": bars, "top": top, "spent": round(sum(row["credits"] for row in series), 2),
+            "calls": sum(row["calls"] for row in series), "busy": [b for b in bars if b["credits"] or b["calls"]]}
+
+
+def day_label(day: str) -> str:
+    """2026-11-03 -> "3 Nov 2026"."""
+    moment = date.fromisoformat(day)
+    return f"{moment.day} {moment:%b %Y}"
+
+
+def prices() -> list[dict]:
+    """The price table, as the page lists it."""
+    return [{"operation": OPERATIONS.get(name, name.replace("_", " ").capitalize()), "price": price}
+            for name, price in active().prices.items()]
