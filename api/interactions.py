@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validates_schema
+from marshmallow import Schema, ValidationError, fields, pre_load
 
+from api.bodies import StrictBodySchema
 from core.ingest.live import MAX_ROWS, STATUSES, record_interactions
-from core.text.query import unknown_name
 
 
 def _value(description: str) -> fields.Raw:
@@ -14,12 +14,9 @@ def _value(description: str) -> fields.Raw:
     return fields.Raw(allow_none=True, metadata={"description": description})
 
 
-class InteractionSchema(Schema):
+class InteractionSchema(StrictBodySchema):
     """One interaction as in an interactions file. Values are read as the importer reads them, so that a value it
     cannot use makes that row bad (answered per row) instead of refusing the whole batch."""
-
-    class Meta:
-        unknown = RAISE  # documented as additionalProperties: false; `refuse_unknown` names the closest field
 
     company_id = _value("integer: the station of the path")
     originator = _value("string: the listener's number")
@@ -37,15 +34,6 @@ class InteractionSchema(Schema):
         if many and not isinstance(data, list):
             raise ValidationError("must be a JSON array of interactions")
         return data
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def refuse_unknown(self, _data, original, **_kwargs):
-        """Nothing a client sends is silently ignored: an unknown field is a 422 naming the closest known one."""
-        if isinstance(original, dict):
-            unknown = {name: [unknown_name(name, list(self.fields), "field")] for name in original
-                       if name not in self.fields}
-            if unknown:
-                raise ValidationError(unknown)
 
 
 class RowAnswerSchema(Schema):

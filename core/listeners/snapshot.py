@@ -1,12 +1,10 @@
 """The columnar snapshot of a company's listeners: every filterable field, one numpy array per field.
 
-Written once per segmentation run as a single GridFS file (cheap on any MongoDB, and on the embedded database,
-which pays per document), and held in memory per process, keyed by the file id recorded on the company, so that
-filters, counts and pages are evaluated by vectorised passes instead of scans of MongoDB.
+Written once per segmentation run as one GridFS file (cheap on any MongoDB, and on the embedded database, which pays
+per document), held in memory per process keyed by the company's file id: filters, counts and pages are vectorised.
 
-Live interactions do not rewrite the file: each batch adds one small delta document (the re-profiled rows, with a
-sequence number) on top of the current file, and every process applies the deltas it has not seen when the company's
-`data_version` moved (one indexed read). The next run that publishes a file has them folded in and deletes them.
+Live interactions do not rewrite the file: each batch adds a delta document (the re-profiled rows, numbered) on top
+of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
 Column kinds (see `KINDS`): `cat` int16 codes into `vocab[name]` (-1 = absent); `multi` an n x len(vocab) boolean
 matrix; `text` lower-cased UTF-8 bytes for partial matching; everything else a plain numeric array.
@@ -89,8 +87,7 @@ def concat(parts: list[Snapshot]) -> Snapshot:
 
 
 def _absent(like: np.ndarray, rows: int, vocab: list | None) -> np.ndarray:
-    """A column for rows of a part written before the column existed (a file of an earlier release): absent values
-    (-1 codes, no members, zeros) of the column's type."""
+    """Absent values (-1 codes, no members, zeros) for rows of a file written before the column existed."""
     if vocab is not None and like.ndim == 1:
         return np.full(rows, -1, dtype=like.dtype)
     return np.zeros((rows, len(vocab)) if vocab is not None else (rows, *like.shape[1:]), dtype=like.dtype)
