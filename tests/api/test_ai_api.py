@@ -232,3 +232,17 @@ def test_a_listener_message_reaches_the_model_only_as_data(client, key_for, demo
     system, user = messages[0]["content"], messages[1]["content"]
     assert "Ignore all previous instructions" not in system
     assert trick in json.loads(user)["latest_messages"]
+
+
+def test_insights_from_an_openai_server_are_given_the_station_s_figures_and_kept_to_its_segments(
+        client, key_for, demo, openai):
+    openai.script = [{"headline": "Mostly engaged.", "segments": [
+        {"segment": "at_risk", "meaning": "They are slipping.", "actions": ["Call them."], "priority": "high"}]}]
+    body = client.get(INSIGHTS.format(1), headers=key_for(1)).get_json()
+    assert (body["provider"], body["model"], body["headline"], body["cost"]) == ("openai", "test-model",
+                                                                                  "Mostly engaged.", 5)
+    by_key = {s["segment"]: s for s in body["segments"]}
+    assert by_key["at_risk"]["actions"] == ["Call them."] and len(by_key) == 7
+    assert by_key["dormant"]["meaning"] == "The provider wrote nothing about this segment."
+    sent = json.loads(openai.requests[-1].body["messages"][1]["content"])
+    assert sent["total_listeners"] == 200 and {s["segment"] for s in sent["segments"]} == set(by_key)
