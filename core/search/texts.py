@@ -27,7 +27,7 @@ DAYPART_WORDS = {"overnight": "overnight", "breakfast": "breakfast, mornings", "
 def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company) -> list[str]:
     """The text of each of these snapshot rows, in their order."""
     names = _names(snap, company)
-    messages = latest_messages(company.company_id, snap.originators[rows].tolist())
+    messages = latest_messages(company.company_id, snap.originators[rows].tolist(), np.sort(snap.originators))
     return [_text(snap, int(row), names, messages.get(str(snap.originators[row]), [])) for row in rows]
 
 
@@ -36,11 +36,14 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def latest_messages(company_id: int, originators: Iterable[str] | None) -> dict[str, list[str]]:
-    """Each listener's latest messages, newest first, from their interaction batches."""
+def latest_messages(company_id: int, originators: Iterable[str] | None,
+                    population: np.ndarray | None = None) -> dict[str, list[str]]:
+    """Each listener's latest messages, newest first, from their interaction batches (`population`: the station's
+    originators, sorted, so that a thin spread of listeners is looked up rather than read by ranges)."""
     found: dict[str, list[tuple[int, str]]] = {}
     fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
-    for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields):
+    for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields,
+                                  population=population):
         texts = [m for m in doc.get("messages") or [] if m]
         if texts:
             times = np.frombuffer(doc["times"], dtype="<i8")
