@@ -14,6 +14,7 @@ import numpy as np
 from bson import Binary
 
 from core.db.quirks import find_by_originator, projection
+from core.listeners import snapshot
 from core.listeners.models import InteractionBatch
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
@@ -64,7 +65,14 @@ def batch_document(company_id: int, originator: str, import_id: str, times_ms, c
 
 def _batches(company_id: int, originators: Iterable[str] | None):
     """The batch documents of the company, or of some of its listeners."""
-    return find_by_originator(InteractionBatch._get_collection(), company_id, originators, FIELDS)
+    return find_by_originator(InteractionBatch._get_collection(), company_id, originators, FIELDS,
+                              population=_station(company_id))
+
+
+def _station(company_id: int):
+    """The station's originators, sorted, when find_by_originator asks (many listeners spread over the station are
+    looked up rather than read by index ranges)."""
+    return lambda: np.sort(snapshot.current(company_id).originators)
 
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,
@@ -77,7 +85,7 @@ def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = 
     """The batch documents of some listeners, with their idempotency keys when asked: a live batch reads them once,
     for its duplicate check and for profiling."""
     return list(find_by_originator(InteractionBatch._get_collection(), company_id, originators,
-                                   {**FIELDS, "keys": 1} if with_keys else FIELDS))
+                                   {**FIELDS, "keys": 1} if with_keys else FIELDS, population=_station(company_id)))
 
 
 def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = None) -> Events:
