@@ -88,8 +88,8 @@ def cached(company_id: int, operation: str, subject: str | None = None, provider
 
 def ensure_open(company_id: int) -> None:
     """Refuse (AiPaused) an AI operation that costs nothing and records nothing, such as a promotion, while the
-    company is paused."""
-    account = ensure_account(company_id)
+    company is paused. A read alone: a company without an account is not paused."""
+    account = accounts().find_one({"company_id": company_id}, {"paused": 1, "reason": 1}) or {}
     if account.get("paused"):
         raise paused_error(account.get("reason"))
 
