@@ -43,21 +43,12 @@ def _timed(client, headers, path: str) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     """Run on the database that `python -m bench.run --sizes N` left under bench/data/run-N."""
-    import json
-
-    from bench.generate import DEFAULT_OUT, folder_of
-    from bench.run import Context, markdown
-    from core import startup
-    from core.config import Settings
+    from bench.run import existing_station, markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     args = parser.parse_args(argv)
-    settings = Settings(data_dir=DEFAULT_OUT / f"run-{args.size}", database_name=f"bench_{args.size}",
-                        auto_embed=False)
-    startup.start(settings)
-    meta = json.loads((folder_of(DEFAULT_OUT, args.size) / "meta.json").read_text())
-    print(markdown([{"size": f"{args.size:,}", **bench_ai_profile(Context(args.size, DEFAULT_OUT, settings, meta))}]))
+    print(markdown([{"size": f"{args.size:,}", **bench_ai_profile(existing_station(args.size))}]))
 
 
 if __name__ == "__main__":

@@ -138,6 +138,17 @@ def _fresh_database(size: int, data: Path) -> Settings:
     return settings
 
 
+def existing_station(size: int) -> Context:
+    """The station a `bench.run --sizes <size>` left under bench/data/run-<size>, opened again (for the benchmarks
+    that run alone: `bench.ai`, `bench.search --embeddings`, `bench.audiences`, `bench.briefs`)."""
+    from core import startup
+
+    settings = Settings(data_dir=DEFAULT_OUT / f"run-{size}", database_name=f"bench_{size}", auto_embed=False)
+    startup.start(settings)
+    meta = json.loads((folder_of(DEFAULT_OUT, size) / "meta.json").read_text())
+    return Context(size, DEFAULT_OUT, settings, meta)
+
+
 def _close(settings: Settings) -> None:
     """Stop the embedded server of this size (its data stays for inspection until the next run)."""
     import mongoengine

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.search.unit import unit_rows
+
 GROUPS = (("timeslot", 1.0), ("channel", 0.7), ("campaign", 0.5))
 """(what an interaction has, weight of its group)."""
 K = 50
@@ -49,7 +51,7 @@ def feature_rows(interactions: Interactions, n: int, vocab: Vocabulary) -> np.nd
         values = getattr(interactions, group)
         codes, known = _codes(values, getattr(vocab, group))
         blocks.append(_shares(interactions.owner[known], codes[known], n, len(getattr(vocab, group))) * weight)
-    return _unit_rows(np.hstack(blocks).astype(np.float32))
+    return unit_rows(np.hstack(blocks).astype(np.float32))
 
 
 def _codes(values: np.ndarray, vocabulary: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -64,12 +66,7 @@ def _shares(owner: np.ndarray, codes: np.ndarray, n: int, width: int) -> np.ndar
     counts = np.bincount(owner.astype(np.int64) * width + codes, minlength=n * width).reshape(n, width)
     totals = counts.sum(axis=1, keepdims=True)
     shares = np.divide(counts, totals, out=np.zeros(counts.shape), where=totals > 0)
-    return _unit_rows(np.sqrt(shares))
-
-
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    return unit_rows(np.sqrt(shares))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import numpy as np
 
 from core.config import active
 from core.errors import ProviderUnavailable
+from core.search.unit import unit_rows
 
 OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
 OPENAI_TIMEOUT_S = 20.0
@@ -27,13 +28,6 @@ class Embedder(Protocol):
     def embed(self, texts: list[str], kind: str = "passage") -> np.ndarray:
         """(len(texts), dim) float32, each row of length 1; `kind` "query" or "passage" for models that tell them
         apart."""
-
-
-def unit_rows(vectors) -> np.ndarray:
-    """Rows scaled to length 1 (inner product is then cosine); a zero row stays zero."""
-    matrix = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1, norms)
 
 
 class OpenAIEmbedder:

@@ -129,6 +129,12 @@ def _results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
             for o, row, score, text in zip(originators, ranked.rows.tolist(), ranked.scores, texts)]
 
 
+def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
+    """Search's answer for listeners ranked by a caller of `rank` (a custom segment's queries): each one's record,
+    score and what made it match."""
+    return _results(sel, ranked, query)
+
+
 def matched(query: str | None, text: str) -> list[str]:
     """The parts of a listener's text that share a word with the query (words compared by their first five letters,
     so that "gospel" meets "Gospel Sunday" and "competitions" meets "competition"); without shared words, the

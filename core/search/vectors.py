@@ -20,6 +20,7 @@ from pymongo import ReturnDocument, UpdateOne
 from core.clock import utcnow
 from core.config import active
 from core.db.connection import UNAVAILABLE
+from core.db.quirks import IN_CHUNK, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
@@ -30,7 +31,8 @@ from core.stations.companies import ensure_company
 
 log = logging.getLogger(__name__)
 
-EMBED_BATCH = 256
+EMBED_BATCH = 20_000  # listeners embedded at a time: enough to pay back the start of the model's worker processes
+WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
 RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
 _lock = threading.Lock()
@@ -48,6 +50,7 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
     texts = listener_texts(snap, rows, ensure_company(company_id))
     hashes = [text_hash(text) for text in texts]
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
+    population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
     made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
     for start in range(0, len(changed), EMBED_BATCH):
@@ -56,8 +59,10 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
         if fresh:
             text_of = {hashes[i]: texts[i] for i in part}
             made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
-        _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in part], [hashes[i] for i in part],
-               np.vstack([made[hashes[i]] for i in part]))
+        for at in range(0, len(part), WRITE_BATCH):
+            written = part[at:at + WRITE_BATCH]
+            _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
+                   [hashes[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
     return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
 
 
@@ -108,16 +113,21 @@ def _rows(snap: snapshot.Snapshot, originators: list[str] | None) -> np.ndarray:
 
 
 def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[str, str]:
-    collection = ListenerEmbedding._get_collection()
+    """The text hash of each listener's stored vector: looked up in chunks of IN_CHUNK (core.db.quirks: a large
+    `$in` is slow on SecantusDB), or read whole for many."""
+    collection, fields = ListenerEmbedding._get_collection(), {"_id": 0, "originator": 1, "text_hash": 1}
     query = {"company_id": company_id, "model": model}
-    if len(originators) < 5000:
-        query["originator"] = {"$in": originators}
-    return {doc["originator"]: doc["text_hash"]
-            for doc in collection.find(query, {"_id": 0, "originator": 1, "text_hash": 1})}
+    if len(originators) >= 5000:
+        return {doc["originator"]: doc["text_hash"] for doc in collection.find(query, fields)}
+    return {doc["originator"]: doc["text_hash"] for start in range(0, len(originators), IN_CHUNK)
+            for doc in collection.find({**query, "originator": {"$in": originators[start:start + IN_CHUNK]}},
+                                       fields)}
 
 
-def _write(company_id: int, model: str, originators: list[str], hashes: list[str], vectors: np.ndarray) -> None:
-    """Store vectors under fresh `seq` numbers (one atomic $inc hands out the block)."""
+def _write(company_id: int, model: str, originators: list[str], hashes: list[str], vectors: np.ndarray,
+           population: np.ndarray | None = None) -> None:
+    """Store vectors under fresh `seq` numbers (one atomic $inc hands out the block); `population`: the station's
+    originators, sorted (core.db.quirks.find_by_originator)."""
     last = EmbeddingCounter._get_collection().find_one_and_update(
         {"company_id": company_id, "model": model},
         {"$inc": {"seq": len(originators)}, "$set": {"written_at": utcnow()}}, upsert=True,
@@ -128,15 +138,15 @@ def _write(company_id: int, model: str, originators: list[str], hashes: list[str
                   {"$set": {"text_hash": h, "vector": np.asarray(v, dtype=np.float32).tobytes(), "seq": first + i,
                             "updated_at": now}}, upsert=True)
         for i, (o, h, v) in enumerate(zip(originators, hashes, vectors))], ordered=False)
-    _drop_erased(company_id, model, originators)
+    _drop_erased(company_id, model, originators, population)
 
 
-def _drop_erased(company_id: int, model: str, originators: list[str]) -> None:
+def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None) -> None:
     """Delete what was just written for listeners erased meanwhile: a refresh that read a listener before its
     erasure may write its vector after the erasure deleted it (erasure renames the listener first, so whoever
     writes after it finds the name gone here)."""
-    present = {doc["originator"] for doc in Listener._get_collection().find(
-        {"company_id": company_id, "originator": {"$in": originators}}, {"_id": 0, "originator": 1})}
+    present = {doc["originator"] for doc in find_by_originator(Listener._get_collection(), company_id, originators,
+                                                               {"originator": 1}, population=population)}
     gone = [o for o in originators if o not in present]
     if gone:
         ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,

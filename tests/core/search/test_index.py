@@ -105,3 +105,20 @@ def test_a_large_exact_search_with_its_selector_finds_the_true_nearest():
     for probe in range(0, 60_000, 6_000):
         _, ids = found.search(vectors[probe], 5, everyone)
         assert list(ids) == list(np.argsort(-(vectors @ vectors[probe]))[:5])
+
+
+def test_a_filter_that_lets_a_quarter_through_keeps_the_approximate_recall(monkeypatch):
+    # the selector hides shut-out vectors from the answer, not from HNSW's walk: the walk must widen with the filter
+    monkeypatch.setattr(faiss_index, "EXACT_CANDIDATES", 0)
+    rng = np.random.default_rng(5)
+    centres = rng.normal(size=(100, 64)).astype(np.float32)
+    points = centres[rng.integers(0, 100, size=24_000)] + rng.normal(scale=0.8, size=(24_000, 64)).astype(np.float32)
+    points /= np.linalg.norm(points, axis=1, keepdims=True)
+    found = VectorIndex(64, True)
+    found.upsert([f"l{i}" for i in range(20_000)], points[:20_000])
+    quarter = np.sort(rng.choice(20_000, size=5_000, replace=False))
+    recalls = []
+    for probe in points[20_000:20_040]:
+        exact = set(quarter[np.argsort(-(points[quarter] @ probe))[:100]].tolist())
+        recalls.append(len(exact & set(found.search(probe, 100, quarter)[1].tolist())) / 100)
+    assert np.mean(recalls) >= 0.95
