@@ -121,11 +121,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--recall", type=int, nargs="*", default=[1_000_000], help="numbers of vectors")
     parser.add_argument("--embeddings", type=int, metavar="SIZE",
                         help="instead: embed again from nothing the station bench.run left at this size")
+    parser.add_argument("--serving", type=int, metavar="SIZE",
+                        help="instead: search the station bench.run left through the API, in a fresh process, and "
+                             "report the process's peak resident memory (a server with the station loaded)")
     args = parser.parse_args(argv)
-    if args.embeddings:
+    if args.serving:
+        print(markdown([{"size": f"{args.serving:,}", **serving(args.serving)}]))
+    elif args.embeddings:
         print(markdown([{"size": f"{args.embeddings:,}", **embed_again(args.embeddings)}]))
     else:
         print(markdown([recall(n) for n in args.recall]))
+
+
+def serving(size: int) -> dict:
+    """bench_search in a process that has done nothing else, and its peak RSS after it (snapshot, index, model)."""
+    import resource
+
+    from bench.run import existing_station
+
+    found = bench_search(existing_station(size))
+    return {**found, "process peak RSS MB": f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"}
 
 
 def embed_again(size: int) -> dict:

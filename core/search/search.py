@@ -48,7 +48,7 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     ranked = rank(sel, model.embed([query], kind="query")[0], limit, min_score)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
             "candidates": int(sel.mask.sum()), "total": len(ranked.rows), "best_score": ranked.best,
-            "results": _results(sel, ranked, query)}
+            "results": results(sel, ranked, query)}
 
 
 def similar_listeners(company_id: int, originator: str, exclude_segment: str | None = None,
@@ -74,7 +74,7 @@ def similar_listeners(company_id: int, originator: str, exclude_segment: str | N
     ranked = rank(Selection(sel.company, sel.snap, mask), index.vectors_of(np.array([own]))[0], limit, min_score)
     return {"company_id": company_id, "originator": originator, "exclude_segment": exclude_segment,
             "min_score": min_score, "limit": limit, "total": len(ranked.rows),
-            "results": _results(Selection(sel.company, sel.snap, mask), ranked, None)}
+            "results": results(Selection(sel.company, sel.snap, mask), ranked, None)}
 
 
 def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float) -> Ranked:
@@ -115,8 +115,8 @@ def _with_location(sel: Selection, location: str | None) -> Selection:
     return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes))
 
 
-def _results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
-    """Each ranked listener's record, score and what made it match."""
+def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
+    """Each ranked listener's record, score and what made it match (search, similar, a custom segment's queries)."""
     if not len(ranked.rows):
         return []
     snap = sel.snap
@@ -127,12 +127,6 @@ def _results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
     return [{**record(docs.get(o, {"originator": o}), snap, int(row), sel.company.timezone),
              "score": round(float(score), 4), "matched": matched(query, text)}
             for o, row, score, text in zip(originators, ranked.rows.tolist(), ranked.scores, texts)]
-
-
-def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
-    """Search's answer for listeners ranked by a caller of `rank` (a custom segment's queries): each one's record,
-    score and what made it match."""
-    return _results(sel, ranked, query)
 
 
 def matched(query: str | None, text: str) -> list[str]:
