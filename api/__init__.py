@@ -8,7 +8,22 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.routing import AnyConverter
 
-from api import ai, credits, docs, explore, health, imports, intelligence, interactions, listener, overview, search
+from api import (
+    agent,
+    ai,
+    audiences,
+    credits,
+    custom_segments,
+    docs,
+    explore,
+    health,
+    imports,
+    intelligence,
+    interactions,
+    listener,
+    overview,
+    search,
+)
 from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
@@ -66,7 +81,8 @@ def init_app(app: Flask) -> Api:
     api.register_converter(CompanyIdConverter, lambda _converter: {"type": "integer", "minimum": COMPANY_IDS[0],
                                                                    "maximum": COMPANY_IDS[1]})
     api.register_converter(AnyConverter, lambda converter: {"type": "string", "enum": sorted(converter.items)})
-    for area in (health, overview, explore, search, listener, imports, interactions, intelligence, ai, credits):
+    for area in (health, overview, explore, search, listener, imports, interactions, intelligence, ai, credits,
+                 custom_segments, audiences, agent):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters

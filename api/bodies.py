@@ -42,3 +42,13 @@ class StrictBodySchema(Schema):
                        if name not in self.fields}
             if unknown:
                 raise ValidationError(unknown)
+
+
+class JsonInteger(fields.Integer):
+    """A JSON whole number as sent: "10", true and 1.5 are refused rather than read as 10, 1 and 1 (core checks the
+    bounds)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+            raise self.make_error("invalid")
+        return int(value)

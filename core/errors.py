@@ -29,6 +29,13 @@ class ListenerNotFound(NotFound):
         return cls(f"Listener {shown} not found")
 
 
+class AudienceNotFound(NotFound):
+    """An audience id unknown to the company (another company's id is unknown too); never repeats the id asked."""
+
+    def __init__(self, detail: str = "Audience not found"):
+        super().__init__(detail)
+
+
 class Forbidden(DomainError):
     status = 403
 

@@ -14,6 +14,10 @@ from core.access import models as _access_models  # noqa: F401 - registers the p
 from core.ai import models as _ai_models  # noqa: F401 - registers the package's documents
 from core.ai.profile import erase_ai_profile
 from core.ai.promote import erase_promotions
+from core.audiences import models as _audience_models  # noqa: F401 - registers the package's documents
+from core.audiences.members import erase_members
+from core.campaigns import models as _campaign_models  # noqa: F401 - registers the package's documents
+from core.campaigns.cache import erase_recommendations
 from core.config import Settings
 from core.credits import ledger
 from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents
@@ -43,6 +47,8 @@ def start(settings: Settings) -> Database:
     erasure_hooks.register("ai_profiles", erase_ai_profile)
     erasure_hooks.register("demographic_promotions", erase_promotions)
     erasure_hooks.register("credit_ledger", ledger.forget_subject)
+    erasure_hooks.register("audiences", erase_members)
+    erasure_hooks.register("recommendations", erase_recommendations)
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()

@@ -5,11 +5,15 @@ Routes are not listed here: a new route is covered as soon as it exists, and a r
 cannot fill fails it until someone says what a real value of that argument is."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from bson import ObjectId, json_util
 
 from core.access.api_keys import create_key
 from core.access.users import create_user
+from core.audiences.models import Audience
+from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest.jobs import ImportJob
 from core.segmentation.runs import segment_company
@@ -20,8 +24,8 @@ pytestmark = pytest.mark.db
 
 THEIRS, OURS = 1, 2
 SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001",
-           "segment_key": "super_fan"}
-"""A real value of each path argument: a listener, an import job and a segment of the other company."""
+           "segment_key": "super_fan", "audience_id": "theirs-aud-1"}
+"""A real value of each path argument: a listener, an import job, a segment and an audience of the other company."""
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 
@@ -38,12 +42,23 @@ def everything(db) -> dict:
             for name in sorted(db.list_collection_names()) if not name.startswith("system.")}
 
 
+def their_audience() -> None:
+    """An audience of the other company, with the listener as its member."""
+    now = utcnow()
+    Audience(company_id=THEIRS, audience_id=SAMPLES["audience_id"], name="Theirs", name_key="theirs", theme="vip",
+             limit=10, min_score=0.5, expiry_days=30, created_at=now, expires_at=now + timedelta(days=30),
+             strategy={"queries": ["vip"], "filters": {}, "min_score": 0.5, "limit": 10, "provider": "local",
+                       "model": "m"},
+             members=[{"originator": SAMPLES["originator"], "score": 0.9, "query": 0}]).save()
+
+
 @pytest.fixture
 def other_company_client(app):
     """A client of company 2 in every way it can present itself: its API key and its producer's session."""
     make_listener(THEIRS, SAMPLES["originator"], [event(d) for d in range(1, 12)], name="Lerato", tags=["vip"])
     make_listener(OURS, "27830000002", [event(3)])
     ImportJob(id=ObjectId(SAMPLES["job_id"]), company_id=THEIRS, kind="profiles", state="done").save()
+    their_audience()
     for company_id in (THEIRS, OURS):
         segment_company(company_id, NOW)
     create_user("producer@ours.fm", "our-password", companies=[OURS])

@@ -16,18 +16,15 @@ from core.ai.profile import OPERATION as PROFILE
 from core.ai.profile import ai_listener_profile, fresh_profile
 from core.ai.promote import PROMOTABLE, THRESHOLD, promote_demographics, promotion_history
 from core.clock import as_utc
-from core.config import active
 from core.credits.ledger import account
-from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable
+from core.errors import AiPaused
 from core.search.churn import published_evaluation
 from core.text.wording import join_words
-from webapp.helpers import credits_text, open_station, wants_fragment
+from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
 from webapp.labels import value_label
 
 bp = Blueprint("ai", __name__)
 
-REFUSALS = (CreditsExhausted, AiPaused, ProviderUnavailable)
-"""What an AI call may be refused with that the page explains rather than answers with an error page."""
 INFERRED = (("inferred_gender", "Gender"), ("inferred_age_group", "Age group"), ("inferred_language", "Language"),
             ("inferred_location", "Location"), ("inferred_lsm", "LSM"))
 FIELD_WORDS = {"gender": "gender", "age_group": "age group", "language": "language", "location": "location"}
@@ -120,22 +117,6 @@ def most_urgent_first(found: dict) -> dict:
     """The insights with the segments of high priority first, then medium, then low (each in the usual order)."""
     return {**found, "segments": sorted(found["segments"], key=lambda s: PRIORITIES.index(s["priority"])
                                         if s["priority"] in PRIORITIES else len(PRIORITIES))}
-
-
-def price_of(operation: str) -> str:
-    """The operation's price in words, from the price table ("1 credit", "5 credits")."""
-    return credits_text(active().prices[operation])
-
-
-def refusal(error: Exception, company_id: int, operation: str) -> str:
-    """Why an AI call was refused, in words a producer can act on."""
-    if isinstance(error, CreditsExhausted):
-        balance = credits_text(account(company_id)["balance"])
-        return (f"Not enough credits: this costs {price_of(operation)} and the balance is {balance}. "
-                "Ask an admin to load more.")
-    if isinstance(error, ProviderUnavailable):
-        return "The AI service is not answering; nothing was charged. Try again in a minute."
-    return error.detail
 
 
 def inferred_rows(profile: dict) -> list[dict]:

@@ -106,7 +106,8 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
             "completeness": view["completeness"], "heat": heat_map(view["cross_channel"], base, pairs),
             "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None, "sorts": sort_links(base, pairs, size, sort),
             "exports": {fmt: link(url_for(f"explorer.export_{fmt}", company_id=company_id), pairs)
-                        for fmt in ("csv", "json")}}
+                        for fmt in ("csv", "json")},
+            "save_audience": link(url_for("audiences.new", company_id=company_id), filter_pairs(flt))}
 
 
 def date_presets(base: str, pairs: list, keep: list, tz: str | None) -> list[dict]:

@@ -10,7 +10,10 @@ from zoneinfo import ZoneInfo
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
+from core.config import active
+from core.credits.ledger import account
 from core.credits.money import hundredths, phrase
+from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable
 from core.explore.glossary import TEXTS
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
@@ -22,6 +25,7 @@ NAVIGATION = (
     ("Search", "search.page", "search"),
     ("AI insights", "ai.page", "ai"),
     ("Audiences", "audiences.page", "audiences"),
+    ("Briefs", "briefs.page", "briefs"),
     ("Campaigns", "campaigns.page", "campaigns"),
     ("Credits", "credits.page", "credits"),
 )
@@ -115,6 +119,26 @@ def format_when(iso: str | None, tz: str | None = None) -> str:
 def credits_text(amount: int | float) -> str:
     """Credits as a sentence says them ("1 credit", "0.25 credits", "1,000 credits"): the filter `credits`."""
     return phrase(hundredths(amount))
+
+
+REFUSALS = (CreditsExhausted, AiPaused, ProviderUnavailable)
+"""What a paid AI call may be refused with that a page explains rather than answers with an error page."""
+
+
+def price_of(operation: str) -> str:
+    """The operation's price in words, from the price table ("1 credit", "5 credits")."""
+    return credits_text(active().prices[operation])
+
+
+def refusal(error: Exception, company_id: int, operation: str) -> str:
+    """Why a paid AI call was refused, in words a producer can act on."""
+    if isinstance(error, CreditsExhausted):
+        balance = credits_text(account(company_id)["balance"])
+        return (f"Not enough credits: this costs {price_of(operation)} and the balance is {balance}. "
+                "Ask an admin to load more.")
+    if isinstance(error, ProviderUnavailable):
+        return "The AI service is not answering; nothing was charged. Try again in a minute."
+    return error.detail
 
 
 def safe_next(target: str | None) -> str | None:

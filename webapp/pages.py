@@ -11,7 +11,21 @@ from flask_wtf.csrf import CSRFProtect
 from api.errors import is_api_request
 from core.segmentation.insights import being
 from core.text.wording import agree, number, plural
-from webapp import ai, auth, credits, explore, glossary, imports, listener, overview, search, segment, throttle
+from webapp import (
+    ai,
+    audiences,
+    auth,
+    briefs,
+    credits,
+    explore,
+    glossary,
+    imports,
+    listener,
+    overview,
+    search,
+    segment,
+    throttle,
+)
 from webapp.helpers import credits_text, format_when, layout_context, safe_next
 
 login_manager = LoginManager()
@@ -37,7 +51,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(agree, "agree")  # {{ n | agree("has") }}: the word that goes with n ("has", "have")
     app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
-    for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits):
+    for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
+                 briefs):
         app.register_blueprint(area.bp)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 

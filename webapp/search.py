@@ -36,7 +36,7 @@ def page(company_id: int):
     station = open_station(company_id)
     args = typed_fields()
     context = {"args": args, "base": url_for("search.page", company_id=company_id), "defaults": DEFAULTS,
-               **search(company_id, args)}
+               "save_audience": audience_link(company_id, args), **search(company_id, args)}
     if not wants_fragment():
         context["form"] = form(company_id, args)
     return render_htmx("search/page.html", "search/_fragment.html", station=station, **context)
@@ -104,6 +104,14 @@ def problem(args: dict, item: dict) -> dict:
     return {"name": name, "title": labels.get(name) or title(name), "value": ", ".join(args.get(name, [])),
             "msg": item["msg"], "remove": link(url_for("search.page", company_id=request.view_args["company_id"]),
                                                rest)}
+
+
+def audience_link(company_id: int, args: dict) -> str:
+    """The audience form prefilled with this search: its query as the theme, its filters (the location, which search
+    matches in part, becomes the filter that matches it whole)."""
+    pairs = [("theme", v) for v in args.get("q", [])[:1]]
+    pairs += [(name, v) for name in (*CHOICES, "tags", "location") for v in args.get(name, [])]
+    return link(url_for("audiences.new", company_id=company_id), pairs)
 
 
 def form(company_id: int, args: dict) -> dict:

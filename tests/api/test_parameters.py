@@ -15,7 +15,7 @@ from tests.api.document import documented_operations
 from webapp import errors
 
 PATH_VALUES = {"company_id": "1", "originator": "27820000001", "kind": "profiles", "job_id": "0" * 24,
-               "segment_key": "super_fan"}
+               "segment_key": "super_fan", "audience_id": "an-audience"}
 
 
 def detail_of(response) -> list[dict]:

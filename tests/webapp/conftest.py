@@ -269,7 +269,9 @@ def dashboard(_app, _live_url, browser):
     paths = {"login": "/login", "stations": "/stations", "overview": "/stations/1/",
              "explorer": "/stations/1/explorer", "listener": f"/stations/1/listeners/{listener.originator}",
              "glossary": "/glossary", "error": MISSING_LISTENER, "segment": "/stations/1/segments/super_fan",
-             "search": f"/stations/1/search?q={SEARCHED}&min_score=0.5"}
+             "search": f"/stations/1/search?q={SEARCHED}&min_score=0.5", "audiences": "/stations/1/audiences",
+             "audience-new": f"/stations/1/audiences/new?theme={SEARCHED}&gender=female",
+             "briefs": "/stations/1/briefs"}
     yield {"url": _live_url, "state": state, "paths": paths}
     empty_database()
 

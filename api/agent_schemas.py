@@ -1,0 +1,159 @@
+"""What the campaign agent answers, as the OpenAPI document describes it (api.agent's views dump through these)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from core.campaigns.words import GOALS
+from core.search.churn import LEVELS
+
+RISKS = ", ".join(LEVELS)
+ANY_VALUE = {"description": "a filter value: a string, an integer or a boolean"}
+
+
+class BriefCriterionSchema(Schema):
+    field = fields.Str(metadata={"description": "a shared filter name, or dates, budget or goal"})
+    values = fields.List(fields.Raw(metadata=ANY_VALUE), metadata={
+        "description": "the filter's values; dates: [start, end]; budget: [amount, currency]; goal: [goal]"})
+    words = fields.Str(metadata={"description": "the words of the brief it came from"})
+
+
+class BriefDatesSchema(Schema):
+    start = fields.Str(metadata={"description": "first day, YYYY-MM-DD"})
+    end = fields.Str(metadata={"description": "last day, YYYY-MM-DD"})
+    words = fields.Str()
+
+
+class BriefBudgetSchema(Schema):
+    amount = fields.Float()
+    currency = fields.Str(metadata={"description": "ISO 4217; ZAR when the brief says R or rand, or nothing"})
+    words = fields.Str()
+
+
+class BriefGoalSchema(Schema):
+    value = fields.Str(metadata={"enum": list(GOALS)})
+    words = fields.Str()
+
+
+class BriefUnmappedSchema(Schema):
+    words = fields.Str(metadata={"description": "what the brief asks"})
+    reason = fields.Str(metadata={"description": "why no filter expresses it"})
+
+
+class ParsedBriefSchema(Schema):
+    criteria = fields.List(fields.Nested(BriefCriterionSchema))
+    filters = fields.Dict(keys=fields.Str(), values=fields.Raw(), metadata={
+        "description": "shared filter name -> value (a list for repeatable filters), ready to send as filters"})
+    dates = fields.Nested(BriefDatesSchema, allow_none=True)
+    budget = fields.Nested(BriefBudgetSchema, allow_none=True)
+    goal = fields.Nested(BriefGoalSchema, allow_none=True)
+    unmapped = fields.List(fields.Nested(BriefUnmappedSchema))
+
+
+class AgentMeteredSchema(Schema):
+    provider = fields.Str(metadata={"description": "local or openai"})
+    model = fields.Str(allow_none=True)
+    tokens_in = fields.Int()
+    tokens_out = fields.Int()
+    cached = fields.Bool(metadata={"description": "true: a stored answer, which costs nothing"})
+    cost = fields.Float(metadata={"description": "credits this answer cost (0 when cached)"})
+    balance = fields.Float(metadata={"description": "the company's credits left after it"})
+
+
+class ParseBriefAnswerSchema(ParsedBriefSchema, AgentMeteredSchema):
+    company_id = fields.Int()
+    brief = fields.Str()
+
+
+class RecommendEntrySchema(Schema):
+    value = fields.Raw(metadata={"description": "the value: a segment key, channel_type, show id, daypart ..."})
+    label = fields.Str()
+    count = fields.Int(metadata={"description": "listeners"})
+    share = fields.Float(metadata={"description": "percentage of the audience (of the sample for themes)"})
+
+
+def _entries(description: str) -> fields.List:
+    return fields.List(fields.Nested(RecommendEntrySchema), metadata={"description": description})
+
+
+class RecommendShareSchema(Schema):
+    count = fields.Int()
+    share = fields.Float()
+
+
+class RecommendChurnSchema(Schema):
+    sampled = fields.Int()
+    low = fields.Nested(RecommendShareSchema)
+    medium = fields.Nested(RecommendShareSchema)
+    high = fields.Nested(RecommendShareSchema)
+
+
+class RecommendSampleSchema(Schema):
+    size = fields.Int()
+    drawn = fields.Str(metadata={"description": "how the sample was drawn"})
+
+
+class RecommendEmptiedSchema(Schema):
+    field = fields.Str()
+    value = fields.Raw()
+    before = fields.Int(metadata={"description": "listeners matching the filters taken before this one"})
+
+
+class RecommendAudienceSchema(Schema):
+    size = fields.Int(metadata={"description": "listeners the combined filters select"})
+    reachable = fields.Int(metadata={"description": "of them, opted in and with permission given"})
+    reachable_share = fields.Float()
+    segments = _entries("segments, most listeners first")
+    channels = _entries("primary channels")
+    dayparts = _entries("peak time of day")
+    days = _entries("primary day of the week")
+    weekday_share = fields.Float(metadata={"description": "percentage interacting mostly Monday to Friday"})
+    shows = _entries("shows they took part in, most first")
+    interests = _entries("tags and inferred interests")
+    sample = fields.Nested(RecommendSampleSchema)
+    churn = fields.Nested(RecommendChurnSchema, metadata={"description": f"the sample by churn risk: {RISKS}"})
+    themes = _entries("themes of the sample's messages")
+    figures = fields.Dict(keys=fields.Str(), values=fields.Float(), metadata={
+        "description": "every figure a claim may cite, by name (segment.super_fan, channel.2, reachable ...)"})
+    emptied_by = fields.Nested(RecommendEmptiedSchema, allow_none=True, metadata={
+        "description": "when nobody matches: the filter that left nobody"})
+
+
+class RecommendFigureSchema(Schema):
+    name = fields.Str(metadata={"description": "a key of audience.figures"})
+    value = fields.Float()
+
+
+class RecommendClaimSchema(Schema):
+    text = fields.Str()
+    figure = fields.Nested(RecommendFigureSchema, metadata={"description": "the figure the claim rests on"})
+
+
+class RecommendPlanSchema(Schema):
+    summary = fields.Str()
+    target = fields.List(fields.Nested(RecommendClaimSchema), metadata={"description": "segments to target, and why"})
+    channels = fields.List(fields.Nested(RecommendClaimSchema))
+    timing = fields.List(fields.Nested(RecommendClaimSchema), metadata={"description": "dayparts and days"})
+    angles = fields.List(fields.Nested(RecommendClaimSchema), metadata={"description": "message angles"})
+    expected_reach = fields.Nested(RecommendClaimSchema)
+    dropped_claims = fields.Int(metadata={"description": "claims of the model left out for misquoting a figure"})
+
+
+class RecommendOverrideSchema(Schema):
+    field = fields.Str()
+    from_brief = fields.Raw(metadata={"description": "the value the brief gave"})
+    given = fields.Raw(metadata={"description": "the value of the request, which was applied"})
+
+
+class RecommendAnswerSchema(AgentMeteredSchema):
+    company_id = fields.Int()
+    brief = fields.Str()
+    sample_size = fields.Int()
+    made_at = fields.Str(metadata={"description": "when the answer was made (ISO 8601, UTC)"})
+    expires_at = fields.Str(metadata={"description": "when it stops being served from the cache (24 hours)"})
+    criteria = fields.Nested(ParsedBriefSchema, metadata={"description": "the brief parsed, as parse-brief answers it"})
+    filters = fields.Dict(keys=fields.Str(), values=fields.Raw(), metadata={
+        "description": "the filters applied: the brief's, with the request's over them"})
+    overridden = fields.List(fields.Nested(RecommendOverrideSchema), metadata={
+        "description": "filters of the request that replaced a different value of the brief"})
+    audience = fields.Nested(RecommendAudienceSchema)
+    recommendation = fields.Nested(RecommendPlanSchema)

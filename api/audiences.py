@@ -1,0 +1,164 @@
+"""Saved audiences: /api/v1/audiences/{company_id}, a theme's listeners saved with the strategy that found them;
+listed without members, read with members enriched, refreshed by re-running the strategy, deleted. Creating and
+refreshing are charged in credits."""
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from api.ai import PAID
+from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
+from api.custom_segments import NOT_BLANK, SCORE, QueryUseSchema, description_field, theme_field
+from api.params import FILTER_PARAMETERS
+from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
+from core.audiences.store import (
+    create_audience,
+    delete_audience,
+    get_audience,
+    list_audiences,
+    refresh_audience,
+)
+from core.explore.filters import parse_filters
+
+
+class CreateAudienceRequestSchema(StrictBodySchema):
+    name = fields.Str(required=True, metadata={**NOT_BLANK, "maxLength": NAME_MAX,
+                                               "description": "unique per station, ignoring case"})
+    theme = theme_field()
+    description = description_field()
+    limit = JsonInteger(load_default=AUDIENCE_LIMIT, metadata={"minimum": AUDIENCE_LIMITS[0],
+                                                               "maximum": AUDIENCE_LIMITS[1]})
+    min_score = JsonNumber(load_default=MIN_SCORE, metadata=SCORE)
+    expiry_days = JsonInteger(load_default=EXPIRY_DAYS, metadata={
+        "minimum": EXPIRY_LIMITS[0], "maximum": EXPIRY_LIMITS[1],
+        "description": "days until the audience is marked expired (still readable; a refresh renews it)"})
+
+
+class ChangeCountsSchema(Schema):
+    joined = fields.Int()
+    left = fields.Int()
+    stayed = fields.Int()
+
+
+class AudienceSummarySchema(Schema):
+    audience_id = fields.Str()
+    company_id = fields.Int()
+    name = fields.Str()
+    theme = fields.Str()
+    description = fields.Str(allow_none=True)
+    limit = fields.Int()
+    min_score = fields.Float()
+    expiry_days = fields.Int()
+    filters = fields.Dict(metadata={"description": "the saved filters: parameter -> value(s)"})
+    queries = fields.List(fields.Nested(QueryUseSchema), metadata={"description": "the saved search queries"})
+    provider = fields.Str(metadata={"description": "who made the queries: local, openai or given"})
+    model = fields.Str(allow_none=True)
+    member_count = fields.Int()
+    reachable = fields.Int(metadata={"description": "members with both opt-in and permission"})
+    created_at = fields.Str(metadata={"description": "ISO 8601, UTC"})
+    refreshed_at = fields.Str(allow_none=True)
+    expires_at = fields.Str()
+    status = fields.Str(metadata={"enum": ["active", "expired"]})
+    last_changes = fields.Nested(ChangeCountsSchema, allow_none=True,
+                                 metadata={"description": "what the last refresh changed (null: never refreshed)"})
+
+
+class MemberSchema(Schema):
+    originator = fields.Str()
+    score = fields.Float()
+    query = fields.Str(allow_none=True, metadata={"description": "the saved query that scored the member best"})
+    segment = fields.Str(allow_none=True)
+    gender = fields.Str(allow_none=True)
+    age_group = fields.Str(allow_none=True)
+    language = fields.Str(allow_none=True)
+    location = fields.Str(allow_none=True)
+    inferred_gender = fields.Str(allow_none=True)
+    inferred_age_group = fields.Str(allow_none=True)
+    inferred_language = fields.Str(allow_none=True)
+    inferred_location = fields.Str(allow_none=True)
+    inferred_lsm = fields.Str(allow_none=True)
+    inferred_interests = fields.List(fields.Str())
+    channels = fields.List(fields.Str(), metadata={"description": "names of the channels the listener uses"})
+    opt_in = fields.Bool(allow_none=True)
+    permission = fields.Bool(allow_none=True)
+    reachable = fields.Bool(metadata={"description": "opt-in and permission both given"})
+
+
+class AudienceListSchema(Schema):
+    company_id = fields.Int()
+    total = fields.Int()
+    audiences = fields.List(fields.Nested(AudienceSummarySchema), metadata={"description": "newest first"})
+
+
+class AudienceSchema(AudienceSummarySchema):
+    members = fields.List(fields.Nested(MemberSchema), metadata={"description": "best score first"})
+
+
+class AudienceSpentSchema(AudienceSchema):
+    tokens_in = fields.Int()
+    tokens_out = fields.Int()
+    cached = fields.Bool()
+    cost = fields.Float(metadata={"description": "credits this call cost"})
+    balance = fields.Float(metadata={"description": "the company's credits left after it"})
+
+
+class ChangesSchema(Schema):
+    joined = fields.List(fields.Str(), metadata={"description": "new members, best first"})
+    left = fields.List(fields.Str(), metadata={"description": "members no longer found"})
+    stayed = fields.Int()
+
+
+class RefreshedSchema(AudienceSpentSchema):
+    changes = fields.Nested(ChangesSchema)
+
+
+class DeletedSchema(Schema):
+    company_id = fields.Int()
+    audience_id = fields.Str()
+    name = fields.Str()
+    deleted = fields.Bool()
+
+
+blp = Blueprint("saved_audiences", __name__, url_prefix="/api/v1/audiences",
+                description="Saved audiences: a theme's listeners with the strategy that found them")
+
+
+@blp.route("/<company:company_id>")
+class Audiences(MethodView):
+    @blp.response(200, AudienceListSchema)
+    def get(self, company_id: int):
+        """All audiences of the company, member lists omitted"""
+        return list_audiences(company_id)
+
+    @blp.doc(parameters=FILTER_PARAMETERS)
+    @blp.arguments(CreateAudienceRequestSchema)
+    @blp.response(201, AudienceSpentSchema)
+    @blp.alt_response(402, response="PAYMENT_REQUIRED", description=PAID)
+    @blp.alt_response(409, response="CONFLICT", description="the station already has an audience of that name")
+    def post(self, body: dict, company_id: int):
+        """Create and save an audience from a theme, within the filters given as query parameters"""
+        return create_audience(company_id, flt=parse_filters(request.args.to_dict(flat=False)), **body)
+
+
+@blp.route("/<company:company_id>/<audience_id>")
+class Audience(MethodView):
+    @blp.response(200, AudienceSchema)
+    def get(self, company_id: int, audience_id: str):
+        """One audience with members enriched with profile data"""
+        return get_audience(company_id, audience_id)
+
+    @blp.response(200, DeletedSchema)
+    def delete(self, company_id: int, audience_id: str):
+        """Delete an audience; cannot be undone"""
+        return delete_audience(company_id, audience_id)
+
+
+@blp.route("/<company:company_id>/<audience_id>/refresh")
+class AudienceRefresh(MethodView):
+    @blp.response(200, RefreshedSchema)
+    @blp.alt_response(402, response="PAYMENT_REQUIRED", description=PAID)
+    def put(self, company_id: int, audience_id: str):
+        """Re-run the audience's saved search strategy; answers who joined, who left and how many stayed"""
+        return refresh_audience(company_id, audience_id)

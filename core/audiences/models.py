@@ -1,0 +1,32 @@
+"""The stored documents of saved audiences: one per audience, holding the strategy that found its members so that a
+refresh re-runs it (decisions.md §8)."""
+from __future__ import annotations
+
+from mongoengine import DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
+
+from core.db.documents import stored
+
+
+@stored
+class Audience(Document):
+    """A named audience of a station. Names are unique per company by `name_key` (trimmed, case-folded), an index
+    and not a read, so that two creates racing with one name cannot both win."""
+
+    company_id = IntField(required=True)
+    audience_id = StringField(required=True)  # short, random, URL-safe
+    name = StringField(required=True)
+    name_key = StringField(required=True)
+    theme = StringField(required=True)
+    description = StringField(null=True)
+    limit = IntField(required=True)
+    min_score = FloatField(required=True)
+    expiry_days = IntField(required=True)
+    strategy = DictField()  # queries, filters (parameter -> value(s)), min_score, limit, provider, model
+    members = ListField(DictField())  # [{originator, score, query: index into strategy.queries}], best first
+    created_at = DateTimeField(required=True)
+    refreshed_at = DateTimeField(null=True)
+    expires_at = DateTimeField(required=True)
+    changes = DictField(null=True)  # what the last refresh changed: joined, left and stayed counts
+    meta = {"collection": "audiences",
+            "indexes": [{"fields": ["company_id", "name_key"], "unique": True},
+                        {"fields": ["company_id", "audience_id"], "unique": True}]}

@@ -1,0 +1,135 @@
+"""Parse-brief: an advertiser's free-text brief as targeting criteria mapped to the shared filter set, with the words
+each came from, the campaign's dates, budget and goal, and what no filter can express.
+
+Either provider reads the brief (`local` by default, `openai` when configured); both answers are shaped here alike:
+every value is checked against the station's own vocabulary and the filters are parsed by the one filter type, so
+whatever a brief says (or makes a model say), the answer can only hold this station's values of the shared filters.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from core.campaigns import brief_local, brief_openai
+from core.campaigns.vocabulary import Vocabulary, station_vocabulary
+from core.clock import utcnow
+from core.config import active
+from core.credits import charges
+from core.errors import ValidationFailed
+from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.spec import SPEC
+
+OPERATION = "parse_brief"
+MAX_BRIEF = 5000
+REPEATED = ("strings", "ints", "all_of")
+"""Filter kinds that take several values; the others take one."""
+FACTS = ("dates", "budget", "goal")
+
+
+def check_brief(brief, loc: tuple = ("body", "brief")) -> str:
+    """The brief without surrounding blanks: 422 when it is blank or longer than MAX_BRIEF characters."""
+    text = brief.strip() if isinstance(brief, str) else ""
+    if not text:
+        raise ValidationFailed.one(list(loc), "Write the brief: it may not be blank.")
+    if len(text) > MAX_BRIEF:
+        raise ValidationFailed.one(list(loc), f"A brief has at most {MAX_BRIEF} characters.")
+    return text
+
+
+def parse_brief(company_id: int, brief: str) -> dict:
+    """The brief's criteria, filters, dates, budget, goal and unmapped asks; charged (402 short, 403 paused,
+    refunded when the provider fails)."""
+    text = check_brief(brief)
+    vocab = station_vocabulary(company_id)  # an unknown company is a 404 before any charge
+    with charges.charge(company_id, OPERATION) as bill:
+        parsed = read(vocab, text)
+        bill.record(provider=parsed["provider"], model=parsed["model"], tokens_in=parsed["tokens_in"],
+                    tokens_out=parsed["tokens_out"])
+    return {"company_id": company_id, "brief": text, **parsed, "cost": bill.cost, "balance": bill.balance,
+            "cached": False}
+
+
+def criteria_of(company_id: int, brief: str) -> dict:
+    """What parse_brief answers of the brief, uncharged (recommend pays for it as part of its own price)."""
+    return read(station_vocabulary(company_id), check_brief(brief))
+
+
+def read(vocab: Vocabulary, brief: str, now: datetime | None = None) -> dict:
+    """The configured provider's reading of the brief, shaped and checked: {criteria, filters, dates, budget, goal,
+    unmapped, provider, model, tokens_in, tokens_out}."""
+    settings, now = active(), now or utcnow()
+    if settings.ai_provider == "openai":
+        raw = brief_openai.read_brief(vocab, brief, now, settings)
+    else:
+        raw = {**brief_local.read_brief(vocab, brief, now), "provider": "local", "model": brief_local.MODEL,
+               "tokens_in": 0, "tokens_out": 0}
+    return {**shaped(vocab, raw), "provider": raw["provider"], "model": raw["model"], "tokens_in": raw["tokens_in"],
+            "tokens_out": raw["tokens_out"]}
+
+
+def shaped(vocab: Vocabulary, raw: dict) -> dict:
+    """Criteria whose values the station holds, merged into filters that parse_filters takes as they are; the rest
+    unmapped with the reason (a one-value filter named with two values is neither guessed: both are unmapped)."""
+    accepted, unmapped = [], list(raw["unmapped"])
+    for item in raw["items"]:
+        name, words = item["field"], item["words"]
+        values = [vocab.holds(name, v) for v in item["values"]] if name in SPEC else [None]
+        if not values or None in values:
+            unmapped.append({"words": words or ", ".join(map(str, item["values"])),
+                             "reason": f"Not a value of this station's {name.replace('_', ' ')} filter."})
+        elif {"field": name, "values": values, "words": words} not in accepted:
+            accepted.append({"field": name, "values": values, "words": words})
+    torn = _torn(accepted)
+    unmapped += [{"words": e["words"], "reason": f"The {e['field'].replace('_', ' ')} filter takes one value; the "
+                  "brief names more than one."} for e in accepted if e["field"] in torn]
+    criteria = [e for e in accepted if e["field"] not in torn]
+    filters: dict = {}
+    for entry in criteria:
+        if SPEC[entry["field"]][0] in REPEATED:
+            held = filters.setdefault(entry["field"], [])
+            held += [v for v in entry["values"] if v not in held]
+        else:
+            filters[entry["field"]] = entry["values"][0]
+    parse_filters(filters)  # every value is the station's own: a failure here is a bug, not the client's input
+    criteria += [{"field": name, "values": _fact_values(name, raw[name]), "words": raw[name]["words"]}
+                 for name in FACTS if raw.get(name)]
+    return {"criteria": criteria, "filters": filters, "dates": raw.get("dates"), "budget": raw.get("budget"),
+            "goal": raw.get("goal"), "unmapped": _unique(unmapped)}
+
+
+def _torn(entries: list[dict]) -> set[str]:
+    """One-value filters that the entries give more than one value."""
+    values: dict[str, set] = {}
+    for entry in entries:
+        if SPEC[entry["field"]][0] not in REPEATED:
+            values.setdefault(entry["field"], set()).update(map(str, entry["values"]))
+    return {name for name, held in values.items() if len(held) > 1}
+
+
+def _fact_values(name: str, fact: dict) -> list:
+    if name == "dates":
+        return [fact["start"], fact["end"]]
+    if name == "budget":
+        return [fact["amount"], fact["currency"]]
+    return [fact["value"]]
+
+
+def _unique(unmapped: list[dict]) -> list[dict]:
+    seen, out = set(), []
+    for item in unmapped:
+        if item["words"] not in seen:
+            seen.add(item["words"])
+            out.append(item)
+    return out
+
+
+def filter_values(flt: ListenerFilter) -> dict:
+    """A filter as JSON values by name (lists for the repeatable ones), as parse_filters reads them back."""
+    out = {}
+    for name, value in flt.values.items():
+        if isinstance(value, tuple):
+            out[name] = list(value)
+        elif isinstance(value, datetime):
+            out[name] = value.isoformat()
+        else:
+            out[name] = value
+    return out

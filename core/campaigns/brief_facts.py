@@ -1,0 +1,261 @@
+"""Dates, budget and goal of a brief: what the campaign is, as opposed to whom it is for.
+
+Dates are read by dateparser in the station's time zone, relative to the clock's today. The stretches that name
+dates are looked for first (a range within one month, a public holiday of the station's country by its name from
+the `holidays` package, a day and month, a whole month, a relative day), each parsed by dateparser; then dateparser's
+own search over the rest, whose matches are kept only when they name a month, a numeric date, a relative day or a
+weekday after "on"/"this"/"next" (alone it reads "We" as Wednesday and "25-34" as a date). A duration ("for two
+weeks") sets the end from the start, or from today after "next"; alone it names no dates. Amounts are read by
+price-parser, and only in a sentence about budget or spend, the one nearest those words (a prize is no budget).
+The goal is the most specific one the brief names.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import dateparser
+import holidays as holiday_calendars
+from dateparser.search import search_dates
+from price_parser import Price
+
+from core.campaigns.words import GOAL_PATTERNS
+
+LANGUAGES = ["en", "af"]
+"""Languages dateparser reads dates in: English, and Afrikaans ("12 Desember") that briefs here are also written in."""
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+          "januarie", "februarie", "maart", "mei", "junie", "julie", "augustus", "oktober", "desember")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+RANGE = re.compile(r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|till|and)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+"
+                   r"(?P<month>[A-Za-z]{3,9})\b(?:\s+(?P<year>\d{4}))?")
+NUMBER = r"(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight)"
+DURATION = re.compile(r"\b(?:(?:for|over)\s+(?:the\s+(?:next|coming)\s+)?" + NUMBER
+                      + r"\s+(?P<unit>days?|weeks?|months?)|" + NUMBER.replace("<n>", "<n2>")
+                      + r"[- ](?P<unit2>day|week|month)\s+(?:flight|campaign|run|burst|promotion|schedule))\b",
+                      re.IGNORECASE)
+NEXT = re.compile(r"\b(?:next|coming)\b", re.IGNORECASE)
+DAY = re.compile(r"\b(?:(?:on|this|next|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+                 r"(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<month>[A-Za-z]{3,9})\b(?:,?\s+(?P<year>\d{4}))?"
+                 r"|\b(?P<month2>[A-Z][a-z]{2,8})\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<year2>\d{4}))?",
+                 re.IGNORECASE)
+WHOLE_MONTH = re.compile(r"\b(?:in|during|throughout|for|all of)\s+(?P<month>[A-Za-z]{3,9})\b(?:\s+(?P<year>\d{4}))?"
+                         r"(?!\s*\d)")
+MONTH_ONLY = re.compile(r"(?:[A-Za-z]+\s+)?(?P<month>[A-Z][a-z]{2,8})(?:\s+(?P<year>\d{4}))?")
+RELATIVE = re.compile(r"\b(?:tomorrow|today|tonight|(?:next|this|coming)\s+(?:week|weekend|month|year|"
+                      + "|".join(WEEKDAYS) + r"))\b", re.IGNORECASE)
+NUMERIC_DATE = re.compile(r"\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b")
+MONEY = re.compile(r"(?<![\w$€£])(?P<cur>R|ZAR|US\$|\$|€|£)\s?(?P<num>\d[\d\s,.]*\d|\d)\s?(?P<mult>k|m|mil|million|"
+                   r"thousand)?\b|\b(?P<num2>\d[\d\s,.]*\d|\d)\s?(?P<mult2>k|m|million|thousand)?\s?(?P<cur2>"
+                   r"(?i:rand|zar))\b")
+MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mil": 1_000_000, "million": 1_000_000}
+CURRENCIES = {"R": "ZAR", "ZAR": "ZAR", "RAND": "ZAR", "$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
+BUDGET_CUES = re.compile(r"budget|spend|spending|invest|allocat|airtime|media buy", re.IGNORECASE)
+SENTENCE = re.compile(r"(?:[^.;!?\n]|\.(?!\s|$))+")  # "R1.5 million" is one sentence
+
+
+def find_dates(brief: str, now: datetime, tz: str, taken: list, country: str = "ZA") -> dict | None:
+    """{"start", "end" (ISO dates), "words"} of the campaign's dates, None when the brief names none."""
+    text = _blank(brief, taken + [(m.start(), m.end()) for m in MONEY.finditer(brief)])
+    today = datetime.combine(now.astimezone(ZoneInfo(tz)).date(), datetime.min.time())
+    settings = {"TIMEZONE": tz, "RELATIVE_BASE": today, "PREFER_DATES_FROM": "future",
+                "RETURN_AS_TIMEZONE_AWARE": False}
+    found = []
+    durations = [(m.start(), m.end(), f"in {m['n'] or m['n2']} {m['unit'] or m['unit2']}", m.group())
+                 for m in DURATION.finditer(text)]
+    text = _blank(text, [d[:2] for d in durations])
+    for finder in (_ranges, _holidays_of(country), _days, _months, _relative, _searched):
+        spans = finder(text, settings)
+        found += spans
+        text = _blank(text, [(a, b) for a, b, _ in spans])
+    durations = [d for d in durations if found or NEXT.search(d[3])]  # "for three months" from when? unknown
+    if not found and not durations:
+        return None
+    start = min(d for _, _, d in found) if found else today.date()
+    end = max(d for _, _, d in found) if found else start
+    if durations and start == end:
+        from_start = {**settings, "RELATIVE_BASE": datetime.combine(start, datetime.min.time())}
+        end = _parse(durations[0][2], from_start) or end
+    spans = sorted([(a, b) for a, b, _ in found] + [d[:2] for d in durations[:1]])
+    return {"start": start.isoformat(), "end": end.isoformat(), "words": _words(brief, spans)}
+
+
+def _blank(text: str, spans: list) -> str:
+    """The text with these spans replaced by spaces (positions kept)."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _parse(text: str, settings: dict) -> date | None:
+    """dateparser's date of the text."""
+    return _on_the_day(dateparser.parse(text, languages=LANGUAGES, settings=settings), text, settings)
+
+
+def _on_the_day(found: datetime | None, text: str, settings: dict) -> date | None:
+    """"20 November" said on 20 November is today, not next year (dateparser prefers the future and counts today
+    as past)."""
+    if found is None:
+        return None
+    day, base = found.date(), settings["RELATIVE_BASE"].date()
+    if abs(day.year - base.year) > 5:
+        return None  # dateparser read a day as a year ("12 Desember" -> 2112)
+    if day.year == base.year + 1 and day.replace(year=base.year) == base and str(day.year) not in text:
+        return base
+    return day
+
+
+def _ranges(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """Both ends of ranges within one month: "1-14 December", "from 20 to 30 November 2026"."""
+    out = []
+    for m in RANGE.finditer(text):
+        if m["month"].casefold() not in MONTHS:
+            continue
+        tail = f" {m['month']} {m['year'] or ''}".rstrip()
+        ends = [_parse(m["d1"] + tail, settings), _parse(m["d2"] + tail, settings)]
+        if all(ends) and ends[0] <= ends[1]:
+            out += [(m.start(), m.end(), ends[0]), (m.start(), m.end(), ends[1])]
+    return out
+
+
+def _days(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """Days named by their date: "Saturday 5 December", "12 December 2026", "December 12" (dateparser reads each)."""
+    out = []
+    for m in DAY.finditer(text):
+        month = m["month"] or m["month2"]
+        if month.casefold() in MONTHS and month[0].isupper() and (day := _parse(m.group(), settings)):
+            out.append((m.start(), m.end(), day))
+    return out
+
+
+def _holidays_of(country: str):
+    """The finder of the country's public holidays by name ("Heritage Day"; "Easter": Good Friday and 3 days)."""
+
+    def find(text: str, settings: dict) -> list[tuple[int, int, date]]:
+        base = settings["RELATIVE_BASE"].date()
+        calendar = holiday_calendars.country_holidays(country, years=[base.year, base.year + 1])
+        names = {}
+        for day, name in sorted(calendar.items()):
+            if day >= base:
+                names.setdefault(name.replace(" (observed)", "").casefold(), day)
+        out = []
+        for name, day in names.items():
+            out += [(m.start(), m.end(), day) for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.IGNORECASE)]
+        if "good friday" in names:
+            friday = names["good friday"]
+            for m in re.finditer(r"\beaster(?:\s+(?:long\s+)?weekend)?\b", text, re.IGNORECASE):
+                out += [(m.start(), m.end(), friday), (m.start(), m.end(), friday + timedelta(days=3))]
+        return out
+
+    return find
+
+
+def _months(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """A whole month: "in December", "throughout January 2027" (its first and last day)."""
+    out = []
+    for m in WHOLE_MONTH.finditer(text):
+        if m["month"].casefold() in MONTHS and m["month"][0].isupper():
+            out += _whole_month(m["month"], m["year"], m.start("month"), m.end(), settings)
+    return out
+
+
+def _whole_month(month: str, year: str | None, start: int, end: int, settings: dict) -> list:
+    """The first and last day of the month named; without a year, the next such month, or this one."""
+    first = _parse(f"1 {month} {year or ''}".strip(), settings)
+    if first is None:
+        return []
+    base = settings["RELATIVE_BASE"].date()
+    if not year and (first.year, first.month) == (base.year + 1, base.month):
+        first = first.replace(year=base.year)  # "in November" said in November is this November
+    return [(start, end, first), (start, end, _month_end(first))]
+
+
+def _relative(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """"tomorrow", "next week", "this Saturday", "this weekend" (its Saturday and Sunday), "next month" (all of it)."""
+    out = []
+    for m in RELATIVE.finditer(text):
+        words = m.group()
+        weekend, month = words.casefold().endswith("weekend"), words.casefold().endswith("month")
+        day = _parse(words[: -len("weekend")] + "saturday" if weekend else words, settings)
+        if day and month:
+            day = day.replace(day=1)
+            out += [(m.start(), m.end(), day), (m.start(), m.end(), _month_end(day))]
+        elif day:
+            out += [(m.start(), m.end(), day)] + ([(m.start(), m.end(), day + timedelta(days=1))] if weekend else [])
+    return out
+
+
+def _month_end(day: date) -> date:
+    return date(day.year + day.month // 12, day.month % 12 + 1, 1) - timedelta(days=1)
+
+
+def _searched(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """Dates dateparser finds in the rest of the text, kept only when they really name a date."""
+    found = search_dates(text, languages=LANGUAGES, settings=settings) or []
+    out, cursor = [], 0
+    for words, moment in found:
+        at = text.find(words, cursor)
+        if at < 0:
+            continue
+        cursor = at + len(words)
+        if not _names_a_date(words):
+            continue
+        month_only = MONTH_ONLY.fullmatch(words.strip())
+        if month_only:
+            out += _whole_month(month_only["month"], month_only["year"], at, at + len(words.rstrip()), settings)
+        elif day := _on_the_day(moment, words, settings):
+            out.append((at, at + len(words.rstrip()), day))
+    return out
+
+
+def _names_a_date(words: str) -> bool:
+    """Whether dateparser's match really names a date: a month (capitalised: "may" is a verb), a numeric date, a
+    relative day, or a weekday after on/this/next/coming."""
+    tokens = re.findall(r"[A-Za-z]+", words)
+    if any(t.casefold() in MONTHS and t[0].isupper() and (t != "May" or re.search(r"\d", words)) for t in tokens):
+        return True
+    if NUMERIC_DATE.search(words) or RELATIVE.search(words):
+        return True
+    lowered = [t.casefold() for t in tokens]
+    return any(day in lowered for day in WEEKDAYS) and bool({"on", "this", "next", "coming"} & set(lowered))
+
+
+def _words(brief: str, spans: list) -> str:
+    """The brief's words from the first span to the last, or the spans alone when they lie far apart."""
+    first, last = spans[0][0], max(b for _, b in spans)
+    if last - first <= 80:
+        return brief[first:last].strip()
+    return " … ".join(brief[a:b].strip() for a, b in spans)
+
+
+def find_budget(brief: str) -> dict | None:
+    """{"amount", "currency", "words"}: in the first sentence about budget or spend, the amount nearest those words
+    (None when no such sentence names an amount)."""
+    for sentence in SENTENCE.finditer(brief):
+        cues = [c.start() for c in BUDGET_CUES.finditer(sentence.group())]
+        amounts = [m for m in MONEY.finditer(sentence.group()) if _amount(m)]
+        if cues and amounts:
+            m = min(amounts, key=lambda a: min(abs(a.start() - c) for c in cues))  # a prize beside it is no budget
+            marker = (m["cur"] or m["cur2"] or "R").upper()
+            return {"amount": _amount(m), "currency": CURRENCIES.get(marker, "ZAR"), "words": m.group().strip()}
+    return None
+
+
+def _amount(m) -> int | float | None:
+    price = Price.fromstring(m["num"] or m["num2"])
+    if price.amount is None:
+        return None
+    value = float(price.amount) * MULTIPLIERS.get((m["mult"] or m["mult2"] or "").casefold(), 1)
+    return int(value) if value == int(value) else round(value, 2)
+
+
+def find_goal(brief: str) -> dict | None:
+    """{"value", "words"}: of the goals the brief names, the most specific (foot traffic before sales: "sell tickets"
+    is about attendance), None when it names none."""
+    for goal, pattern in GOAL_PATTERNS.items():
+        found = re.search(pattern, brief, re.IGNORECASE)
+        if found:
+            return {"value": goal, "words": found.group()}
+    return None

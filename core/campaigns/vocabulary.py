@@ -1,0 +1,160 @@
+"""A station's vocabularies: every value a brief may be mapped to, and the phrases that name each one.
+
+Both providers read the same Vocabulary: the local one matches the brief's words against its phrases, the openai one
+is given its values as the enums of its schema, and every answer is checked against it. A value the station does not
+hold is never offered, so a brief can only ever be mapped to this station's own values.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.campaigns import words as w
+from core.listeners import snapshot
+from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
+from core.segmentation.behaviour import DAYPARTS
+from core.segmentation.rules import LABELS, SEGMENTS
+from core.stations import defaults
+from core.stations.companies import get_company
+from core.stations.shows import show_titles
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+OPEN_FIELDS = ("location", "language", "employment_status", "tags", "inferred_interests", "inferred_location",
+               "inferred_language")
+"""Filters whose values are the station's own (read from its snapshot); the others have fixed lists."""
+SNAPSHOT_NAMES = {"campaign_type": "campaign_types"}
+
+
+@dataclass(frozen=True)
+class Term:
+    """A phrase (normalised words) and the filter values it sets; `needs` names the context it must have: an
+    interest cue ("soccer fans"), a channel cue ("on the app"), a capital letter (places: "George", not "george") or,
+    for people, no possessive before it ("their mothers" are not the audience)."""
+
+    phrase: str
+    sets: tuple[tuple[str, tuple], ...]
+    needs: str | None = None
+
+
+@dataclass
+class Vocabulary:
+    """What a brief of this station can be mapped to."""
+
+    company_id: int
+    timezone: str
+    country: str = defaults.COUNTRY  # its public holidays are dates a brief may name
+    values: dict[str, list] = field(default_factory=dict)  # filter name -> the station's values
+    shows: dict[int, str] = field(default_factory=dict)
+    channels: dict[int, str] = field(default_factory=dict)
+    terms: list[Term] = field(default_factory=list)
+
+    def holds(self, name: str, value) -> object | None:
+        """The station's own spelling of `value` for filter `name` (case-insensitive), None when it has no such."""
+        if name == "channel_type":
+            return value if value in self.channels else None
+        if name == "timeslot_id":
+            return value if value in self.shows else None
+        if isinstance(value, bool):
+            return value
+        wanted = str(value).casefold()
+        return next((v for v in self.values.get(name, []) if str(v).casefold() == wanted), None)
+
+
+def normalise(text: str) -> str:
+    """Lower-cased words separated by single spaces: how phrases and the brief's words are compared."""
+    return " ".join(WORD.findall(text.casefold()))
+
+
+def station_vocabulary(company_id: int) -> Vocabulary:
+    """The vocabulary of a station, from its snapshot, its schedule and its channel names (CompanyNotFound)."""
+    company = get_company(company_id)
+    snap_vocab = snapshot.current(company_id).vocab
+    return build_vocabulary(company_id, company.timezone or defaults.TIMEZONE, snap_vocab, show_titles(company_id),
+                            company.channel_names(), company.country or defaults.COUNTRY)
+
+
+def build_vocabulary(company_id: int, timezone: str, snap_vocab: dict, shows: dict[int, str],
+                     channels: dict[int, str], country: str = defaults.COUNTRY) -> Vocabulary:
+    """The vocabulary from what the station holds (a pure function, for tests without a database)."""
+    values = {"segment": list(SEGMENTS), "gender": list(GENDERS), "age_group": list(AGE_GROUPS),
+              "peak_time_of_day": list(DAYPARTS), "inferred_lsm": list(LSM_LEVELS),
+              "campaign_type": [str(v) for v in snap_vocab.get("campaign_types", [])]}
+    for name in OPEN_FIELDS:
+        values[name] = sorted({str(v) for v in snap_vocab.get(name, []) if v})
+    vocab = Vocabulary(company_id, timezone, country, values, dict(shows), dict(channels))
+    vocab.terms = _terms(vocab)
+    return vocab
+
+
+def _terms(vocab: Vocabulary) -> list[Term]:
+    out = _segment_terms() + _people_terms(vocab) + _place_terms(vocab) + _schedule_terms(vocab)
+    out += _interest_terms(vocab) + _taking_part_terms(vocab)
+    return [t for t in out if t.phrase]
+
+
+def _one(phrase: str, name: str, values: tuple, needs: str | None = None) -> Term:
+    return Term(normalise(phrase), ((name, tuple(values)),), needs)
+
+
+def _segment_terms() -> list[Term]:
+    return [_one(phrase, "segment", (key,)) for key in SEGMENTS
+            for phrase in (LABELS[key], *w.SEGMENT_WORDS.get(key, ()))]
+
+
+def _people_terms(vocab: Vocabulary) -> list[Term]:
+    out = [_one(p, "gender", (g,), "person") for g, phrases in w.GENDER_WORDS.items() for p in phrases]
+    out += [_one(p, "age_group", groups, "person") for groups, phrases in w.AGE_WORDS.items() for p in phrases]
+    for status, phrases in w.EMPLOYMENT_WORDS.items():
+        held = vocab.holds("employment_status", status)
+        if held is not None:
+            out += [_one(p, "employment_status", (held,), "person") for p in phrases]
+        elif status in w.EMPLOYMENT_FALLBACK:
+            out += [_one(p, "age_group", w.EMPLOYMENT_FALLBACK[status], "person") for p in phrases]
+    return out
+
+
+def _aliased(vocab: Vocabulary, name: str, aliases: dict, needs: str | None = None) -> list[Term]:
+    """The station's own values of a filter, and the other names of those it holds."""
+    out = [_one(v, name, (v,), needs) for v in vocab.values.get(name, [])]
+    for value, phrases in aliases.items():
+        held = vocab.holds(name, value)
+        if held is not None:
+            out += [_one(p, name, (held,), needs) for p in phrases]
+    return out
+
+
+def _place_terms(vocab: Vocabulary) -> list[Term]:
+    places = _aliased(vocab, "location", w.LOCATION_WORDS)
+    places = [Term(t.phrase, t.sets, "capital" if " " not in t.phrase else None) for t in places]
+    return places + _aliased(vocab, "language", w.LANGUAGE_WORDS)
+
+
+def _schedule_terms(vocab: Vocabulary) -> list[Term]:
+    out = [_one(p, "peak_time_of_day", (part,)) for part, phrases in w.DAYPART_WORDS.items() for p in phrases]
+    for timeslot, title in vocab.shows.items():
+        out.append(_one(title, "timeslot_id", (timeslot,)))
+        if normalise(title).startswith("the "):
+            out.append(_one(title[4:], "timeslot_id", (timeslot,)))
+    for channel, name in vocab.channels.items():
+        out.append(_one(name, "channel_type", (channel,), "channel" if normalise(name) in w.PLAIN_CHANNEL_WORDS
+                        else None))
+        out += [_one(p, "channel_type", (channel,), "channel" if p in w.PLAIN_CHANNEL_WORDS else None)
+                for p in w.CHANNEL_WORDS.get(channel, ())]
+    out += [_one(p, "weekday_pattern", (flag,)) for flag, phrases in w.WEEKDAY_WORDS.items() for p in phrases]
+    return out
+
+
+def _interest_terms(vocab: Vocabulary) -> list[Term]:
+    tags = _aliased(vocab, "tags", w.INTEREST_WORDS, "interest")
+    tags += [_one(v.replace("_", " "), "tags", (v,), "interest") for v in vocab.values["tags"] if "_" in v]
+    known = {v.casefold() for v in vocab.values["tags"]}
+    inferred = [v for v in vocab.values["inferred_interests"] if v.casefold() not in known]
+    return tags + [_one(v, "inferred_interests", (v,), "interest") for v in inferred]
+
+
+def _taking_part_terms(vocab: Vocabulary) -> list[Term]:
+    out = [_one(p, "campaign_type", (vocab.holds("campaign_type", kind),)) for kind, phrases in
+           w.CAMPAIGN_WORDS.items() if vocab.holds("campaign_type", kind) is not None for p in phrases]
+    for names, phrases in w.PERMISSION_WORDS.items():
+        out += [Term(normalise(p), tuple((name, (True,)) for name in names)) for p in phrases]
+    return out

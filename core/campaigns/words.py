@@ -1,0 +1,161 @@
+"""The words advertisers use for what the shared filters hold: plain data, read by core.campaigns.vocabulary.
+
+Each table maps a phrase to a filter value. A phrase is only offered when the station holds its value (a station
+without a "Student" employment status never gets `employment_status=Student` from "students"), so the tables can be
+generous while the answers stay within the station's own vocabularies.
+"""
+from __future__ import annotations
+
+SEGMENT_WORDS = {
+    "new_listener": ("new listeners", "new listener", "newcomers", "recently joined", "first time listeners"),
+    "super_fan": ("super fans", "superfans", "super fan", "biggest fans", "die hard fans", "diehard fans",
+                  "most engaged listeners", "most engaged", "top fans", "most active listeners"),
+    "show_loyalist": ("show loyalists", "loyalists", "loyal listeners", "loyal fans", "loyal audience"),
+    "competition_chaser": ("competition chasers", "competition junkies", "prize hunters", "contest junkies"),
+    "occasional_engager": ("occasional engagers", "occasional listeners", "casual listeners"),
+    "at_risk": ("at risk", "at risk listeners", "drifting away", "slipping away", "losing interest",
+                "likely to churn", "about to churn"),
+    "dormant": ("dormant", "dormant listeners", "lapsed", "lapsed listeners", "inactive listeners", "inactive",
+                "gone quiet"),
+}
+"""Segment key -> phrases (the segment's own label is added by the vocabulary)."""
+
+GENDER_WORDS = {
+    "female": ("women", "woman", "female", "females", "ladies", "moms", "mums", "mothers", "mommies", "girls",
+               "female listeners", "womxn"),
+    "male": ("men", "male", "males", "guys", "gents", "gentlemen", "dads", "fathers", "boys", "male listeners"),
+}
+
+AGE_WORDS = {
+    ("18-24",): ("youth", "young people", "teenagers", "teens", "school leavers", "varsity students"),
+    ("18-24", "25-34"): ("young adults", "twenty somethings"),
+    ("55-64", "65+"): ("seniors", "elderly", "older listeners", "older people", "senior citizens"),
+}
+"""Age groups -> phrases; "students" and "pensioners" are employment statuses first (EMPLOYMENT_WORDS)."""
+
+EMPLOYMENT_WORDS = {
+    "Student": ("students", "student"),
+    "Retired": ("pensioners", "retirees", "retired"),
+    "Unemployed": ("unemployed", "job seekers", "jobseekers"),
+    "Self-employed": ("self employed", "entrepreneurs", "small business owners"),
+    "Employed": ("working professionals", "employed"),
+}
+EMPLOYMENT_FALLBACK = {"Student": ("18-24",), "Retired": ("65+",)}
+"""Where the station holds no such employment status, the age groups these words mean instead."""
+
+DAYPART_WORDS = {
+    "overnight": ("overnight", "late night", "graveyard shift"),
+    "breakfast": ("breakfast", "breakfast show", "morning drive", "morning show", "mornings", "early morning"),
+    "midmorning": ("midmorning", "mid morning"),
+    "afternoon": ("lunchtime", "lunch time", "afternoons"),
+    "drive": ("drive time", "drivetime", "afternoon drive", "home drive", "evening drive", "drive show"),
+    "evening": ("evenings", "evening listeners", "evening show", "night time listeners"),
+}
+
+CHANNEL_WORDS = {
+    1: ("sms", "text message", "text messages", "texts"),
+    2: ("whatsapp", "whatsapp users"),
+    3: ("ussd",),
+    4: ("web", "website", "online"),
+    5: ("app", "mobile app", "app users"),
+    6: ("voice", "phone in", "phone ins", "call ins", "callers"),
+    7: ("social", "social media", "facebook", "instagram"),
+}
+"""Default channel_type -> phrases (decisions.md §4 gives every station these types; names may differ)."""
+PLAIN_CHANNEL_WORDS = {"web", "online", "app", "voice", "social", "texts", "callers"}
+"""Words that name a channel only beside a channel cue ("on the app", "app users"), not alone."""
+
+LANGUAGE_WORDS = {
+    "isiZulu": ("zulu", "zulu speaking", "zulu speakers"),
+    "isiXhosa": ("xhosa", "xhosa speaking", "xhosa speakers"),
+    "Sesotho": ("sotho", "southern sotho", "sotho speaking"),
+    "Setswana": ("tswana",),
+    "Sepedi": ("pedi", "northern sotho"),
+    "Afrikaans": ("afrikaans speaking", "afrikaans speakers"),
+    "English": ("english speaking", "english speakers"),
+}
+
+LOCATION_WORDS = {
+    "KwaZulu-Natal": ("kzn",),
+    "Johannesburg": ("joburg", "jozi", "jhb", "joeys"),
+    "Gqeberha": ("port elizabeth", "pe"),
+    "Cape Town": ("cpt", "the mother city", "kaapstad"),
+    "Pietermaritzburg": ("pmb", "maritzburg"),
+    "Pretoria": ("tshwane", "pta"),
+    "Durban": ("durbs", "ethekwini"),
+    "Gauteng": ("gp",),
+    "Bloemfontein": ("bloem",),
+}
+
+INTEREST_WORDS = {
+    "soccer": ("football", "psl", "soccer fans"),
+    "sports": ("sport", "sports fans"),
+    "gospel": ("gospel music",),
+    "faith": ("church goers", "churchgoers", "christians", "worshippers"),
+    "food": ("foodies", "cooking"),
+    "music_lover": ("music lovers", "music"),
+    "rnb_soul": ("r&b", "rnb", "soul music"),
+    "talk_radio": ("talk radio",),
+    "competitions": ("competitions", "contests"),
+}
+INTEREST_CUES = {"fan", "fans", "lover", "lovers", "love", "loves", "like", "likes", "enjoy", "enjoys", "into",
+                 "listen", "interested", "interest", "interests", "passionate", "followers", "enthusiasts",
+                 "supporters", "listeners", "crowd", "heads", "people"}
+"""Words that make a topic an audience's interest ("soccer fans", "who love gospel"), not the advertiser's business."""
+CHANNEL_CUES = {"on", "via", "through", "over", "using", "use", "uses", "users", "channel", "channels"}
+
+CAMPAIGN_WORDS = {
+    "competition": ("entered a competition", "entered competitions", "entered our competitions",
+                    "competition entrants", "contest entrants"),
+    "song_request": ("song requests", "request songs", "requested songs", "song requesters"),
+    "shoutout": ("shout outs", "shoutouts", "sent shout outs"),
+    "poll": ("polls", "voted in polls", "poll voters"),
+}
+
+PERMISSION_WORDS = {
+    ("opt_in",): ("opted in", "opt in", "opted-in", "subscribed", "subscribers"),
+    ("permission",): ("gave permission", "given permission", "consented", "consent"),
+    ("opt_in", "permission"): ("we can contact", "can be contacted", "contactable", "reachable",
+                               "we may contact", "allowed to contact"),
+}
+
+WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week"),
+                 False: ("weekend listeners", "weekend crowd")}
+
+POSSESSIVES = {"their", "your", "his", "her", "my"}
+"""A people word after one of these names someone else than the audience ("spoil their mothers")."""
+
+NEGATIONS = {"not", "no", "excluding", "exclude", "except", "without", "never", "non", "apart"}
+"""A match right after one of these is something the filters cannot do (they only include), so it is unmapped."""
+
+MASKED_PHRASES = ("mother's day", "mothers day", "father's day", "fathers day", "women's day", "womens day",
+                  "women's month", "youth day", "youth month", "black friday", "good friday")
+"""Names of days that hold an audience word but name no audience ("Mother's Day" is not a gender)."""
+
+GOALS = ("awareness", "sales", "foot_traffic", "leads", "attendance", "downloads", "engagement", "win_back")
+GOAL_PATTERNS = {
+    "foot_traffic": r"foot\s*traffic|feet through (?:the|our) doors?|walk[- ]?ins|visit (?:our|the) (?:store|shop"
+                    r"|branch|showroom|outlet)s?",
+    "attendance": r"attendance|fill (?:the|our) (?:stadium|venue|hall|church)|full (?:hall|house|venue|stadium|church)"
+                  r"|tickets?\b|bums on seats|\brsvps?\b",
+    "leads": r"\bleads\b|sign[- ]?ups|registrations|open (?:an|new) accounts?|new accounts|applications|enquiries"
+             r"|bookings|reservations",
+    "downloads": r"downloads|installs",
+    "win_back": r"win (?:them )?back|re-?activate|re-?engage|bring (?:them|listeners) back",
+    "awareness": r"awareness|get the word out|top of mind|visibility",
+    "sales": r"\bsales\b|\bsell\b|\brevenue\b",
+    "engagement": r"engagement|participation",
+}
+"""Goal -> pattern of the brief's words; the first goal named in the brief is its goal."""
+
+UNMAPPED_PATTERNS = {
+    r"\b(?:who|that)\s+(?:own|owns|drive|drives|bought|buy|buys|rent|rents|bank|banks|shop|shops|smoke|smokes"
+    r"|play|plays|watch|watches|have|has)\b[^.,;:!?]*":
+        "No filter holds what listeners own, buy or do away from the station.",
+    r"\b(?:home|car|pet|property|vehicle)\s?owners\b|\bhomeowners\b|\bparents\b|\bwith (?:kids|children)\b"
+    r"|\bcommuters\b|\btaxi (?:drivers|owners|commuters)\b|\bdrivers\b":
+        "No filter holds this: listeners' declared profile has no such field.",
+    r"\b(?:high|low|middle)[- ](?:income|earners?)\b|\baffluent\b|\bwealthy\b|\bmiddle class\b":
+        "Income is a declared bracket; name the bracket itself (for example R20k-R40k).",
+}
+"""Asks of a brief that no shared filter can express, each with the reason given back."""

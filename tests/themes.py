@@ -1,0 +1,49 @@
+"""A station whose listeners talk about three themes (gospel, soccer, money), segmented and embedded, for the tests of
+custom segments and audiences: `themed_station(company_id)`; originators say their theme (`of_theme`)."""
+from __future__ import annotations
+
+from core.credits.ledger import load
+from core.search import vectors
+from core.segmentation.runs import segment_company
+from tests.factories import make_listener
+from tests.memory import NOW, event
+
+GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir was a blessing"]
+SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show"]
+MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
+THEMES = {"gospel": (1, GOSPEL), "soccer": (2, SOCCER), "money": (3, MONEY)}
+GOSPEL_THEME = "gospel music and church worship"
+CREDITS = 100
+REACHABLE = ((True, True), (True, False), (True, True), (None, None))
+"""opt_in and permission of the listeners numbered 0 to 3 of each theme: 0 and 2 may be contacted."""
+
+
+def originator(company_id: int, theme: str, n: int) -> str:
+    """`27811000002`: company 1, theme 1 (gospel), listener 2."""
+    return f"278{company_id}{THEMES[theme][0]}00000{n}"
+
+
+def of_theme(company_id: int, theme: str, count: int = 4) -> set[str]:
+    return {originator(company_id, theme, n) for n in range(count)}
+
+
+def person(company_id: int, who: str, messages: list[str], days_ago: float = 3, **declared) -> None:
+    """A listener who wrote these messages lately, with some more interactions before."""
+    make_listener(company_id, who, [event(days_ago + i, channel=2, message=m) for i, m in enumerate(messages)]
+                  + [event(days_ago + 10 + i) for i in range(6)], **declared)
+
+
+def themed_station(company_id: int = 1, credits: float = CREDITS) -> int:
+    """Four listeners of each theme, segmented as of NOW, embedded, and the credits loaded."""
+    for theme, (_, messages) in THEMES.items():
+        for n, (opt_in, permission) in enumerate(REACHABLE):
+            declared = {"location": "Durban" if n % 2 else "Soweto",
+                        "gender": {"gospel": "female", "soccer": "male"}.get(theme, "male" if n % 2 else "female")}
+            if opt_in is not None:
+                declared.update(opt_in=opt_in, permission=permission)
+            person(company_id, originator(company_id, theme, n), messages, **declared)
+    segment_company(company_id, NOW)
+    vectors.refresh_embeddings(company_id)
+    if credits:
+        load(company_id, credits)
+    return company_id

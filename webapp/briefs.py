@@ -1,0 +1,227 @@
+"""Campaign briefs: a producer pastes an advertiser's brief; "Read the brief" (paid) shows the criteria it was parsed
+into as filter chips the producer can edit or remove (free), with what could not be mapped and the dates, budget and
+goal; "Recommend" (paid, or free from the 24-hour cache) posts the brief with the edited filters and shows the
+recommendation with its figures, the audience's profile, which filters overrode the brief and whether it was cached.
+
+Each step is swapped in by htmx (200 even for a refusal, since htmx swaps only 2xx answers) and is a page of its own
+without scripts, with the refusal's status.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, make_response, render_template, request, url_for
+from flask_login import login_required
+
+from core.campaigns.brief import MAX_BRIEF, parse_brief
+from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
+from core.errors import ValidationFailed
+from core.explore.filters import TRUE, parse_filters
+from core.explore.spec import SPEC
+from core.search.churn import LEVELS as CHURN_LEVELS
+from core.stations.companies import get_company
+from core.stations.shows import show_titles
+from core.text.query import whole_number
+from core.text.wording import join_words, number
+from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
+from webapp.labels import title, value_label
+
+bp = Blueprint("briefs", __name__)
+
+PARSE, RECOMMEND = "parse_brief", "recommend"
+"""The price table's names of the two paid steps."""
+SAMPLE_BOUNDS = (1, MAX_SAMPLE)
+
+
+@bp.get("/stations/<int:company_id>/briefs")
+@login_required
+def page(company_id: int):
+    """The briefs page: the box to paste a brief into and the price of reading it."""
+    return _page(open_station(company_id), "briefs/page.html", 200, brief="")
+
+
+@bp.post("/stations/<int:company_id>/briefs/read")
+@login_required
+def read(company_id: int):
+    """Read the brief (paid): its criteria as filter chips, what could not be mapped, dates, budget and goal."""
+    station = open_station(company_id)
+    brief = request.form.get("brief", "")
+    context, status = {"brief": brief}, 200
+    try:
+        parsed = parse_brief(company_id, brief)
+        names = station_names(company_id)
+        context.update(parsed=parsed, criteria=criteria_rows(parsed["criteria"], names), facts=facts(parsed),
+                       chips=chips(filter_pairs(parsed["filters"]), names))
+    except ValidationFailed as error:
+        context["problem"], status = " ".join(item["msg"] for item in error.items), error.status
+    except REFUSALS as error:
+        context["problem"], status = refusal(error, company_id, PARSE), error.status
+    return _page(station, "briefs/_parsed.html", status, **context)
+
+
+@bp.post("/stations/<int:company_id>/briefs/filters")
+@login_required
+def edit(company_id: int):
+    """Remove a chip or add a filter (free): the chips again, each value as posted."""
+    station = open_station(company_id)
+    pairs = posted_pairs()
+    removed = request.form.get("remove", "")
+    if removed.isdigit():
+        pairs = [pair for i, pair in enumerate(pairs) if i != int(removed)]
+    field, value = request.form.get("add_field", ""), request.form.get("add_value", "").strip()
+    if field in SPEC and value:
+        pairs.append((field, value))
+    return _page(station, "briefs/_filters.html", 200, brief=request.form.get("brief", ""),
+                 chips=chips(pairs, station_names(company_id)), problems=filter_problems(pairs))
+
+
+@bp.post("/stations/<int:company_id>/briefs/recommend")
+@login_required
+def recommendation(company_id: int):
+    """Recommend (paid, or free from the cache) for the brief within the chips' filters, which win over the brief's
+    own criteria; a refused value or a refusal is said in place of the recommendation."""
+    station = open_station(company_id)
+    brief, pairs, names = request.form.get("brief", ""), posted_pairs(), station_names(company_id)
+    context, status = {"brief": brief, "chips": chips(pairs, names)}, 200
+    try:
+        sample = whole_number(request.form.get("sample_size") or DEFAULT_SAMPLE, ["form", "sample_size"],
+                              *SAMPLE_BOUNDS)
+        found = recommend(company_id, brief, sample_size=sample, flt=parse_filters(grouped(pairs), location="form"))
+        context.update(reco_context(found, pairs, names))
+    except ValidationFailed as error:
+        context["problem"] = "Nothing was charged. " + " ".join(
+            f"{title(str(item['loc'][-1]))}: {item['msg']}" for item in error.items)
+        status = error.status
+    except REFUSALS as error:
+        context["problem"], status = refusal(error, company_id, RECOMMEND), error.status
+    return _page(station, "briefs/_recommendation.html", status, **context)
+
+
+def _page(station: dict, fragment: str, status: int, **context):
+    """The fragment alone for htmx, with 200 even for a refusal; otherwise the whole page with the status."""
+    alone = wants_fragment()
+    context.update(station=station, prices={"read": price_of(PARSE), "recommend": price_of(RECOMMEND)},
+                   urls={name: url_for(f"briefs.{name}", company_id=station["company_id"])
+                         for name in ("read", "edit", "recommendation")},
+                   fields=[(name, title(name)) for name in SPEC], sample=DEFAULT_SAMPLE, sample_bounds=SAMPLE_BOUNDS,
+                   max_brief=MAX_BRIEF)
+    response = make_response(render_template(fragment if alone else "briefs/page.html", **context),
+                             200 if alone else status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def reco_context(found: dict, pairs: list[tuple[str, str]], names: dict) -> dict:
+    """The recommendation with what the page says of it in words: the filters it was made for, those that overrode
+    the brief, the brief's own filters that were removed here but still apply, dayparts and the churn mix."""
+    audience, given = found["audience"], {name for name, _ in pairs}
+    return {"reco": found,
+            "applied": [{"title": title(n), "label": value_label(n, v, names)}
+                        for n, v in filter_pairs(found["filters"])],
+            "overridden": [{"title": title(o["field"]), "from_brief": _words(o["field"], o["from_brief"], names),
+                            "given": _words(o["field"], o["given"], names)} for o in found["overridden"]],
+            "kept": [title(name) for name in SPEC if name in found["criteria"]["filters"] and name not in given],
+            "dayparts": [{**e, "label": value_label("peak_time_of_day", e["value"])}
+                         for e in audience.get("dayparts", [])],
+            "churn": [{"label": f"{level.capitalize()} risk", **audience["churn"][level]}
+                      for level in CHURN_LEVELS if level in audience.get("churn", {})]}
+
+
+def _words(name: str, value, names: dict) -> str:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return join_words([value_label(name, _text(v), names) for v in values])
+
+
+def _text(value) -> str:
+    """A filter value as a form holds it."""
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def station_names(company_id: int) -> dict:
+    """The station's channel names and show titles by id as text, as value_label reads them."""
+    return {"channels": {str(k): v for k, v in get_company(company_id).channel_names().items()},
+            "shows": {str(k): v for k, v in show_titles(company_id).items()}}
+
+
+def posted_pairs() -> list[tuple[str, str]]:
+    """The filter values of the posted form, in the order of its chips, blank ones left out."""
+    return [(name, value.strip()) for name, value in request.form.items(multi=True)
+            if name in SPEC and value.strip()]
+
+
+def grouped(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """(name, value) pairs as the filter type reads them: name -> values."""
+    out: dict[str, list[str]] = {}
+    for name, value in pairs:
+        out.setdefault(name, []).append(value)
+    return out
+
+
+def filter_pairs(filters: dict) -> list[tuple[str, str]]:
+    """The parsed filters (name -> value or values) as (name, value) pairs, one per chip."""
+    pairs = []
+    for name in SPEC:
+        value = filters.get(name)
+        if value is None:
+            continue
+        for one in value if isinstance(value, (list, tuple)) else [value]:
+            pairs.append((name, _text(one)))
+    return pairs
+
+
+def chips(pairs: list[tuple[str, str]], names: dict) -> list[dict]:
+    """One chip per filter value: its field's title, the value in words, and how it can be changed (a list of the
+    values it may take, yes or no, a date, or a text field)."""
+    out = []
+    for name, value in pairs:
+        kind, options = SPEC[name][0], options_of(name, names)
+        if options is not None and value.lower() not in {v.lower() for v, _ in options}:
+            options.append((value, value_label(name, value, names)))
+        widget = "select" if options else {"bool": "yesno", "datetime": "date"}.get(kind, "text")
+        out.append({"name": name, "title": title(name), "value": value, "label": value_label(name, value, names),
+                    "widget": widget, "options": options or [], "yes": value.lower() in TRUE})
+    return out
+
+
+def options_of(name: str, names: dict) -> list[tuple[str, str]] | None:
+    """The values a filter may take at the station, with their words; None when they are not a short list."""
+    kind, _, allowed = SPEC[name]
+    if kind == "strings" and allowed:
+        return [(a, value_label(name, a)) for a in allowed]
+    if name in ("channel_type", "has_channel"):
+        return sorted(names["channels"].items(), key=lambda item: int(item[0]))
+    if name == "timeslot_id":
+        return sorted(names["shows"].items(), key=lambda item: item[1])
+    return None
+
+
+def criteria_rows(criteria: list[dict], names: dict) -> list[dict]:
+    """The targeting criteria as the page lists them: the filter's title, its values in words and the brief's words
+    they came from (dates, budget and goal are listed as facts instead)."""
+    return [{"field": c["field"], "title": title(c["field"]), "words": c.get("words"),
+             "values": [value_label(c["field"], _text(v), names) for v in c["values"]]}
+            for c in criteria if c["field"] in SPEC]
+
+
+def facts(parsed: dict) -> list[dict]:
+    """The campaign's dates, budget and goal where the brief states them, in words, with the words they came from."""
+    out = []
+    if parsed.get("dates"):
+        dates = parsed["dates"]
+        span = dates["start"] if dates["start"] == dates["end"] else f"{dates['start']} to {dates['end']}"
+        out.append({"label": "Dates", "value": span, "words": dates.get("words")})
+    if parsed.get("budget"):
+        budget = parsed["budget"]
+        out.append({"label": "Budget", "value": f"{budget['currency']} {number(budget['amount'])}",
+                    "words": budget.get("words")})
+    if parsed.get("goal"):
+        out.append({"label": "Goal", "value": str(parsed["goal"]["value"]).replace("_", " ").capitalize(),
+                    "words": parsed["goal"].get("words")})
+    return out
+
+
+def filter_problems(pairs: list[tuple[str, str]]) -> list[str]:
+    """What the filter type refuses of these values, in sentences (none: they can be recommended on)."""
+    try:
+        parse_filters(grouped(pairs), location="form")
+    except ValidationFailed as error:
+        return [f"{title(str(item['loc'][-1]))}: {item['msg']}" for item in error.items]
+    return []
