@@ -24,7 +24,7 @@ from core.explore.spec import REPEATABLE, SPEC
 from core.text.cells import CsvText
 from core.text.query import whole_number
 from core.text.wording import plural
-from webapp.helpers import REFUSALS, credits_text, link, open_station, price_of, refusal, wants_fragment
+from webapp.helpers import REFUSALS, checked_into, credits_text, link, open_station, price_of, refusal, wants_fragment
 from webapp.labels import title, value_label
 
 bp = Blueprint("audiences", __name__)
@@ -210,24 +210,16 @@ def checked(form: dict) -> dict:
     problems: list[dict] = []
     out = {"name": form["audience_name"], "theme": form["theme"], "description": form["description"] or None}
     for name in ("limit", "expiry_days"):
-        out[name] = _checked(problems, lambda n=name: whole_number(form[n] or DEFAULTS[n], ["form", n]),
+        out[name] = checked_into(problems, lambda n=name: whole_number(form[n] or DEFAULTS[n], ["form", n]),
                              DEFAULTS[name])
-    out["min_score"] = _checked(problems, lambda: score(form["min_score"]), DEFAULTS["min_score"])
+    out["min_score"] = checked_into(problems, lambda: score(form["min_score"]), DEFAULTS["min_score"])
     grouped: dict[str, list[str]] = {}
     for name, value in form["filters"]:
         grouped.setdefault(name, []).append(value)
-    out["flt"] = _checked(problems, lambda: parse_filters(grouped, location="form"), ListenerFilter())
+    out["flt"] = checked_into(problems, lambda: parse_filters(grouped, location="form"), ListenerFilter())
     if problems:
         raise ValidationFailed(problems)
     return out
-
-
-def _checked(problems: list, parse, fallback):
-    try:
-        return parse()
-    except ValidationFailed as error:
-        problems.extend(error.items)
-        return fallback
 
 
 def score(raw: str) -> float:

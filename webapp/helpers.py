@@ -13,7 +13,7 @@ from flask_login import current_user
 from core.config import active
 from core.credits.ledger import account
 from core.credits.money import hundredths, phrase
-from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable
+from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable, ValidationFailed
 from core.explore.glossary import TEXTS
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
@@ -139,6 +139,16 @@ def refusal(error: Exception, company_id: int, operation: str) -> str:
     if isinstance(error, ProviderUnavailable):
         return "The AI service is not answering; nothing was charged. Try again in a minute."
     return error.detail
+
+
+def checked_into(problems: list, parse, fallback):
+    """What `parse()` answers; when it refuses the value, its 422 items join `problems` and `fallback` stands in, so
+    that a form reports every unusable value at once rather than the first."""
+    try:
+        return parse()
+    except ValidationFailed as error:
+        problems.extend(error.items)
+        return fallback
 
 
 def safe_next(target: str | None) -> str | None:

@@ -15,7 +15,7 @@ from core.explore.spec import SPEC
 from core.search.search import SEARCH_LIMIT, search_listeners
 from core.text.query import whole_number
 from webapp.charts import counts_of
-from webapp.helpers import link, open_station, render_htmx, wants_fragment
+from webapp.helpers import checked_into, link, open_station, render_htmx, wants_fragment
 from webapp.labels import title, value_label
 
 bp = Blueprint("search", __name__)
@@ -51,24 +51,16 @@ def typed_fields() -> dict[str, list[str]]:
 def search(company_id: int, args: dict) -> dict:
     """The results for these fields: `problems` when some are invalid, `found` None while there is no query."""
     problems: list[dict] = []
-    flt = _checked(problems, lambda: parse_filters({n: args[n] for n in (*CHOICES, "tags") if n in args}),
+    flt = checked_into(problems, lambda: parse_filters({n: args[n] for n in (*CHOICES, "tags") if n in args}),
                    ListenerFilter())
-    min_score = _checked(problems, lambda: score_param(_one(args, "min_score")), DEFAULTS["min_score"])
-    limit = _checked(problems, lambda: limit_param(_one(args, "limit")), DEFAULTS["limit"])
-    query = _checked(problems, lambda: _one(args, "q"), None)
-    location = _checked(problems, lambda: _one(args, "location"), None)
+    min_score = checked_into(problems, lambda: score_param(_one(args, "min_score")), DEFAULTS["min_score"])
+    limit = checked_into(problems, lambda: limit_param(_one(args, "limit")), DEFAULTS["limit"])
+    query = checked_into(problems, lambda: _one(args, "q"), None)
+    location = checked_into(problems, lambda: _one(args, "location"), None)
     if problems:
         return {"problems": [problem(args, item) for item in problems], "found": None}
     return {"problems": [], "found": search_listeners(company_id, query, flt, location, min_score, limit) if query
             else None}
-
-
-def _checked(problems: list, parse, fallback):
-    try:
-        return parse()
-    except ValidationFailed as error:
-        problems.extend(error.items)
-        return fallback
 
 
 def _one(args: dict, name: str) -> str | None:

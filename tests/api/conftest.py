@@ -1,12 +1,16 @@
 """API test helpers: keys scoped like a client's, and a station with a few segmented listeners."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.access.api_keys import create_key
+from core.config import activate, active
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
+from tests.openai_server import loopback_openai  # noqa: F401 - the openai_server fixture
 
 
 @pytest.fixture
@@ -29,3 +33,13 @@ def station(app):
     make_listener(1, "quiet", [])
     segment_company(1, NOW)
     return 1
+
+
+@pytest.fixture
+def openai(app, openai_server):
+    """The service asks the loopback OpenAI server for AI answers during the test."""
+    previous = active()
+    activate(replace(previous, ai_provider="openai", openai_base_url=openai_server.url, openai_api_key="sk-test",
+                     openai_model="test-model"))
+    yield openai_server
+    activate(previous)

@@ -4,7 +4,6 @@ to take over the model, erasure and tenancy."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -13,7 +12,6 @@ from core.campaigns.brief_openai import brief_schema
 from core.campaigns.models import CachedRecommendation
 from core.campaigns.vocabulary import station_vocabulary
 from core.clock import utcnow
-from core.config import activate, active
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS, seed_demo
@@ -22,7 +20,6 @@ from core.listeners import snapshot
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
-from tests.openai_server import loopback_openai  # noqa: F401
 
 pytestmark = pytest.mark.db
 
@@ -36,15 +33,6 @@ def demo(app):
     seed_demo(1, 200, seed=7, now=NOW)
     return 1
 
-
-@pytest.fixture
-def openai(app, openai_server):
-    """The server asks the loopback OpenAI server during the test."""
-    previous = active()
-    activate(replace(previous, ai_provider="openai", openai_base_url=openai_server.url, openai_api_key="sk-test",
-                     openai_model="test-model"))
-    yield openai_server
-    activate(previous)
 
 
 def post(client, headers, path: str, company_id: int = 1, **body):

@@ -4,14 +4,12 @@ local provider and on an OpenAI-compatible server; 402, 403 and refunds; tenancy
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from core.ai.models import AiProfile, DemographicPromotion
 from core.clock import utcnow
-from core.config import activate, active
 from core.credits.ledger import check, load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS, seed_demo
@@ -21,7 +19,6 @@ from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
-from tests.openai_server import loopback_openai  # noqa: F401
 
 pytestmark = pytest.mark.db
 
@@ -35,15 +32,6 @@ def demo(app):
     seed_demo(1, 200, seed=7, now=NOW)
     return str(snapshot.current(1).originators[0])
 
-
-@pytest.fixture
-def openai(app, openai_server):
-    """The server asks the loopback OpenAI server for AI answers during the test."""
-    previous = active()
-    activate(replace(previous, ai_provider="openai", openai_base_url=openai_server.url, openai_api_key="sk-test",
-                     openai_model="test-model"))
-    yield openai_server
-    activate(previous)
 
 
 def profile(client, headers, originator, company_id=1):

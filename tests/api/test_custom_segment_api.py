@@ -4,14 +4,11 @@ refunded when the provider fails); both providers, and a theme that tries to rea
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
-from core.config import activate, active
 from core.credits.ledger import set_paused
 from core.credits.models import CreditEntry
-from tests.openai_server import loopback_openai  # noqa: F401
 from tests.themes import CREDITS, GOSPEL_THEME, of_theme, themed_station
 
 pytestmark = pytest.mark.db
@@ -23,14 +20,6 @@ URL = "/api/v1/ai/segments/{}/custom-segment"
 def station(app):
     return themed_station(1)
 
-
-@pytest.fixture
-def openai(app, openai_server):
-    previous = active()
-    activate(replace(previous, ai_provider="openai", openai_base_url=openai_server.url, openai_api_key="sk-test",
-                     openai_model="test-model"))
-    yield openai_server
-    activate(previous)
 
 
 def post(client, headers, body: dict, company_id: int = 1, **filters):
