@@ -33,8 +33,14 @@ class Settings:
     openai_model: str = "gpt-4o-mini"
     openai_embedding_model: str = "text-embedding-3-small"
     auto_embed: bool = True  # listeners are embedded in the background after every run that touched them
+    # The campaign platform (core.access.platform): its OAuth 2.0 service, its API and this service's client there.
+    # Platform users sign in only when all four are set; the secret is left out of the settings' repr.
     auth_url: str | None = None
     platform_url: str | None = None
+    platform_client_id: str | None = None
+    platform_client_secret: str | None = field(default=None, repr=False)
+    platform_company_field: str = "company_id"  # the campaign field that names its station (a.b for a nested one)
+    platform_timeout_s: float = 5.0  # the longest wait for any answer of the platform; longer is "not answering"
     port: int = 8000
     # How long a request waits for an unreachable database before it answers 503. The driver looks again every 0.5 s,
     # so 400 answers in about half a second; a replica set that fails over needs more (10000 and up).
@@ -72,6 +78,10 @@ class Settings:
             auto_embed=_flag(env.get("AUTO_EMBED"), True, "AUTO_EMBED"),
             auth_url=env.get("AUTH_URL") or None,
             platform_url=env.get("PLATFORM_URL") or None,
+            platform_client_id=env.get("PLATFORM_CLIENT_ID") or None,
+            platform_client_secret=env.get("PLATFORM_CLIENT_SECRET") or None,
+            platform_company_field=(env.get("PLATFORM_COMPANY_FIELD") or "company_id").strip(),
+            platform_timeout_s=_seconds(env.get("PLATFORM_TIMEOUT_S") or "5", "PLATFORM_TIMEOUT_S"),
             port=int(env.get("PORT") or 8000),
             db_timeout_ms=int(env.get("DB_TIMEOUT_MS") or 400),
             purge_at=_clock_time(env.get("PURGE_AT") or "02:00", "PURGE_AT"),
@@ -83,6 +93,11 @@ class Settings:
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
             max_upload_mb=_positive(env.get("MAX_UPLOAD_MB") or "100", "MAX_UPLOAD_MB"),
         )
+
+    @property
+    def platform_configured(self) -> bool:
+        """True when platform users can sign in: both URLs and this service's client id and secret are set."""
+        return all((self.auth_url, self.platform_url, self.platform_client_id, self.platform_client_secret))
 
 
 def _clock_time(value: str, name: str) -> str:
@@ -108,6 +123,17 @@ def _positive(value: str, name: str) -> int:
     if not value.strip().isdigit() or int(value) < 1:
         raise ValueError(f"{name} must be a whole number above 0, got {value!r}")
     return int(value)
+
+
+def _seconds(value: str, name: str) -> float:
+    """A number of seconds above zero (0.5 is fine); anything else fails at start-up."""
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{name} must be a number of seconds above 0, got {value!r}")
+    return seconds
 
 
 def _flag(value: str | None, default: bool, name: str) -> bool:

@@ -86,3 +86,23 @@ class ValidationFailed(DomainError):
     def one(cls, loc: list, msg: str, type_: str = "value_error") -> "ValidationFailed":
         """A single-item validation error."""
         return cls([{"loc": list(loc), "msg": msg, "type": type_}])
+
+
+class PlatformRejected(Unauthorized):
+    """The campaign platform refused the credentials, a refresh token or an access token (OAuth `invalid_grant`):
+    the person signs in again; a wrong password is said as for a local account."""
+
+    def __init__(self, detail: str = "That email and password do not match an account."):
+        super().__init__(detail)
+
+
+class PlatformUnavailable(DomainError):
+    """The campaign platform is down, slower than PLATFORM_TIMEOUT_S or answered something that is not what OAuth
+    and its API promise; 503 with Retry-After. Never carries the platform's own words, which may hold anything."""
+
+    status = 503
+    retry_after = 30
+
+    def __init__(self, detail: str = "The campaign platform is not answering; local accounts can still sign in. "
+                                     "Try again in a minute."):
+        super().__init__(detail)

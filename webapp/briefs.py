@@ -34,8 +34,10 @@ SAMPLE_BOUNDS = (1, MAX_SAMPLE)
 @bp.get("/stations/<int:company_id>/briefs")
 @login_required
 def page(company_id: int):
-    """The briefs page: the box to paste a brief into and the price of reading it."""
-    return _page(open_station(company_id), "briefs/page.html", 200, brief="")
+    """The briefs page: the box to paste a brief into and the price of reading it; `brief` fills the box (a campaign
+    starts one so), cut to the longest brief that can be read."""
+    return _page(open_station(company_id), "briefs/page.html", 200,
+                 brief=request.args.get("brief", "").strip()[:MAX_BRIEF])
 
 
 @bp.post("/stations/<int:company_id>/briefs/read")

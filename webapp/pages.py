@@ -16,6 +16,7 @@ from webapp import (
     audiences,
     auth,
     briefs,
+    campaigns,
     credits,
     explore,
     glossary,
@@ -52,7 +53,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
-                 briefs):
+                 briefs, campaigns):
         app.register_blueprint(area.bp)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 

@@ -1,8 +1,8 @@
-"""The stored documents of access: API keys (hashes only), local dashboard accounts and the counters of failed
-sign-ins."""
+"""The stored documents of access: API keys (hashes only), local dashboard accounts, the sessions of platform users
+and the counters of failed sign-ins."""
 from __future__ import annotations
 
-from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, StringField
+from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -46,3 +46,32 @@ class RateLimitWindow(Document):
     expire_at = DateTimeField(db_field="expireAt")
     meta = {"collection": "rate_limit_windows", "strict": False,
             "indexes": [{"fields": ["expire_at"], "expireAfterSeconds": 0}]}
+
+
+UNUSED_PLATFORM_SESSION_DAYS = 30
+
+
+@stored
+class PlatformSession(Document):
+    """A campaign platform user's sign-in: their tokens, kept here only and sealed (core.access.sealing), and the
+    campaigns and stations the platform last said they may access. Goes by itself once unused for
+    UNUSED_PLATFORM_SESSION_DAYS."""
+
+    id = StringField(primary_key=True)  # the SHA-256 of the random id that only the person's cookies hold
+    username = StringField(required=True)  # the platform username (an email), as typed
+    access_token = StringField(required=True)  # sealed under a key derived from the random id
+    refresh_token = StringField(required=True)  # sealed likewise
+    scope = StringField(default="")
+    expires_at = DateTimeField(required=True)  # of the access token
+    campaigns = ListField(DictField())
+    companies = ListField(IntField())
+    campaigns_at = DateTimeField()  # when the campaigns were last fetched
+    campaigns_tried_at = DateTimeField()  # when they were last asked for, answered or not
+    created_at = DateTimeField(default=utcnow)
+    used_at = DateTimeField(default=utcnow)
+    meta = {"collection": "platform_sessions",
+            "indexes": [{"fields": ["used_at"], "expireAfterSeconds": UNUSED_PLATFORM_SESSION_DAYS * 86400}]}
+
+    def __repr__(self) -> str:
+        """Who and until when, never the tokens."""
+        return f"<PlatformSession of {self.username} until {self.expires_at}>"

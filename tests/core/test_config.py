@@ -41,3 +41,35 @@ def test_daily_segmentation_and_its_time_are_read_from_the_environment():
 def test_a_daily_segmentation_setting_that_cannot_be_read_fails_at_start_up(env):
     with pytest.raises(ValueError, match=next(iter(env))):
         Settings.from_env(env)
+
+
+PLATFORM = {"AUTH_URL": "https://auth.example.com", "PLATFORM_URL": "https://platform.example.com",
+            "PLATFORM_CLIENT_ID": "lss", "PLATFORM_CLIENT_SECRET": "s3cret-of-the-client"}
+
+
+def test_the_platform_waits_5_seconds_and_reads_stations_from_company_id_by_default():
+    settings = Settings.from_env({})
+    assert (settings.platform_timeout_s, settings.platform_company_field) == (5.0, "company_id")
+    assert not settings.platform_configured
+
+
+def test_the_platform_settings_are_read_from_the_environment():
+    settings = Settings.from_env({**PLATFORM, "PLATFORM_COMPANY_FIELD": "station_id", "PLATFORM_TIMEOUT_S": "2.5"})
+    assert (settings.platform_client_id, settings.platform_client_secret) == ("lss", "s3cret-of-the-client")
+    assert (settings.platform_company_field, settings.platform_timeout_s) == ("station_id", 2.5)
+    assert settings.platform_configured
+
+
+@pytest.mark.parametrize("missing", sorted(PLATFORM))
+def test_platform_users_sign_in_only_when_both_urls_and_the_client_id_and_secret_are_set(missing):
+    assert not Settings.from_env({k: v for k, v in PLATFORM.items() if k != missing}).platform_configured
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "nan", "inf"])
+def test_a_platform_timeout_that_is_not_a_positive_number_of_seconds_fails_at_start_up(value):
+    with pytest.raises(ValueError, match="PLATFORM_TIMEOUT_S"):
+        Settings.from_env({"PLATFORM_TIMEOUT_S": value})
+
+
+def test_the_client_secret_is_not_in_the_settings_repr():
+    assert "s3cret-of-the-client" not in repr(Settings.from_env(PLATFORM))

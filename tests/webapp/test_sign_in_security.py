@@ -119,7 +119,7 @@ def test_a_counter_store_that_does_not_answer_never_blocks_signing_in(client, pr
 
 def test_signing_in_while_the_database_is_down_is_503_not_500(client, producer, monkeypatch):
     monkeypatch.setattr(throttle, "get_db", unreachable)
-    monkeypatch.setattr("webapp.auth.verify_login", lambda *_: unreachable())
+    monkeypatch.setattr("core.access.sign_in.verify_login", lambda *_: unreachable())
     response = sign_in(client, producer)
     assert response.status_code == 503
     assert response.headers["Retry-After"]
