@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from api.ai import MeteredFields
 from core.campaigns.words import GOALS
 from core.search.churn import LEVELS
 
@@ -49,17 +50,7 @@ class ParsedBriefSchema(Schema):
     unmapped = fields.List(fields.Nested(BriefUnmappedSchema))
 
 
-class AgentMeteredSchema(Schema):
-    provider = fields.Str(metadata={"description": "local or openai"})
-    model = fields.Str(allow_none=True)
-    tokens_in = fields.Int()
-    tokens_out = fields.Int()
-    cached = fields.Bool(metadata={"description": "true: a stored answer, which costs nothing"})
-    cost = fields.Float(metadata={"description": "credits this answer cost (0 when cached)"})
-    balance = fields.Float(metadata={"description": "the company's credits left after it"})
-
-
-class ParseBriefAnswerSchema(ParsedBriefSchema, AgentMeteredSchema):
+class ParseBriefAnswerSchema(ParsedBriefSchema, MeteredFields):
     company_id = fields.Int()
     brief = fields.Str()
 
@@ -144,7 +135,7 @@ class RecommendOverrideSchema(Schema):
     given = fields.Raw(metadata={"description": "the value of the request, which was applied"})
 
 
-class RecommendAnswerSchema(AgentMeteredSchema):
+class RecommendAnswerSchema(MeteredFields):
     company_id = fields.Int()
     brief = fields.Str()
     sample_size = fields.Int()

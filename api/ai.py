@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from api.bodies import JsonNumber
 from core.ai.insights import ai_segment_insights
 from core.ai.profile import ai_listener_profile
 from core.ai.promote import THRESHOLD, promote_demographics
@@ -14,15 +15,21 @@ from core.ai.promote import THRESHOLD, promote_demographics
 PAID = "402 when the balance is below the price; 403 while the company's AI usage is paused"
 
 
-class CostFields(Schema):
+class MeteredFields(Schema):
+    """What every paid AI answer says of its price: who answered, the tokens, and the credits as the credits endpoints
+    give them (whole when they can be: 499, not 499.0)."""
+
     provider = fields.Str(metadata={"description": "local or openai"})
     model = fields.Str(allow_none=True)
     tokens_in = fields.Int()
     tokens_out = fields.Int()
     cached = fields.Bool(metadata={"description": "true: a stored answer, which costs nothing"})
+    cost = JsonNumber(metadata={"description": "credits this answer cost (0 when cached)"})
+    balance = JsonNumber(metadata={"description": "the company's credits left after it"})
+
+
+class CostFields(MeteredFields):
     made_at = fields.Str(metadata={"description": "when the answer was made (ISO 8601, UTC)"})
-    cost = fields.Float(metadata={"description": "credits this answer cost (0 when cached)"})
-    balance = fields.Float(metadata={"description": "the company's credits left after it"})
 
 
 class GuessSchema(Schema):

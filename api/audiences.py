@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from api.ai import PAID
+from api.ai import PAID, MeteredFields
 from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
 from api.custom_segments import NOT_BLANK, SCORE, QueryUseSchema, description_field, theme_field
 from api.params import FILTER_PARAMETERS
@@ -96,12 +96,8 @@ class AudienceSchema(AudienceSummarySchema):
     members = fields.List(fields.Nested(MemberSchema), metadata={"description": "best score first"})
 
 
-class AudienceSpentSchema(AudienceSchema):
-    tokens_in = fields.Int()
-    tokens_out = fields.Int()
-    cached = fields.Bool()
-    cost = fields.Float(metadata={"description": "credits this call cost"})
-    balance = fields.Float(metadata={"description": "the company's credits left after it"})
+class AudienceSpentSchema(AudienceSchema, MeteredFields):
+    """The audience, and what creating or refreshing it cost (its provider and model are the strategy's)."""
 
 
 class ChangesSchema(Schema):

@@ -58,6 +58,13 @@ def test_parse_brief_answers_filters_that_parse_as_they_are_and_costs_1(client, 
     assert (body["cost"], body["balance"], body["cached"], body["provider"]) == (1, DEMO_CREDITS - 1, False, "local")
 
 
+def test_credits_in_an_ai_answer_are_whole_numbers_like_the_credits_endpoint_s(client, key_for, demo):
+    answer = post(client, key_for(1), PARSE, brief=BRIEF).get_data(as_text=True)
+    account = client.get("/api/v1/agent/1/credits", headers=key_for(1)).get_data(as_text=True)
+    assert json.loads(answer, parse_float=str)["balance"] == json.loads(account, parse_float=str)["balance"]
+    assert json.loads(answer, parse_float=str)["cost"] == 1
+
+
 @pytest.mark.parametrize("path", [PARSE, RECOMMEND])
 @pytest.mark.parametrize("brief", ["", "   \n "])
 def test_a_blank_brief_is_422_and_costs_nothing(client, key_for, demo, path, brief):
