@@ -17,6 +17,10 @@ WHY_SEGMENT = {
 }
 
 
+LAPSED = ("at_risk", "dormant")
+"""Segments that answer least: a plan leads with them only when the brief's goal is to win listeners back."""
+
+
 def claim(text: str, name: str, value) -> dict:
     """One sentence and the figure it rests on."""
     return {"text": sentence(text), "figure": {"name": name, "value": value}}
@@ -29,7 +33,7 @@ def write_recommendation(audience: dict, parsed: dict) -> dict:
     size = audience["size"]
     target = [claim(f"{e['label']}: {percent(e['share'] / 100)} of the audience ({number(e['count'])}); "
                     f"{MEANINGS.get(e['value'], '').lower()}, so {WHY_SEGMENT.get(e['value'], 'reach them')}",
-                    f"segment.{e['value']}", e["count"]) for e in audience["segments"][:2]]
+                    f"segment.{e['value']}", e["count"]) for e in lead_segments(audience["segments"], parsed)]
     channels = [claim(f"{e['label']} is the main channel of {number(e['count'])} of them "
                       f"({percent(e['share'] / 100)})", f"channel.{e['value']}", e["count"])
                 for e in audience["channels"][:2]]
@@ -40,8 +44,16 @@ def write_recommendation(audience: dict, parsed: dict) -> dict:
                                     audience["reachable"])}
 
 
+def lead_segments(segments: list[dict], parsed: dict) -> list[dict]:
+    """The two segments a plan leads with: the largest of those still listening (a brief's audience is often mostly
+    lapsed listeners, who answer least), the lapsed ones after them; first when the goal is to win listeners back."""
+    win_back = (parsed.get("goal") or {}).get("value") == "win_back"
+    return sorted(segments, key=lambda e: (e["value"] in LAPSED) != win_back)[:2]
+
+
 def _summary(audience: dict, parsed: dict) -> str:
-    segment = audience["segments"][0]["label"].lower() if audience["segments"] else "listeners"
+    leading = lead_segments(audience["segments"], parsed)
+    segment = leading[0]["label"].lower() if leading else "listeners"
     channel = audience["channels"][0]["label"] if audience["channels"] else "the station's channels"
     when = daypart(audience["dayparts"][0]["value"]) if audience["dayparts"] else "when they listen"
     asked = f" for {parsed['goal']['value'].replace('_', ' ')}" if parsed.get("goal") else ""

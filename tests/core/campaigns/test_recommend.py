@@ -103,3 +103,20 @@ def test_the_sample_is_spread_over_the_audience_and_the_same_each_time(station):
     last = snap.cols["last_ts"][chosen]
     assert last.max() == snap.cols["last_ts"][rows].max() and last.min() == snap.cols["last_ts"][rows].min()
     assert audience_profile(1, ListenerFilter(), 30, NOW)["sample"]["size"] == 30
+
+
+LAPSED_MOSTLY = [{"value": "dormant", "label": "Dormant", "count": 50, "share": 50.0},
+                 {"value": "at_risk", "label": "At risk", "count": 30, "share": 30.0},
+                 {"value": "occasional_engager", "label": "Occasional engagers", "count": 15, "share": 15.0},
+                 {"value": "super_fan", "label": "Super fans", "count": 5, "share": 5.0}]
+
+
+def test_a_plan_leads_with_the_listeners_still_listening_even_when_lapsed_ones_are_more():
+    plan = write_recommendation(audience(segments=LAPSED_MOSTLY), {"goal": {"value": "sales", "words": "sell"}})
+    assert [c["figure"]["name"] for c in plan["target"]] == ["segment.occasional_engager", "segment.super_fan"]
+    assert "lead with occasional engagers" in plan["summary"]
+
+
+def test_a_win_back_plan_leads_with_the_lapsed_listeners():
+    plan = write_recommendation(audience(segments=LAPSED_MOSTLY), {"goal": {"value": "win_back", "words": "back"}})
+    assert [c["figure"]["name"] for c in plan["target"]] == ["segment.dormant", "segment.at_risk"]
