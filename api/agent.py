@@ -25,7 +25,6 @@ JSON_TYPES = {"strings": (list, str), "ints": (list, int), "all_of": (str, None)
               "partial": (str, None), "string": (str, None), "int": (int, None), "datetime": (str, None),
               "bool": (bool, None)}
 """Filter kind -> the JSON type of its body member, and of its items for a list."""
-LIST_PATTERN = r"[^,\s]"  # a comma-separated list needs one value that is not a comma or a blank
 
 
 def _not_blank(text: str) -> None:
@@ -60,10 +59,8 @@ def _member_schema(param: dict) -> dict:
     """A filter's body schema from its query parameter's: the same types, enums and bounds, never blank."""
     schema = copy.deepcopy(param["schema"])
     values = schema.get("items", schema) if schema.get("type") == "array" else schema
-    if values.get("type") == "string" and not {"enum", "format"} & values.keys():
+    if values.get("type") == "string" and not {"enum", "format", "pattern"} & values.keys():
         values.update(NOT_BLANK)
-        if SPEC[param["name"]][0] == "all_of":
-            values.update(pattern=LIST_PATTERN, description="comma-separated; the listener must have all of them")
     return schema
 
 

@@ -7,7 +7,9 @@ from core.explore.spec import SPEC
 _TYPES = {
     "strings": {"type": "array", "items": {"type": "string"}},
     "ints": {"type": "array", "items": {"type": "integer"}},
-    "all_of": {"type": "string", "description": "comma-separated; the listener must have all of them"},
+    # one value at least that is not a comma or a blank: "," names none, and the filter parser refuses it
+    "all_of": {"type": "string", "pattern": r"[^,\s]",
+               "description": "comma-separated; the listener must have all of them"},
     "exact": {"type": "string"},
     "partial": {"type": "string", "description": "partial, case-insensitive match"},
     "string": {"type": "string"},

@@ -2,6 +2,8 @@
 can answer, integer bounds, the `db` aliases, /health; and 405 answers carry Allow."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from core.db.connection import ALIASES
@@ -66,6 +68,16 @@ def test_db_is_an_enum_of_the_configured_aliases():
 def test_free_text_parameters_say_they_may_not_be_blank():
     params = {p["name"]: p["schema"] for p in parameters("GET", "/api/v1/segments/{company_id}/filter")}
     assert params["name"]["minLength"] == 1 and params["location"]["items"]["minLength"] == 1
+
+
+@pytest.mark.db
+@pytest.mark.parametrize("value, refused", [(",", True), (" , ", True), ("vip,", False), ("vip", False)])
+def test_a_list_of_all_of_values_is_documented_as_refused_when_it_names_none(client, station, key_for, value, refused):
+    params = {p["name"]: p["schema"] for p in parameters("GET", "/api/v1/segments/{company_id}/filter")}
+    for name in ("tags", "inferred_interests"):
+        answer = client.get("/api/v1/segments/1/filter", headers=key_for(1), query_string={name: value})
+        assert (answer.status_code == 422) is refused
+        assert (re.search(params[name]["pattern"], value) is None) is refused  # the document says what the server does
 
 
 def test_health_documents_its_200_and_503_bodies_and_needs_no_key():

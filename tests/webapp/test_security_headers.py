@@ -58,7 +58,7 @@ def test_health_is_protected_and_never_stored(client):
 
 
 def test_the_page_of_an_unreachable_database_is_protected(client, producer, monkeypatch):
-    monkeypatch.setattr("webapp.auth.verify_login", unreachable)
+    monkeypatch.setattr("core.access.sign_in.verify_login", unreachable)
     response = client.post("/login", data={"email": producer, "password": PASSWORD})
     assert response.status_code == 503
     assert_protected(response)
