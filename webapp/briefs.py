@@ -21,7 +21,7 @@ from core.stations.companies import get_company
 from core.stations.shows import show_titles
 from core.text.query import whole_number
 from core.text.wording import join_words, number
-from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
+from webapp.helpers import REFUSALS, date_span, open_station, price_of, refusal, wants_fragment
 from webapp.labels import title, value_label
 
 bp = Blueprint("briefs", __name__)
@@ -208,8 +208,7 @@ def facts(parsed: dict) -> list[dict]:
     out = []
     if parsed.get("dates"):
         dates = parsed["dates"]
-        span = dates["start"] if dates["start"] == dates["end"] else f"{dates['start']} to {dates['end']}"
-        out.append({"label": "Dates", "value": span, "words": dates.get("words")})
+        out.append({"label": "Dates", "value": date_span(dates["start"], dates["end"]), "words": dates.get("words")})
     if parsed.get("budget"):
         budget = parsed["budget"]
         out.append({"label": "Budget", "value": f"{budget['currency']} {number(budget['amount'])}",

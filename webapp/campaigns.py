@@ -5,14 +5,13 @@ brief from it on the briefs page. A local account has no campaigns here: the pag
 Everything shown is the platform's text, which Jinja escapes like any other."""
 from __future__ import annotations
 
-from datetime import date
 from urllib.parse import quote_plus
 
 from flask import Blueprint, render_template, url_for
 from flask_login import current_user, login_required
 
 from core.access.platform_campaigns import brief_text, station_campaigns
-from webapp.helpers import open_station
+from webapp.helpers import date_span, open_station
 
 bp = Blueprint("campaigns", __name__)
 
@@ -33,29 +32,11 @@ def page(company_id: int):
 
 def shown(campaign: dict, company_id: int) -> dict:
     """A campaign as the page lists it: its name, its dates and budget in words, and the link that starts a brief."""
-    return {**campaign, "name": campaign.get("name") or "Untitled campaign", "dates": dates_text(campaign),
+    return {**campaign, "name": campaign.get("name") or "Untitled campaign",
+            "dates": date_span(campaign.get("starts"), campaign.get("ends")),
             "budget": budget_text(campaign.get("budget"), campaign.get("currency")),
             "details": [tuple(pair) for pair in campaign.get("details") or ()],
             "brief_url": url_for("briefs.page", company_id=company_id, brief=linked_brief(brief_text(campaign)))}
-
-
-def dates_text(campaign: dict) -> str | None:
-    """"1 Dec 2026 to 14 Dec 2026", "From 1 Dec 2026", "Until 14 Dec 2026", or None when the platform gives none."""
-    starts, ends = day_label(campaign.get("starts")), day_label(campaign.get("ends"))
-    if starts and ends:
-        return starts if starts == ends else f"{starts} to {ends}"
-    return f"From {starts}" if starts else f"Until {ends}" if ends else None
-
-
-def day_label(value: str | None) -> str | None:
-    """2026-12-01 -> "1 Dec 2026"; a date the platform wrote otherwise is shown as written."""
-    if not value:
-        return None
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        return value
-    return f"{day.day} {day:%b %Y}"
 
 
 def budget_text(amount, currency: str | None) -> str | None:

@@ -14,7 +14,7 @@ from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.usage import daily_spend, usage_report
 from core.errors import ValidationFailed
 from core.explore.filters import parse_bool_param
-from webapp.helpers import credits_text, open_station
+from webapp.helpers import credits_text, format_day, open_station
 
 bp = Blueprint("credits", __name__)
 
@@ -127,16 +127,10 @@ def date_range(first: str | None, last: str | None) -> tuple[str, str]:
 def spend_chart(series: list[dict]) -> dict:
     """Credits per day as bars scaled to the busiest day, with the range's sums and the days that had any use."""
     top = max([row["credits"] for row in series] or [0])
-    bars = [{**row, "label": day_label(row["day"]),
+    bars = [{**row, "label": format_day(row["day"]),
              "height": max(0.0, 100.0 * row["credits"] / top) if top > 0 else 0.0} for row in series]
     return {"bars": bars, "top": top, "spent": round(sum(row["credits"] for row in series), 2),
             "calls": sum(row["calls"] for row in series), "busy": [b for b in bars if b["credits"] or b["calls"]]}
-
-
-def day_label(day: str) -> str:
-    """2026-11-03 -> "3 Nov 2026"."""
-    moment = date.fromisoformat(day)
-    return f"{moment.day} {moment:%b %Y}"
 
 
 def prices() -> list[dict]:

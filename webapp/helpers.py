@@ -3,7 +3,7 @@ and its formatting filters. Page modules import this module and never each other
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import date, datetime
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -103,6 +103,26 @@ def switch_url(company_id: int) -> str:
     if request.endpoint and set(args) == {"company_id"}:
         return url_for(request.endpoint, company_id=company_id)
     return url_for("overview.page", company_id=company_id)
+
+
+def format_day(iso_date: str | None) -> str | None:
+    """2026-12-01 -> "1 Dec 2026", as dates are read on every page; a date written otherwise is shown as written,
+    None as None."""
+    if not iso_date:
+        return None
+    try:
+        day = date.fromisoformat(iso_date)
+    except ValueError:
+        return iso_date
+    return f"{day.day} {day:%b %Y}"
+
+
+def date_span(start: str | None, end: str | None) -> str | None:
+    """"1 Dec 2026 to 14 Dec 2026", one day alone, "From ..." or "Until ..." when one end is missing, else None."""
+    starts, ends = format_day(start), format_day(end)
+    if starts and ends:
+        return starts if starts == ends else f"{starts} to {ends}"
+    return f"From {starts}" if starts else f"Until {ends}" if ends else None
 
 
 def format_when(iso: str | None, tz: str | None = None) -> str:
