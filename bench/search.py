@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+import uuid
 
 import numpy as np
 
@@ -35,9 +36,10 @@ def bench_embeddings(ctx) -> dict:
     from_nothing = time.perf_counter() - started
     everyone = snapshot.current(ctx.company_id).originators
     touched = everyone[:: int(1 / TOUCHED_SHARE)].tolist()
+    run = uuid.uuid4().hex[:8]  # a new message on every run: the same one again is a duplicate and changes no text
     rows = [{"company_id": ctx.company_id, "originator": o, "timestamp": ctx.now.isoformat(), "channel_type": 2,
              "campaign_type": "shoutout",
-             "message": f"Greetings to the whole team at work number {i}"} for i, o in enumerate(touched)]
+             "message": f"Greetings to the whole team at work number {i} ({run})"} for i, o in enumerate(touched)]
     for start in range(0, len(rows), 1000):
         record_interactions(ctx.company_id, rows[start:start + 1000])
     started = time.perf_counter()
