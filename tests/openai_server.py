@@ -25,6 +25,8 @@ from typing import NamedTuple
 
 import pytest
 
+from tests.loopback import serving
+
 TRUNCATED = '{"gender": "fem'
 CHAT_STEPS = {"ok": ("{}", "stop"), "garbage": ("this is not JSON {", "stop"), "length": (TRUNCATED, "length")}
 """Message content and finish_reason of the chat answers named by a word."""
@@ -131,9 +133,5 @@ def chat_completion(content: str, model: str, finish_reason: str = "stop") -> di
 def loopback_openai():
     """A fresh loopback OpenAI server for one test (named apart from its fixture so that importing it shadows
     nothing)."""
-    server = OpenAIServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving(OpenAIServer()) as server:
+        yield server

@@ -34,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from core.config import activate, active
+from tests.loopback import serving
 
 CLIENT_ID, CLIENT_SECRET = "lss-dashboard", "client-secret-7f3a"
 USER, PASSWORD = "naledi@agency.co.za", "platform-pass-2026"
@@ -200,12 +201,8 @@ class FakePlatform(BaseHTTPRequestHandler):
 def loopback_platform():
     """A fresh loopback campaign platform for one test (named apart from its fixture so that importing it shadows
     nothing)."""
-    server = PlatformServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving(PlatformServer()) as server:
+        yield server
 
 
 TIMEOUT_S = 0.5
