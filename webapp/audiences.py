@@ -20,11 +20,22 @@ from core.audiences.custom import custom_segment
 from core.audiences.export import audience_rows
 from core.errors import Conflict, ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
-from core.explore.spec import REPEATABLE, SPEC
+from core.explore.spec import SPEC
 from core.text.cells import CsvText
-from core.text.query import whole_number
+from core.text.query import decimal_number, whole_number
 from core.text.wording import plural
-from webapp.helpers import REFUSALS, checked_into, credits_text, link, open_station, price_of, refusal, wants_fragment
+from webapp.helpers import (
+    REFUSALS,
+    checked_into,
+    credits_text,
+    filter_pairs,
+    grouped,
+    link,
+    open_station,
+    price_of,
+    refusal,
+    wants_fragment,
+)
 from webapp.labels import title, value_label
 
 bp = Blueprint("audiences", __name__)
@@ -213,10 +224,8 @@ def checked(form: dict) -> dict:
         out[name] = checked_into(problems, lambda n=name: whole_number(form[n] or DEFAULTS[n], ["form", n]),
                              DEFAULTS[name])
     out["min_score"] = checked_into(problems, lambda: score(form["min_score"]), DEFAULTS["min_score"])
-    grouped: dict[str, list[str]] = {}
-    for name, value in form["filters"]:
-        grouped.setdefault(name, []).append(value)
-    out["flt"] = checked_into(problems, lambda: parse_filters(grouped, location="form"), ListenerFilter())
+    out["flt"] = checked_into(problems, lambda: parse_filters(grouped(form["filters"]), location="form"),
+                              ListenerFilter())
     if problems:
         raise ValidationFailed(problems)
     return out
@@ -224,12 +233,7 @@ def checked(form: dict) -> dict:
 
 def score(raw: str) -> float:
     """The lowest score, a number (the contract's default when blank); its bounds are core's to check."""
-    if not raw:
-        return DEFAULTS["min_score"]
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValidationFailed.one(["form", "min_score"], "Not a valid number: give one like 0.68.") from None
+    return decimal_number(raw, ["form", "min_score"]) if raw else DEFAULTS["min_score"]
 
 
 def fingerprint(settings: dict) -> str:
@@ -248,18 +252,6 @@ def field_problems(items: list[dict]) -> dict[str, str]:
         out[key] = f"{out[key]} {title(name)}: {item['msg']}" if key in out else (
             f"{title(name)}: {item['msg']}" if key == "filters" else item["msg"])
     return out
-
-
-def filter_pairs(filters: dict | None) -> list[tuple[str, str]]:
-    """An audience's saved filters (name -> value or values) as (name, value) pairs, in the filter set's order."""
-    pairs = []
-    for name in SPEC:
-        value = (filters or {}).get(name)
-        if value is None:
-            continue
-        values = value if isinstance(value, (list, tuple)) and name in REPEATABLE else [value]
-        pairs.extend((name, ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)) for v in values)
-    return pairs
 
 
 def _pairs(form: dict, without: int) -> list[tuple[str, str]]:

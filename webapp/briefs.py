@@ -21,7 +21,17 @@ from core.stations.companies import get_company
 from core.stations.shows import show_titles
 from core.text.query import whole_number
 from core.text.wording import join_words, number
-from webapp.helpers import REFUSALS, date_span, open_station, price_of, refusal, wants_fragment
+from webapp.helpers import (
+    REFUSALS,
+    date_span,
+    filter_pairs,
+    form_text,
+    grouped,
+    open_station,
+    price_of,
+    refusal,
+    wants_fragment,
+)
 from webapp.labels import title, value_label
 
 bp = Blueprint("briefs", __name__)
@@ -129,12 +139,7 @@ def reco_context(found: dict, pairs: list[tuple[str, str]], names: dict) -> dict
 
 def _words(name: str, value, names: dict) -> str:
     values = value if isinstance(value, (list, tuple)) else [value]
-    return join_words([value_label(name, _text(v), names) for v in values])
-
-
-def _text(value) -> str:
-    """A filter value as a form holds it."""
-    return "true" if value is True else "false" if value is False else str(value)
+    return join_words([value_label(name, form_text(v), names) for v in values])
 
 
 def station_names(company_id: int) -> dict:
@@ -147,26 +152,6 @@ def posted_pairs() -> list[tuple[str, str]]:
     """The filter values of the posted form, in the order of its chips, blank ones left out."""
     return [(name, value.strip()) for name, value in request.form.items(multi=True)
             if name in SPEC and value.strip()]
-
-
-def grouped(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
-    """(name, value) pairs as the filter type reads them: name -> values."""
-    out: dict[str, list[str]] = {}
-    for name, value in pairs:
-        out.setdefault(name, []).append(value)
-    return out
-
-
-def filter_pairs(filters: dict) -> list[tuple[str, str]]:
-    """The parsed filters (name -> value or values) as (name, value) pairs, one per chip."""
-    pairs = []
-    for name in SPEC:
-        value = filters.get(name)
-        if value is None:
-            continue
-        for one in value if isinstance(value, (list, tuple)) else [value]:
-            pairs.append((name, _text(one)))
-    return pairs
 
 
 def chips(pairs: list[tuple[str, str]], names: dict) -> list[dict]:
@@ -199,7 +184,7 @@ def criteria_rows(criteria: list[dict], names: dict) -> list[dict]:
     """The targeting criteria as the page lists them: the filter's title, its values in words and the brief's words
     they came from (dates, budget and goal are listed as facts instead)."""
     return [{"field": c["field"], "title": title(c["field"]), "words": c.get("words"),
-             "values": [value_label(c["field"], _text(v), names) for v in c["values"]]}
+             "values": [value_label(c["field"], form_text(v), names) for v in c["values"]]}
             for c in criteria if c["field"] in SPEC]
 
 

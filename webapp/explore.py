@@ -14,7 +14,7 @@ from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import SPEC
 from core.listeners.fields import INFERRED, INFERRED_VOCABULARIES
 from webapp.charts import charts, counts_of, heat_map
-from webapp.helpers import link, open_station, render_htmx
+from webapp.helpers import filter_pairs, grouped, link, open_station, render_htmx
 from webapp.labels import FIELD_LABELS, title, value_label
 
 bp = Blueprint("explorer", __name__)
@@ -96,7 +96,7 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
                 "chips": chips(base, pairs, [], names), "problems": problems(base, params, error.items)}
     view = explorer.explore(company_id, flt, number, size, sort, pair)
     station, results, names = view["station"], view["results"], _names(view["station"])
-    pairs = filter_pairs(flt) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])
+    pairs = filter_pairs(flt.as_values()) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])
     keep = ([] if size == PAGE_SIZES[0] else [("page_size", str(size))]) + \
         ([] if sort == explorer.DEFAULT_SORT else [("sort", sort)])
     presets = {"last_interaction_after": date_presets(base, pairs, keep, tz)}
@@ -107,7 +107,7 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
             "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None, "sorts": sort_links(base, pairs, size, sort),
             "exports": {fmt: link(url_for(f"explorer.export_{fmt}", company_id=company_id), pairs)
                         for fmt in ("csv", "json")},
-            "save_audience": link(url_for("audiences.new", company_id=company_id), filter_pairs(flt))}
+            "save_audience": link(url_for("audiences.new", company_id=company_id), filter_pairs(flt.as_values()))}
 
 
 def date_presets(base: str, pairs: list, keep: list, tz: str | None) -> list[dict]:
@@ -144,15 +144,6 @@ def _names(station: dict) -> dict:
 
 def _context(station: dict, names: dict, base: str) -> dict:
     return {"station_total": station["total"], "names": names, "base": base, "field_labels": FIELD_LABELS}
-
-
-def filter_pairs(flt: ListenerFilter) -> list[tuple[str, str]]:
-    """The active filters as query pairs, "all of" lists one value per pair so that each can be removed alone."""
-    pairs = []
-    for name, value in flt.to_params():
-        parts = value.split(",") if SPEC[name][0] == "all_of" else [value]
-        pairs.extend((name, part) for part in parts)
-    return pairs
 
 
 def raw_pairs(params: dict) -> list[tuple[str, str]]:
@@ -204,9 +195,7 @@ def form_groups(station: dict, pairs: list, names: dict, facets: dict | None = N
     """The filter form: groups of fields, each with its widget, options (with their facet counts: what each option
     would match under the other filters, 0 included) and chosen values."""
     facets = facets or {}
-    chosen: dict[str, list[str]] = {}
-    for name, value in pairs:
-        chosen.setdefault(name, []).append(value)
+    chosen = grouped(pairs)
     groups = []
     for group_title, members in GROUPS:
         fields = []

@@ -15,6 +15,7 @@ from core.credits.ledger import account
 from core.credits.money import hundredths, phrase
 from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable, ValidationFailed
 from core.explore.glossary import TEXTS
+from core.explore.spec import SPEC
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
 
@@ -169,6 +170,30 @@ def checked_into(problems: list, parse, fallback):
     except ValidationFailed as error:
         problems.extend(error.items)
         return fallback
+
+
+def form_text(value) -> str:
+    """A filter value as a form or a link holds it ("true", "2026-11-01T00:00:00+02:00", "3")."""
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def filter_pairs(filters: dict | None) -> list[tuple[str, str]]:
+    """Filters by name, each a value or a list of values (ListenerFilter.as_values, a saved strategy, an answer), as
+    (name, value) pairs in the filter set's order, one per value: what chips and links are made of."""
+    pairs = []
+    for name in SPEC:
+        value = (filters or {}).get(name)
+        if value is not None:
+            pairs.extend((name, form_text(v)) for v in (value if isinstance(value, (list, tuple)) else [value]))
+    return pairs
+
+
+def grouped(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """(name, value) pairs as the filter type reads them: name -> values."""
+    out: dict[str, list[str]] = {}
+    for name, value in pairs:
+        out.setdefault(name, []).append(value)
+    return out
 
 
 def safe_next(target: str | None) -> str | None:

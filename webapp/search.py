@@ -13,7 +13,7 @@ from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import aggregate
 from core.explore.spec import SPEC
 from core.search.search import SEARCH_LIMIT, search_listeners
-from core.text.query import whole_number
+from core.text.query import decimal_number, whole_number
 from webapp.charts import counts_of
 from webapp.helpers import checked_into, link, open_station, render_htmx, wants_fragment
 from webapp.labels import title, value_label
@@ -74,10 +74,7 @@ def score_param(raw: str | None) -> float:
     """The lowest score shown, a number from 0 to 1 (the contract's default when not given)."""
     if raw is None:
         return DEFAULTS["min_score"]
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValidationFailed.one(["query", "min_score"], "Not a valid number: give one like 0.68.") from None
+    value = decimal_number(raw, ["query", "min_score"])
     if not math.isfinite(value) or not 0 <= value <= 1:
         raise ValidationFailed.one(["query", "min_score"], "Must be between 0 and 1.")
     return value

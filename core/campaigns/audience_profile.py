@@ -16,7 +16,6 @@ from datetime import datetime
 import numpy as np
 
 from core.ai.interests import THEMES
-from core.campaigns.brief import filter_values
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.listeners.events import load_events
@@ -156,5 +155,5 @@ def emptied_by(sel: Selection, flt: ListenerFilter) -> dict | None:
         before = int(mask.sum())
         mask &= ListenerFilter({name: value}).mask(sel.snap, tz)
         if not mask.any():
-            return {"field": name, "value": filter_values(ListenerFilter({name: value}))[name], "before": before}
+            return {"field": name, "value": ListenerFilter({name: value}).as_values()[name], "before": before}
     return None

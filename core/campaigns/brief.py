@@ -15,7 +15,7 @@ from core.clock import utcnow
 from core.config import active
 from core.credits import charges
 from core.errors import ValidationFailed
-from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.filters import parse_filters
 from core.explore.spec import SPEC
 
 OPERATION = "parse_brief"
@@ -121,15 +121,3 @@ def _unique(unmapped: list[dict]) -> list[dict]:
             out.append(item)
     return out
 
-
-def filter_values(flt: ListenerFilter) -> dict:
-    """A filter as JSON values by name (lists for the repeatable ones), as parse_filters reads them back."""
-    out = {}
-    for name, value in flt.values.items():
-        if isinstance(value, tuple):
-            out[name] = list(value)
-        elif isinstance(value, datetime):
-            out[name] = value.isoformat()
-        else:
-            out[name] = value
-    return out

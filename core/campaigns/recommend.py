@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from core.campaigns import cache, recommend_openai
 from core.campaigns.audience_profile import audience_profile
-from core.campaigns.brief import check_brief, filter_values, read
+from core.campaigns.brief import check_brief, read
 from core.campaigns.recommend_local import MODEL, write_recommendation
 from core.campaigns.vocabulary import station_vocabulary
 from core.clock import utcnow
@@ -53,7 +53,7 @@ def recommend(company_id: int, brief: str, sample_size: int = DEFAULT_SAMPLE,
         written = _written(settings, text, parsed, audience)
         answer = {"company_id": company_id, "brief": text, "sample_size": size,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
-                  "criteria": {k: parsed[k] for k in PARSED}, "filters": filter_values(combined),
+                  "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),
                   "overridden": overridden, "audience": audience, "recommendation": written["recommendation"],
                   "provider": parsed["provider"], "model": written["model"] or parsed["model"],
                   "tokens_in": parsed["tokens_in"] + written["tokens_in"],
@@ -71,8 +71,8 @@ def combine(from_brief: dict, given: ListenerFilter) -> tuple[ListenerFilter, li
     values, overridden = dict(brief_filter.values), []
     for name, value in given.values.items():
         if name in values and values[name] != value:
-            overridden.append({"field": name, "from_brief": filter_values(brief_filter)[name],
-                               "given": filter_values(given)[name]})
+            overridden.append({"field": name, "from_brief": brief_filter.as_values()[name],
+                               "given": given.as_values()[name]})
         values[name] = value
     return ListenerFilter({name: values[name] for name in SPEC if name in values}), overridden
 

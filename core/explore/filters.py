@@ -51,6 +51,19 @@ class ListenerFilter:
                 out.append((name, str(value)))
         return out
 
+    def as_values(self) -> dict:
+        """The filters as JSON values by name (lists for the repeatable and "all of" ones, dates in ISO 8601): how
+        answers and pages carry them, and what `parse_filters` reads back."""
+        out = {}
+        for name, value in self.values.items():
+            if isinstance(value, tuple):
+                out[name] = list(value)
+            elif isinstance(value, datetime):
+                out[name] = value.isoformat()
+            else:
+                out[name] = value
+        return out
+
     def mask(self, snap: Snapshot, tz: str | None = None) -> np.ndarray:
         """Which rows of the snapshot match every active filter; dates without an offset are in the zone `tz`."""
         return evaluate(self.values, snap, tz)
