@@ -10,8 +10,9 @@ from marshmallow import Schema, fields
 
 from api.ai import PAID, MeteredFields
 from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
-from api.custom_segments import NOT_BLANK, SCORE, QueryUseSchema, description_field, theme_field
+from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.params import FILTER_PARAMETERS
+from api.query import NOT_BLANK
 from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
 from core.audiences.store import (
     create_audience,

@@ -10,11 +10,11 @@ from marshmallow import Schema, fields
 from api.ai import PAID, CostFields
 from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
 from api.params import FILTER_PARAMETERS
+from api.query import NOT_BLANK
 from core.audiences.custom import custom_segment
 from core.audiences.rules import DESCRIPTION_MAX, MIN_SCORE, SEGMENT_LIMIT, SEGMENT_LIMITS, THEME_MAX
 from core.explore.filters import parse_filters
 
-NOT_BLANK = {"minLength": 1, "pattern": r"\S"}
 SCORE = {"minimum": 0, "maximum": 1, "description": "lowest score kept, (1 + cosine) / 2; higher is stricter"}
 MEMBERS = ("listener records as search gives them (declared fields, tags, flags, behavioural profile, segment, RFM, "
            "inferred values), each with `score`, `matched` (the parts of its profile that share words with its query) "

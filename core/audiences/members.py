@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.audiences.models import Audience
+from core.explore.records import reachable
 from core.listeners.fields import INFERRED_SINGLE
 from core.listeners.snapshot import Snapshot
 from core.stations.defaults import channel_name
@@ -33,13 +34,6 @@ def live_rows(snap: Snapshot, members: list[dict]) -> tuple[list[dict], np.ndarr
             kept.append(member)
             rows.append(row)
     return kept, np.array(rows, dtype=np.int64)
-
-
-def reachable(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
-    """Whether each row may be contacted: opt-in and permission both given (true, not unknown)."""
-    if not len(rows):
-        return np.zeros(0, dtype=bool)
-    return (snap.cols["opt_in"][rows] == 1) & (snap.cols["permission"][rows] == 1)
 
 
 def enriched(snap: Snapshot, company: Company, members: list[dict], queries: list[str]) -> list[dict]:

@@ -11,7 +11,7 @@ from pymongo.errors import DuplicateKeyError
 
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
-from core.audiences.members import enriched, live_rows, reachable
+from core.audiences.members import enriched, live_rows
 from core.audiences.models import Audience
 from core.audiences.rules import (
     AUDIENCE_LIMIT,
@@ -31,6 +31,7 @@ from core.credits import charges
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import Selection, select
+from core.explore.records import reachable
 from core.listeners import snapshot
 from core.listeners.snapshot import Snapshot
 from core.stations.companies import get_company

@@ -18,6 +18,7 @@ import numpy as np
 from core.ai.interests import THEMES
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
+from core.explore.records import reachable
 from core.listeners.events import load_events
 from core.search.churn import LEVELS, churn_inputs, churn_levels, churn_scores
 from core.search.texts import latest_messages
@@ -44,9 +45,9 @@ def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: di
     if not size:
         return {"size": 0, "reachable": 0, "emptied_by": emptied_by(sel, flt), "sample": {"size": 0},
                 "figures": {"size": 0, "reachable": 0}}
-    reachable = int(((snap.cols["opt_in"][rows] == 1) & (snap.cols["permission"][rows] == 1)).sum())
+    reached = int(reachable(snap, rows).sum())
     channels = sel.company.channel_names()
-    out = {"size": size, "reachable": reachable, "reachable_share": percentage(reachable, size),
+    out = {"size": size, "reachable": reached, "reachable_share": percentage(reached, size),
            "segments": _counted(snap.cols["segment"][rows], snap.vocab["segment"], size,
                                 lambda k: LABELS.get(k, k)),
            "channels": _ids_counted(snap.cols["primary_channel"][rows], size, channels, "Channel"),

@@ -8,6 +8,13 @@ from core.listeners.fields import INFERRED, LISTED
 from core.listeners.snapshot import Snapshot
 
 
+def reachable(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
+    """Whether each row may be contacted: opt-in and permission both given (true, not unknown)."""
+    if not len(rows):
+        return np.zeros(0, dtype=bool)
+    return (snap.cols["opt_in"][rows] == 1) & (snap.cols["permission"][rows] == 1)
+
+
 def _members(snap: Snapshot, name: str, row: int) -> list:
     if name not in snap.cols:
         return []
