@@ -144,6 +144,7 @@ def test_saving_after_a_preview_reuses_its_queries_and_opens_the_audience(signed
     assert response.headers["Location"].endswith(f"{AUDIENCES}/{made['audience_id']}")
     page = signed_in.get(response.headers["Location"]).text
     assert "Audience “Sunday gospel” saved with 4 members; it cost 2 credits." in words(page)
+    assert "Made by The searches of its preview" in words(page) and "Given provider" not in words(page)
     assert account(1)["balance"] == 16
 
 
