@@ -15,6 +15,7 @@ from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.money import MAX_LOAD
 from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS, usage_report
+from core.db import idempotency
 
 
 class LoadCreditsSchema(StrictBodySchema):
@@ -60,8 +61,17 @@ class CreditAccountSchema(Schema):
                                                                   "is the balance"})
 
 
+REPLAYED = {"description": "true when the request repeated an Idempotency-Key already used for it in the last 24 "
+                          "hours: nothing changed, and the account is shown as it is now"}
+
+
 class LoadedSchema(CreditAccountSchema):
-    loaded = JsonNumber(metadata={"description": "the credits this request added"})
+    loaded = JsonNumber(metadata={"description": "the credits this request added (or, replayed, the first one)"})
+    replayed = fields.Bool(metadata=REPLAYED)
+
+
+class PausedSchema(CreditAccountSchema):
+    replayed = fields.Bool(metadata=REPLAYED)
 
 
 class UsageEntrySchema(Schema):
@@ -98,17 +108,23 @@ blp = Blueprint("credit_accounts", __name__, url_prefix="/api/v1/agent",
 
 ADMIN_KEY = {"in": "header", "name": "X-Admin-Key", "required": True, "schema": {"type": "string"},
              "description": "the server's ADMIN_KEY (403 when wrong, missing or not configured)"}
+IDEMPOTENCY_KEY = {"in": "header", "name": idempotency.HEADER, "required": False,
+                   "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,255}$"},
+                   "description": "any unique value per intended change (a UUID): the same request sent again with the "
+                                  "same key within 24 hours changes nothing and answers `replayed: true`; the same "
+                                  "key with a different body is 422"}
 
 
 def admin_only(view):
-    """The admin key is checked before the body is read, so that who may not load or pause learns nothing more."""
+    """The admin key is checked before the body is read, so that who may not load or pause learns nothing more;
+    an admin change takes an idempotency key, so that a retry after a lost answer changes nothing twice."""
 
     @wraps(view)
     def checked(*args, **kwargs):
         check_admin(request.headers.get("X-Admin-Key"), active().admin_key)
         return view(*args, **kwargs)
 
-    return blp.doc(parameters=[ADMIN_KEY])(checked)
+    return blp.doc(parameters=[ADMIN_KEY, IDEMPOTENCY_KEY])(checked)
 
 
 @blp.route("/<company:company_id>/credits")
@@ -126,7 +142,7 @@ class LoadCredits(MethodView):
     @blp.response(200, LoadedSchema)
     def post(self, body: dict, company_id: int):
         """Add credits to the station's account (admin only: X-Admin-Key)"""
-        return load(company_id, body["credits"], body["note"])
+        return load(company_id, body["credits"], body["note"], request.headers.get(idempotency.HEADER))
 
 
 @blp.route("/<company:company_id>/credits/usage")
@@ -142,7 +158,7 @@ class Usage(MethodView):
 class Pause(MethodView):
     @admin_only
     @blp.arguments(PauseSchema, as_kwargs=False)
-    @blp.response(200, CreditAccountSchema)
+    @blp.response(200, PausedSchema)
     def patch(self, body: dict, company_id: int):
         """Pause or resume the station's AI usage, with an optional reason (admin only: X-Admin-Key)"""
-        return set_paused(company_id, body["paused"], body["reason"])
+        return set_paused(company_id, body["paused"], body["reason"], request.headers.get(idempotency.HEADER))

@@ -6,13 +6,13 @@ import functools
 import click
 from flask import Flask
 
-from cli import access, demo, ingest, privacy, search, segmentation, serving
+from cli import access, credits, demo, ingest, privacy, search, segmentation, serving
 from core.db.connection import UNAVAILABLE
 
 
 def init_app(app: Flask) -> None:
     """Register every command of every area on the app's CLI."""
-    for module in (access, demo, ingest, privacy, search, segmentation, serving):
+    for module in (access, credits, demo, ingest, privacy, search, segmentation, serving):
         for command in module.COMMANDS:
             app.cli.add_command(_plain_when_unavailable(command))
 

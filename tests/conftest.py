@@ -78,6 +78,15 @@ def runner(app):
 
 
 @pytest.fixture
+def reconciled(app):
+    """After the test, `flask --app wsgi credits check` finds every balance equal to its ledger's sum (for the
+    tests that race for credits: whatever they did, money must still add up)."""
+    yield
+    result = app.test_cli_runner().invoke(args=["credits", "check"])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture
 def own_database(_app, tmp_path):
     """Core started on an embedded database of its own (DATA_DIR = tmp_path), for tests that stop, kill or rewrite
     it; the session's connection is restored afterwards."""

@@ -3,6 +3,7 @@ usage of chosen days as a chart of spend per day and a table; for administrators
 usage. Forms post as plain forms (not through htmx), so that a refused value comes back with its page and status."""
 from __future__ import annotations
 
+import secrets
 from datetime import date, timedelta
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -58,11 +59,13 @@ def load_credits(company_id: int):
     said beside its field and nothing is loaded."""
     station = admin_station(company_id)
     try:
-        loaded = load(company_id, as_number(request.form.get("credits", "")), request.form.get("note"))
+        loaded = load(company_id, as_number(request.form.get("credits", "")), request.form.get("note"),
+                      request.form.get("idempotency_key") or None)
     except ValidationFailed as error:
         return _admin_page(station, problems=field_problems(error)), 422
-    flash(f"Loaded {credits_text(loaded['loaded'])} for {station['name']}: "
-          f"the balance is now {credits_text(loaded['balance'])}.")
+    done = "This form was sent twice; its credits were loaded once" if loaded["replayed"] else \
+        f"Loaded {credits_text(loaded['loaded'])} for {station['name']}"
+    flash(f"{done}: the balance is now {credits_text(loaded['balance'])}.")
     return redirect(url_for("credits.admin", company_id=company_id), code=303)
 
 
@@ -91,8 +94,10 @@ def admin_station(company_id: int) -> dict:
 
 
 def _admin_page(station: dict, problems: dict | None = None) -> str:
+    """The admin forms; the load form carries a new idempotency key, so that a double click loads once."""
     return render_template("credits/admin.html", station=station, account=account(station["company_id"]),
-                           problems=problems or {}, form=request.form, max_text=MAX_TEXT)
+                           problems=problems or {}, form=request.form, max_text=MAX_TEXT,
+                           load_key=secrets.token_urlsafe(16))
 
 
 def field_problems(error: ValidationFailed) -> dict[str, str]:

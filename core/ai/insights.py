@@ -2,7 +2,8 @@
 grounded in the station's own figures (core.ai.facts), paid for once and reused until the data changes.
 
 "Until the data changes" is the company's `data_version`, which every import, live batch, run and erasure moves;
-an answer made by one provider is not served when another is configured.
+an answer made by one provider is not served when another is configured. Concurrent requests share one answer and
+one charge (core.db.leases.single_flight).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from core.ai.models import AiInsights
 from core.ai.provider import provider
 from core.clock import as_utc
 from core.credits import charges
+from core.db.leases import single_flight
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations.companies import get_company
 
@@ -21,12 +23,21 @@ def ai_segment_insights(company_id: int) -> dict:
     """Every segment's meaning and recommended actions, with what the answer cost and the balance left."""
     version = get_company(company_id).data_version or 0
     chosen = provider()
-    found = AiInsights._get_collection().find_one(
-        {"company_id": company_id, "data_version": version, "provider": chosen.name}, {"_id": 0},
-        sort=[("made_at", -1)])
-    if found is not None:
-        spent = charges.cached(company_id, OPERATION, None, found["provider"], found.get("model"))
-        return _answer(found, True, spent["cost"], spent["balance"])
+
+    def kept() -> dict | None:
+        return AiInsights._get_collection().find_one(
+            {"company_id": company_id, "data_version": version, "provider": chosen.name}, {"_id": 0},
+            sort=[("made_at", -1)])
+
+    with single_flight(f"{OPERATION}:{company_id}:{version}:{chosen.name}", kept) as found:
+        if found is None:
+            return _insights(company_id, version, chosen)
+    spent = charges.cached(company_id, OPERATION, None, found["provider"], found.get("model"))
+    return _answer(found, True, spent["cost"], spent["balance"])
+
+
+def _insights(company_id: int, version: int, chosen) -> dict:
+    """New insights from the provider, paid for (refunded when it fails) and kept for this data version."""
     facts = station_facts(company_id)
     with charges.charge(company_id, OPERATION) as charge:
         content = chosen.insights(facts)

@@ -3,8 +3,9 @@ for 30 days (spec: "cached 30 days").
 
 A new inference is charged through core.credits (refunded when it fails), stored in `ai_profiles`, and its values
 written onto the listener (`inferred`), then the listener is re-profiled so that filters on inferred values see it
-at once. A cached answer costs nothing, says it is cached and when it was made, and is still refused while the
-company's AI usage is paused.
+at once. Concurrent requests for one listener share one inference and one charge (core.db.leases.single_flight). A
+cached answer costs nothing, says it is cached and when it was made, and is still refused while the company's AI
+usage is paused.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from core.ai.models import AiProfile
 from core.ai.provider import provider
 from core.clock import as_utc, utcnow
 from core.credits import charges
+from core.db.leases import single_flight
 from core.db.quirks import update_by_key
 from core.explore.listener import find_listener
 from core.listeners.fields import DECLARED_NAMES, INFERRED
@@ -27,10 +29,16 @@ CACHE_DAYS = 30
 def ai_listener_profile(company_id: int, originator: str) -> dict:
     """The listener's AI profile: from the cache when made in the last 30 days (free), else a new, paid inference."""
     doc = find_listener(company_id, originator, {name: 1 for name in DECLARED_NAMES})
-    cached = fresh_profile(company_id, originator)
-    if cached is not None:
-        spent = charges.cached(company_id, OPERATION, originator, cached["provider"], cached["model"])
-        return _answer(company_id, originator, cached, True, spent["cost"], spent["balance"])
+    with single_flight(f"{OPERATION}:{company_id}:{originator}",
+                       lambda: fresh_profile(company_id, originator)) as cached:
+        if cached is None:
+            return _infer(company_id, originator, doc)
+    spent = charges.cached(company_id, OPERATION, originator, cached["provider"], cached["model"])
+    return _answer(company_id, originator, cached, True, spent["cost"], spent["balance"])
+
+
+def _infer(company_id: int, originator: str, doc: dict) -> dict:
+    """A new inference, paid for (refunded when it fails), stored and put on the listener."""
     chosen = provider()
     with charges.charge(company_id, OPERATION, originator) as charge:
         result = chosen.profile(company_id, originator, doc)

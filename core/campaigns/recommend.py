@@ -2,7 +2,8 @@
 where), profile the audience they select, and synthesise a plan whose every claim cites a figure of that profile.
 
 Charged as one operation (the brief's reading included) and kept 24 hours: the same brief, filters, sample size and
-provider are answered again from the cache at no cost (decisions.md §6, §8).
+provider are answered again from the cache at no cost (decisions.md §6, §8); requests racing for one answer share
+one computation and one charge (core.db.leases.single_flight).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from core.campaigns.vocabulary import station_vocabulary
 from core.clock import utcnow
 from core.config import Settings, active
 from core.credits import charges
+from core.db.leases import single_flight
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import SPEC
@@ -40,10 +42,15 @@ def recommend(company_id: int, brief: str, sample_size: int = DEFAULT_SAMPLE,
     text, size, given = check_brief(brief), check_sample_size(sample_size), flt or ListenerFilter()
     settings = active()
     key = cache.cache_key(text, given, size, settings.ai_provider)
-    found = cache.fresh(company_id, key)
-    if found is not None:
-        spent = charges.cached(company_id, OPERATION, None, found["provider"], found["model"])
-        return {**found, "cached": True, "cost": spent["cost"], "balance": spent["balance"]}
+    with single_flight(f"{OPERATION}:{company_id}:{key}", lambda: cache.fresh(company_id, key)) as found:
+        if found is None:
+            return _recommend(company_id, text, size, given, key, settings)
+    spent = charges.cached(company_id, OPERATION, None, found["provider"], found["model"])
+    return {**found, "cached": True, "cost": spent["cost"], "balance": spent["balance"]}
+
+
+def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key: str, settings: Settings) -> dict:
+    """A new recommendation, paid for (refunded when it fails) and kept under `key` for CACHE_HOURS."""
     vocab = station_vocabulary(company_id)  # an unknown company is a 404 before any charge
     with charges.charge(company_id, OPERATION) as bill:
         made_at = utcnow()

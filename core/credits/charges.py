@@ -7,7 +7,8 @@ record of an answer served from a cache.
     answer["credits"] = {"cost": bill.cost, "balance": bill.balance}
 
 The price is taken by one conditional update (not paused, balance at least the price), so two requests can never
-spend the same credit; a paused company gets no AI answer at all, not even a cached one.
+spend the same credit, written in one transaction with its ledger entry, and so is a refund with its entry; a paused
+company gets no AI answer at all, not even a cached one.
 """
 from __future__ import annotations
 
@@ -15,11 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from pymongo import ReturnDocument
-
 from core.config import active
-from core.credits.ledger import accounts, append, ensure_account, entries
+from core.credits.ledger import accounts, append, changed, ensure_account, entries
 from core.credits.money import as_credits, hundredths, phrase
+from core.db.transactions import atomically
 from core.errors import AiPaused, CreditsExhausted
 
 ATTEMPTS = 3
@@ -65,8 +65,7 @@ def charge(company_id: int, operation: str, subject: str | None = None) -> Itera
     is written. An operation without a price is a programming error (KeyError).
     """
     price = hundredths(active().prices[operation])
-    after = take(company_id, price)
-    append(company_id, after["seq"], "spend", -price, operation=operation, subject=subject)
+    after = take(company_id, price, "spend", operation=operation, subject=subject)
     bill = Charge(company_id, operation, after["seq"], price, after["balance"], subject)
     try:
         yield bill
@@ -80,9 +79,8 @@ def charge(company_id: int, operation: str, subject: str | None = None) -> Itera
 def cached(company_id: int, operation: str, subject: str | None = None, provider: str | None = None,
            model: str | None = None) -> dict:
     """Record an answer served from a cache: free, but refused like any AI answer while the company is paused."""
-    after = take(company_id, 0)
-    append(company_id, after["seq"], "cached", 0, operation=operation, subject=subject, provider=provider,
-           model=model, cached=True)
+    after = take(company_id, 0, "cached", operation=operation, subject=subject, provider=provider, model=model,
+                 cached=True)
     return {"cost": 0, "balance": as_credits(after["balance"])}
 
 
@@ -94,12 +92,18 @@ def ensure_open(company_id: int) -> None:
         raise paused_error(account.get("reason"))
 
 
-def take(company_id: int, price: int) -> dict:
-    """Spend `price` hundredths in one conditional update, bumping seq; returns the account after it."""
+def take(company_id: int, price: int, kind: str, **details) -> dict:
+    """Spend `price` hundredths in one conditional update bumping seq, and write its ledger entry of `kind`, in one
+    transaction; returns the account after it."""
+    def spend(session) -> dict | None:
+        after = changed(session, company_id, {"$inc": {"balance": -price, "seq": 1}},
+                        {"paused": {"$ne": True}, "balance": {"$gte": price}})
+        if after is not None:
+            append(company_id, after["seq"], kind, -price, session, **details)
+        return after
+
     for _ in range(ATTEMPTS):
-        after = accounts().find_one_and_update(
-            {"company_id": company_id, "paused": {"$ne": True}, "balance": {"$gte": price}},
-            {"$inc": {"balance": -price, "seq": 1}}, return_document=ReturnDocument.AFTER)
+        after = atomically(spend)
         if after is not None:
             return after
         _refuse(ensure_account(company_id), price)
@@ -123,13 +127,16 @@ def paused_error(reason: str | None) -> AiPaused:
 
 
 def _refund(bill: Charge) -> None:
-    """Give the price back as a new entry, and mark the spend it undoes as refunded."""
-    after = accounts().find_one_and_update({"company_id": bill.company_id}, {"$inc": {"balance": bill.price, "seq": 1}},
-                                           return_document=ReturnDocument.AFTER)
-    append(bill.company_id, after["seq"], "refund", bill.price, operation=bill.operation, subject=bill.subject,
-           refund_of=bill.seq)
-    entries().update_one({"company_id": bill.company_id, "seq": bill.seq}, {"$set": {"status": "refunded"}})
-    bill.refunded, bill.left = True, after["balance"]
+    """Give the price back as a new entry, and mark the spend it undoes as refunded, in one transaction."""
+    def give_back(session) -> dict:
+        after = changed(session, bill.company_id, {"$inc": {"balance": bill.price, "seq": 1}})
+        append(bill.company_id, after["seq"], "refund", bill.price, session, operation=bill.operation,
+               subject=bill.subject, refund_of=bill.seq)
+        entries().update_one({"company_id": bill.company_id, "seq": bill.seq}, {"$set": {"status": "refunded"}},
+                             session=session)
+        return after
+
+    bill.refunded, bill.left = True, atomically(give_back)["balance"]
 
 
 def _note_details(bill: Charge) -> None:

@@ -1,20 +1,30 @@
 """The account and its ledger: loads, pauses, the account view, and the checks that the balance is the ledger's sum.
 
-Every change of a balance is one atomic update of the account that also bumps its `seq`, followed by the ledger
-entry carrying that seq; never a read followed by a write. A company without an account reads as balance 0, not
-paused, and gets its account at its first write.
+Every change of a balance is one atomic update of the account that also bumps its `seq`, written in one transaction
+with the ledger entry carrying that seq (core.db.transactions): whatever fails, the two agree. Every text is checked
+before the transaction starts, and loads and pauses take an idempotency key (core.db.idempotency), so that an admin
+who retries after a failure changes nothing twice. A company without an account reads as balance 0, not paused, and
+gets its account at its first write.
 """
 from __future__ import annotations
+
+from pymongo import ReturnDocument
+from pymongo.errors import DuplicateKeyError
 
 from core.clock import utcnow
 from core.credits.models import CreditAccount, CreditEntry
 from core.credits.money import as_credits, load_amount
+from core.db import idempotency
 from core.db.quirks import updated_creating
+from core.db.transactions import atomically
 from core.errors import ValidationFailed
+from core.text.storable import storable
 
 MAX_TEXT = 500
 """The longest pause reason or load note kept."""
 NEW_ACCOUNT = {"balance": 0, "seq": 0, "paused": False, "reason": None, "paused_at": None}
+LOAD, PAUSE = "credits_load", "credits_pause"
+"""The operations an idempotency key is kept for."""
 
 
 def accounts():
@@ -38,39 +48,80 @@ def ensure_account(company_id: int) -> dict:
     return change(company_id, {"$inc": {"seq": 0}})
 
 
-def append(company_id: int, seq: int, kind: str, amount: int, **details) -> dict:
-    """Write the ledger entry of the account change that gave `seq`; returns it."""
+def changed(session, company_id: int, update: dict, condition: dict | None = None) -> dict | None:
+    """The account after an atomic update within a transaction; None when it does not meet `condition`."""
+    return accounts().find_one_and_update({"company_id": company_id, **(condition or {})}, update, session=session,
+                                          return_document=ReturnDocument.AFTER)
+
+
+def append(company_id: int, seq: int, kind: str, amount: int, session=None, **details) -> dict:
+    """Write the ledger entry of the account change that gave `seq` (within its transaction); returns it."""
     entry = {"company_id": company_id, "seq": seq, "at": utcnow(), "kind": kind, "amount": amount,
              "operation": None, "subject": None, "provider": None, "model": None, "tokens_in": None,
              "tokens_out": None, "cached": False, "status": "ok", "note": None, "refund_of": None, **details}
-    entries().insert_one(entry)
+    entries().insert_one(entry, session=session)
     return entry
 
 
-def load(company_id: int, credits, note: str | None = None) -> dict:
-    """Add credits to the account (admin only, checked by the caller); returns the account view and the amount."""
+def load(company_id: int, credits, note: str | None = None, idempotency_key: str | None = None) -> dict:
+    """Add credits to the account (admin only, checked by the caller); returns the account view, the amount and
+    whether this was a retry of a load already made under the same idempotency key (then nothing changed)."""
     try:
         amount = load_amount(credits)
     except ValueError as error:
         raise ValidationFailed.one(["body", "credits"], str(error)) from None
-    note = _text(note, ["body", "note"])
-    after = change(company_id, {"$inc": {"balance": amount, "seq": 1}})
-    append(company_id, after["seq"], "load", amount, note=note)
-    return {**account(company_id), "loaded": as_credits(amount)}
+    note, key = _text(note, ["body", "note"]), idempotency.checked_key(idempotency_key)
+    asked = idempotency.fingerprint({"credits": amount, "note": note})
+    if idempotency.earlier(company_id, LOAD, key, asked) is None:
+        ensure_account(company_id)
+
+        def add(session) -> None:
+            after = changed(session, company_id, {"$inc": {"balance": amount, "seq": 1}})
+            append(company_id, after["seq"], "load", amount, session, note=note)
+            idempotency.remember(session, company_id, LOAD, key, asked, {"seq": after["seq"]})
+
+        if _first(add, key):
+            return {**account(company_id), "loaded": as_credits(amount), "replayed": False}
+    idempotency.earlier(company_id, LOAD, key, asked)  # a racing request with the key won: the same one, or 422
+    return {**account(company_id), "loaded": as_credits(amount), "replayed": True}
 
 
-def set_paused(company_id: int, paused: bool, reason: str | None = None) -> dict:
-    """Pause or unpause the company's AI usage; a reason is kept while paused, and cleared by unpausing."""
+def set_paused(company_id: int, paused: bool, reason: str | None = None, idempotency_key: str | None = None) -> dict:
+    """Pause or unpause the company's AI usage; a reason is kept while paused, and cleared by unpausing. A retry
+    under the same idempotency key changes nothing (not even when it was paused)."""
     if not isinstance(paused, bool):
         raise ValidationFailed.one(["body", "paused"], "Must be true or false.")
     reason = _text(reason, ["body", "reason"]) if paused else None
-    change(company_id, {"$set": {"paused": paused, "reason": reason, "paused_at": utcnow() if paused else None}})
-    return account(company_id)
+    key = idempotency.checked_key(idempotency_key)
+    asked = idempotency.fingerprint({"paused": paused, "reason": reason})
+    if idempotency.earlier(company_id, PAUSE, key, asked) is None:
+        ensure_account(company_id)
+
+        def turn(session) -> None:
+            changed(session, company_id, {"$set": {"paused": paused, "reason": reason,
+                                                   "paused_at": utcnow() if paused else None}})
+            idempotency.remember(session, company_id, PAUSE, key, asked, {})
+
+        if _first(turn, key):
+            return {**account(company_id), "replayed": False}
+    idempotency.earlier(company_id, PAUSE, key, asked)
+    return {**account(company_id), "replayed": True}
+
+
+def _first(work, key: str | None) -> bool:
+    """Run the change in one transaction; False when a request with the same idempotency key got there first."""
+    try:
+        atomically(work)
+        return True
+    except DuplicateKeyError:
+        if key is None:
+            raise
+        return False
 
 
 def _text(value: str | None, loc: list) -> str | None:
-    """A free text trimmed, None when blank, 422 when longer than MAX_TEXT."""
-    text = (value or "").strip()
+    """A free text trimmed, None when blank, 422 when longer than MAX_TEXT or not text the database can keep."""
+    text = storable((value or "").strip(), loc)
     if len(text) > MAX_TEXT:
         raise ValidationFailed.one(loc, f"At most {MAX_TEXT} characters.")
     return text or None
@@ -114,6 +165,13 @@ def check(company_id: int) -> dict:
     balance, recomputed = as_credits(found["balance"]), recomputed_balance(company_id)
     return {"balance": balance, "recomputed": recomputed, "agrees": balance == recomputed,
             "missing_seq": [seq for seq in range(1, found["seq"] + 1) if seq not in seen]}
+
+
+def check_all() -> list[dict]:
+    """check() of every company with an account or a ledger entry, each with its company_id, in company order: what
+    `flask --app wsgi credits check` reconciles."""
+    companies = set(accounts().distinct("company_id")) | set(entries().distinct("company_id"))
+    return [{"company_id": company_id, **check(company_id)} for company_id in sorted(companies)]
 
 
 def forget_subject(company_id: int, originator: str, _pseudonym: str = "") -> int:

@@ -1,10 +1,13 @@
-"""A lease lock in MongoDB, so that two runs that rewrite one company's snapshot never interleave."""
+"""Lease locks in MongoDB, held across processes and hosts: two runs that rewrite one company's snapshot never
+interleave, and concurrent requests for one paid answer share one computation and one charge (single_flight)."""
 from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import TypeVar
 
 from pymongo.errors import DuplicateKeyError
 
@@ -12,15 +15,22 @@ from core.clock import utcnow
 from core.db.connection import get_db
 from core.errors import Conflict
 
+T = TypeVar("T")
+FLIGHT_TTL = timedelta(minutes=10)
+"""How long a claim of a computation stands when its holder dies without giving it back."""
+FLIGHT_WAIT_S = 300
+"""How long a request waits for another one's computation of the same answer (an AI provider may take minutes)."""
+
 
 @contextmanager
-def lease(name: str, ttl: timedelta = timedelta(minutes=30), wait_s: float = 600):
-    """Hold the named lock for the block; a lease older than ttl is taken over (its holder died)."""
+def lease(name: str, ttl: timedelta = timedelta(minutes=30), wait_s: float = 600, busy: str | None = None):
+    """Hold the named lock for the block; a lease older than ttl is taken over (its holder died). After wait_s,
+    Conflict with `busy` (or a sentence naming the lock)."""
     col, token = get_db()["locks"], secrets.token_hex(8)
     deadline = time.monotonic() + wait_s
     while not _try_acquire(col, name, token, ttl):
         if time.monotonic() > deadline:
-            raise Conflict(f"{name} is busy: another run holds it")
+            raise Conflict(busy or f"{name} is busy: another run holds it")
         time.sleep(0.2)
     try:
         yield
@@ -49,3 +59,25 @@ def try_lease(name: str, ttl: timedelta) -> str | None:
 def release(name: str, token: str) -> None:
     """Give the lock back, only if `token` still holds it."""
     get_db()["locks"].delete_one({"_id": name, "owner": token})
+
+
+@contextmanager
+def single_flight(name: str, look: Callable[[], T | None]) -> Iterator[T | None]:
+    """What `look` finds (a cached answer), or None to a single caller at a time, across every process and host,
+    which makes the answer within the block while the others wait for it and then find it:
+
+        with single_flight(f"profile:{company_id}:{originator}", lambda: cached(...)) as found:
+            if found is None:
+                return make_and_pay()  # one caller, one charge
+        return found  # made by another caller, or long ago
+
+    A cached answer costs one look, no claim. A caller that fails gives the claim back; the next waiter looks,
+    finds nothing and makes it.
+    """
+    found = look()
+    if found is not None:
+        yield found
+        return
+    with lease(f"single-flight:{name}", FLIGHT_TTL, FLIGHT_WAIT_S, "Another request is still making this answer; "
+               "ask again in a minute, when it will be served from the cache."):
+        yield look()

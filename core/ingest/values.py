@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from core.text.storable import text_problem
+
 INTEGER = re.compile(r"^\s*-?\d+\s*$", re.ASCII)
 MAX_INT = 2**63 - 1  # what BSON can hold
 UNQUOTED = object()
@@ -82,12 +84,10 @@ def as_text(row: dict, name: str, required: bool = True) -> str | None:
 
 
 def unicode_text(value: str, name: str) -> str:
-    """The string itself, unless a JSON escape left a lone surrogate in it that the database could not store."""
-    if not value.isascii():
-        try:
-            value.encode()
-        except UnicodeEncodeError:
-            raise RowError(f"{name} is not valid Unicode text") from None
+    """The string itself, unless the database could not store it (core.text.storable: a lone surrogate, NUL)."""
+    problem = text_problem(value)
+    if problem:
+        raise RowError(f"{name} {problem[0].lower()}{problem[1:].rstrip('.')}")
     return value
 
 

@@ -1,11 +1,14 @@
-"""Live interactions through the served service (gunicorn, two workers): once the POST is answered, both workers,
-each with its own cached snapshot, answer with the new segment."""
+"""The served service (gunicorn, two workers): once a live POST is answered, both workers, each with its own cached
+snapshot, answer with the new segment; and requests racing for one paid AI answer over both workers pay for it
+once."""
 from __future__ import annotations
 
 import os
 import re
 import signal
 import subprocess
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import httpx
@@ -22,9 +25,10 @@ REQUESTS, MAX_REQUESTS = 40, 400
 which one did; on a busy machine one worker can take 40 in a row), at most MAX_REQUESTS."""
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
     """The demo service with two workers, its access log naming the worker (pid) that answered each request."""
+    tmp_path = tmp_path_factory.mktemp("served")
     data_dir, port = tmp_path / "data", free_port()
     log_path = tmp_path / "serve.log"
     env = {**env_of(data_dir), "GUNICORN_CMD_ARGS": "--access-logformat 'answered-by %(p)s %(r)s %(s)s'"}
@@ -35,7 +39,7 @@ def served(tmp_path):
         base = f"http://127.0.0.1:{port}"
         try:
             wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 180, "the service")
-            yield {"base": base, "log": log_path,
+            yield {"base": base, "log": log_path, "data_dir": data_dir,
                    "key": {"X-API-Key": (data_dir / "demo-api-key").read_text().strip()}}
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -90,3 +94,41 @@ def until_both_answered(log_path, part: int, request) -> None:
         request()
         if made >= REQUESTS and len(answered_by(log_path)[part]) == 2:
             return
+
+
+RACERS = 8
+
+
+def racing_profiles(base: str, key: dict, originator: str) -> list[int]:
+    """RACERS requests for one listener's AI profile sent at once; their statuses."""
+    start = threading.Barrier(RACERS)
+
+    def ask(_):
+        start.wait()
+        return httpx.get(f"{base}/api/v1/ai/listeners/1/{originator}", headers=key, timeout=120).status_code
+
+    with ThreadPoolExecutor(RACERS) as pool:
+        return list(pool.map(ask, range(RACERS)))
+
+
+def workers_for(log_path, path: str) -> set[str]:
+    """The worker pids that answered requests for this path."""
+    return set(re.findall(r"answered-by <(\d+)> GET " + re.escape(path) + r" ", log_path.read_text(errors="replace")))
+
+
+def test_eight_requests_racing_over_both_workers_for_one_ai_profile_are_charged_once(served):
+    base, key = served["base"], served["key"]
+    listeners = httpx.get(f"{base}/api/v1/segments/1/filter?page_size=20", headers=key, timeout=30).json()
+    for row in listeners["listeners"]:  # until both workers took part in one race (one may take all 8 requests)
+        originator = row["originator"]
+        assert racing_profiles(base, key, originator) == [200] * RACERS
+        usage = httpx.get(f"{base}/api/v1/agent/1/credits/usage?limit=1000", headers=key, timeout=30).json()
+        kinds = [e["kind"] for e in usage["usage"] if e["subject"] == originator]
+        assert (kinds.count("spend"), kinds.count("cached")) == (1, RACERS - 1)
+        if len(workers_for(served["log"], f"/api/v1/ai/listeners/1/{originator}")) == 2:
+            break
+    else:
+        pytest.fail("no race was answered by both workers")
+    check = subprocess.run([FLASK, "--app", "wsgi", "credits", "check"], cwd=ROOT, env=env_of(served["data_dir"]),
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr

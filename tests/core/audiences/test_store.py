@@ -28,7 +28,7 @@ def gospel(name: str = "Gospel", **more) -> dict:
     return create_audience(1, name, GOSPEL_THEME, limit=4, min_score=0, **more)
 
 
-def test_creates_racing_with_one_name_save_one_audience_and_charge_once(station):
+def test_creates_racing_with_one_name_save_one_audience_and_charge_once(station, reconciled):
     def attempt(name: str):
         try:
             return gospel(name)["audience_id"]

@@ -134,14 +134,14 @@ def race(company_id: int, operation: str, runners: int = 20) -> list[str]:
         return list(pool.map(attempt, range(runners)))
 
 
-def test_twenty_requests_racing_for_the_last_price_are_served_once(app):
+def test_twenty_requests_racing_for_the_last_price_are_served_once(app, reconciled):
     load(1, price(PROFILE))
     outcome = race(1, PROFILE)
     assert (outcome.count("served"), outcome.count("refused")) == (1, 19)
     assert account(1)["balance"] == 0 == recomputed_balance(1) and check(1)["agrees"]
 
 
-def test_twenty_requests_racing_over_three_prices_are_served_three_times(app):
+def test_twenty_requests_racing_over_three_prices_are_served_three_times(app, reconciled):
     load(1, 3 * price(PROFILE))
     outcome = race(1, PROFILE)
     assert outcome.count("served") == 3

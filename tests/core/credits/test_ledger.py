@@ -108,7 +108,7 @@ def test_forgetting_a_listener_blanks_it_in_every_entry_of_its_company_only(app)
     assert [e["subject"] for e in ledger_of(2) if e["kind"] == "spend"] == ["27821234567"]
 
 
-def test_twenty_first_loads_of_a_new_company_at_once_make_one_account_holding_them_all(app):
+def test_twenty_first_loads_of_a_new_company_at_once_make_one_account_holding_them_all(app, reconciled):
     start = threading.Barrier(20)
 
     def first_load(_):
