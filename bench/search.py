@@ -41,7 +41,7 @@ def bench_embeddings(ctx) -> dict:
              "campaign_type": "shoutout",
              "message": f"Greetings to the whole team at work number {i} ({run})"} for i, o in enumerate(touched)]
     for start in range(0, len(rows), 1000):
-        record_interactions(ctx.company_id, rows[start:start + 1000])
+        record_interactions(ctx.company_id, rows[start:start + 1000], now=ctx.now)  # the rows are dated ctx.now
     started = time.perf_counter()
     again = vectors.refresh_embeddings(ctx.company_id, touched)
     vectors.current_index(ctx.company_id)

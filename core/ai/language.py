@@ -13,10 +13,10 @@ import functools
 import re
 from collections.abc import Iterable
 
-import numpy as np
 from lingua import Language, LanguageDetectorBuilder
 
 from core.db.quirks import find_by_originator
+from core.listeners.events import timed_messages
 from core.listeners.models import InteractionBatch
 
 SPELLINGS = {Language.ENGLISH: ("english",), Language.AFRIKAANS: ("afrikaans",), Language.ZULU: ("isizulu", "zulu"),
@@ -88,10 +88,7 @@ def latest_messages(company_id: int, originators: Iterable[str], n: int = MESSAG
     found: dict[str, list[tuple[int, str]]] = {}
     fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
     for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields):
-        texts = doc.get("messages") or []
-        times = np.frombuffer(doc["times"], dtype="<i8")
-        kept = found.setdefault(doc["originator"], [])
-        kept.extend((int(times[i]), m) for i, m in enumerate(texts) if m and i < len(times))
+        found.setdefault(doc["originator"], []).extend(timed_messages(doc))
     return {o: newest(kept, n) for o, kept in found.items() if kept}
 
 

@@ -116,7 +116,7 @@ def sample_rows(snap, rows: np.ndarray, sample_size: int) -> np.ndarray:
 
 def _churn(sel: Selection, originators: list[str], now: datetime) -> dict:
     """The sample's churn-risk mix: listeners at low, medium and high risk (core.search.churn)."""
-    events = load_events(sel.company.company_id, originators)
+    events = load_events(sel.company.company_id, originators, now=now)
     levels = churn_levels(churn_scores(churn_inputs(events.row, events.ts, len(events.originators), now,
                                                     sel.company.timezone)))
     counts = np.bincount(levels, minlength=len(LEVELS)) if len(levels) else np.zeros(len(LEVELS), dtype=np.int64)

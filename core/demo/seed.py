@@ -41,7 +41,9 @@ def _row_counter(kind: str, say, every: int = 250_000):
 
 
 def seed_demo(company_id: int, listeners: int, seed: int, now: datetime | None = None, progress=None) -> dict:
-    """Import the demo station through the ingest path, then segment it; returns rows and seconds per step."""
+    """Import the demo station through the ingest path, then segment it; returns rows and seconds per step. The
+    import is made as of `now`, so that a station as of any `now` is imported whole (times are accepted up to a day
+    after the moment of import)."""
     say = progress or (lambda message: None)
     station = generate_station(company_id, listeners, seed, now or utcnow())
     _name_station(company_id)
@@ -50,7 +52,7 @@ def seed_demo(company_id: int, listeners: int, seed: int, now: datetime | None =
     for kind in KINDS:
         started = time.perf_counter()
         report = import_rows(kind, numbered(getattr(station, kind)()), source="demo",
-                             progress=_row_counter(kind, say), resegment=False)
+                             progress=_row_counter(kind, say), resegment=False, now=station.now)
         summary["rows"][kind], summary["imported"][kind] = report.rows, report.imported
         summary["seconds"][kind] = round(time.perf_counter() - started, 2)
         say(f"{kind}: {report.imported:,} of {report.rows:,} rows imported in {summary['seconds'][kind]:.1f}s")

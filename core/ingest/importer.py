@@ -11,6 +11,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from datetime import datetime
 
 from bson import ObjectId
 from pymongo import UpdateOne
@@ -35,31 +36,34 @@ KINDS = ("channels", "shows", "profiles", "interactions")
 
 
 def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True,
-                company_id: int | None = None) -> ImportReport:
+                company_id: int | None = None, now: datetime | None = None) -> ImportReport:
     """Import a .jsonl or .csv file; ValueError when the file cannot be read. With `company_id` (an upload to one
-    station) rows without one take it and rows of another station are bad rows."""
+    station) rows without one take it and rows of another station are bad rows. `now` is the moment of import."""
     _check_kind(kind)
     rows = read_rows(path)
     if company_id is not None:
         rows = station_rows(rows, company_id)
-    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment)
+    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment, now=now)
 
 
 def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str = "",
-                progress: Callable[[int], None] | None = None, resegment: bool = True) -> ImportReport:
-    """Import (line, row) pairs of one kind; returns the saved report of what was imported and what was skipped."""
+                progress: Callable[[int], None] | None = None, resegment: bool = True,
+                now: datetime | None = None) -> ImportReport:
+    """Import (line, row) pairs of one kind; returns the saved report of what was imported and what was skipped.
+    `now` is the moment of import (default: the clock): interaction times are accepted up to a day after it, and
+    the touched listeners are re-profiled as of it."""
     _check_kind(kind)
-    tally, report_id = Tally(progress), ObjectId()
+    tally, report_id, companies = Tally(progress), ObjectId(), Companies(now)
     importer = {"channels": _channels, "shows": _shows, "profiles": _profiles,
                 "interactions": import_interactions}[kind]
     with _no_cyclic_gc():
-        touched = importer(rows, tally, Companies(), str(report_id))
+        touched = importer(rows, tally, companies, str(report_id))
     tally.finish()
     for company_id in sorted(touched):
         bump_version(company_id)
     if resegment and kind in ("profiles", "interactions"):
         for company_id in sorted(touched):
-            resegment_listeners(company_id, sorted(touched[company_id]))
+            resegment_listeners(company_id, sorted(touched[company_id]), now=now)
     return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
                         rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
                         suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count,

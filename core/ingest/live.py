@@ -8,6 +8,7 @@ snapshot delta (core.segmentation.runs.resegment_live), never as a whole new sna
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 
 from bson import ObjectId
 
@@ -27,18 +28,18 @@ MAX_ROWS = 1000
 STATUSES = ("stored", "duplicate", "suppressed", "bad")
 
 
-def record_interactions(company_id: int, rows: list) -> dict:
-    """Store a batch of one station's interactions; per row what became of it, and the segment of every listener
-    that got a new event (shape: {"company_id", "counts": {status: n}, "rows": [{"index", "status", "reasons"?,
-    "warnings"?}], "listeners": [{"originator", "segment"}]})."""
+def record_interactions(company_id: int, rows: list, now: datetime | None = None) -> dict:
+    """Store a batch of one station's interactions as they arrive (`now`, default: the clock); per row what became
+    of it, and the segment of every listener that got a new event (shape: {"company_id", "counts": {status: n},
+    "rows": [{"index", "status", "reasons"?, "warnings"?}], "listeners": [{"originator", "segment"}]})."""
     if len(rows) > MAX_ROWS:
         raise ValidationFailed.one(["body"], f"at most {MAX_ROWS} interactions per request, got {len(rows)}")
     ensure_company(company_id)
-    companies = Companies()
+    companies = Companies(now)
     answers, events = _read(company_id, rows, companies)
     with segment_lease(company_id):  # a second batch carrying one event finds it stored; publications keep order
         docs, batches = _store(company_id, events, answers)
-        segments = resegment_live(company_id, docs, batches) if docs else {}
+        segments = resegment_live(company_id, docs, batches, now=now) if docs else {}
     counts = {status: sum(answer["status"] == status for answer in answers) for status in STATUSES}
     return {"company_id": company_id, "counts": counts, "rows": answers,
             "listeners": [{"originator": o, "segment": segments[o]} for o in sorted(segments)]}

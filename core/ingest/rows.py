@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from core.ingest.values import FieldWarnings, RowError, as_bool, as_int, as_list, as_text, unicode_text
+from core.listeners.events import accepted_millis
 from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
 
@@ -158,10 +159,12 @@ class InteractionRow(NamedTuple):
 
 
 class StationTime:
-    """A station's local time: its zone and the show schedule that names the timeslot of a local minute."""
+    """A station's local time: its zone, the show schedule that names the timeslot of a local minute, and the range
+    of interaction times accepted as of the moment of import (`now`, default: the clock; core.listeners.events)."""
 
-    def __init__(self, zone, slots: list):
+    def __init__(self, zone, slots: list, now: datetime | None = None):
         self.zone, self.slots = zone, slots
+        self.earliest, self.latest = accepted_millis(now)
 
     def interaction(self, row: dict, company_id: int, warnings: FieldWarnings) -> InteractionRow:
         """One interactions row, validated, with its show and its idempotency key; timeslot_id, message and
@@ -184,14 +187,18 @@ class StationTime:
         return InteractionRow(originator, millis, channel, campaign, slot, message, key)
 
     def _when(self, value) -> tuple[int, datetime]:
-        """(epoch milliseconds, local time) of an ISO 8601 timestamp; one without an offset is local time."""
+        """(epoch milliseconds, local time) of an ISO 8601 timestamp in the accepted range; one without an offset is
+        local time. The range is checked before the conversion to local time, which a year-1 date cannot survive."""
         if value is None or value == "":
             raise RowError("missing timestamp")
         if not isinstance(value, str):
             raise RowError("timestamp must be a string", got=value)
         try:
             moment = datetime.fromisoformat(value.strip())
-            local = moment.replace(tzinfo=self.zone) if moment.tzinfo is None else moment.astimezone(self.zone)
-            return (local - EPOCH) // MILLISECOND, local
-        except (ValueError, OverflowError):
+        except ValueError:
             raise RowError("timestamp is not an ISO 8601 time", got=value) from None
+        moment = moment.replace(tzinfo=self.zone) if moment.tzinfo is None else moment
+        millis = (moment - EPOCH) // MILLISECOND
+        if not self.earliest <= millis <= self.latest:
+            raise RowError("timestamp outside the accepted range", got=value)
+        return millis, moment.astimezone(self.zone)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from core.clock import as_utc
 from core.ingest.rows import StationTime
 from core.ingest.values import FieldWarnings, RowError
 from core.stations import defaults
@@ -80,11 +82,13 @@ def _keep(kept: list[dict], entry: dict) -> None:
 
 
 class Companies:
-    """Company settings read once per import: country for phone numbers, time zone and shows for interactions."""
+    """Company settings read once per import: country for phone numbers, time zone and shows for interactions; `now`
+    is the moment of import, which the accepted interaction times are counted from (default: the clock)."""
 
-    def __init__(self):
+    def __init__(self, now: datetime | None = None):
         self._docs: dict[int, dict] = {}
         self._times: dict[int, StationTime] = {}
+        self._now = as_utc(now)  # one moment for the whole import
 
     def doc(self, company_id: int) -> dict:
         """The stored company, or {} for one this import will create."""
@@ -102,5 +106,5 @@ class Companies:
         found = self._times.get(company_id)
         if found is None:
             zone = ZoneInfo(self.doc(company_id).get("timezone") or defaults.TIMEZONE)
-            found = self._times[company_id] = StationTime(zone, schedule(company_id))
+            found = self._times[company_id] = StationTime(zone, schedule(company_id), self._now)
         return found

@@ -4,15 +4,22 @@ A batch holds one listener's events of one import as parallel columns. Times, ch
 little-endian binary (int64 epoch milliseconds, int16, int32 with -1 for "no show"): the embedded database pays per
 BSON element, and reading 2M interactions as packed columns costs a quarter of reading them as arrays of dates.
 Campaign types, messages and idempotency keys stay readable lists.
+
+Interaction times have an accepted range (ingest.md), defined here once: the importer refuses a row outside it, and
+every reader here leaves out a stored interaction outside it (a placeholder date such as 0001-01-01 or 9999-12-31
+written before the range existed, or around the importer), so that no count, day number or date conversion of any
+consumer ever meets one.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from bson import Binary
 
+from core.clock import as_utc
 from core.db.quirks import find_by_originator, projection
 from core.listeners import snapshot
 from core.listeners.models import InteractionBatch
@@ -20,6 +27,24 @@ from core.listeners.models import InteractionBatch
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
 HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1}
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+"""The earliest interaction time accepted: exports' placeholder dates (0001-01-01, 1899-12-31) fall before it."""
+AHEAD = timedelta(days=1)
+"""How far past the moment of import (or of reading) an interaction time is accepted: clocks of stations' platforms
+run a little ahead, their placeholder dates (9999-12-31) far ahead."""
+_EPOCH, _MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
+
+
+def accepted_millis(now: datetime | None = None) -> tuple[int, int]:
+    """(earliest, latest) interaction time accepted as of `now` (default: the clock), in epoch milliseconds, both
+    included."""
+    return (EARLIEST - _EPOCH) // _MILLISECOND, (as_utc(now) + AHEAD - _EPOCH) // _MILLISECOND
+
+
+def in_accepted_range(ms: np.ndarray, now: datetime | None = None) -> np.ndarray:
+    """Per interaction time (epoch milliseconds), whether it lies in the range accepted as of `now`."""
+    earliest, latest = accepted_millis(now)
+    return (ms >= earliest) & (ms <= latest)
 
 
 @dataclass
@@ -76,9 +101,9 @@ def _station(company_id: int):
 
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,
-                progress: Callable[[int], None] | None = None) -> Events:
-    """All interactions of the company (or of the given listeners), flattened."""
-    return events_of(_batches(company_id, originators), progress)
+                progress: Callable[[int], None] | None = None, now: datetime | None = None) -> Events:
+    """All interactions of the company (or of the given listeners) in the range accepted as of `now`, flattened."""
+    return events_of(_batches(company_id, originators), progress, now)
 
 
 def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = False) -> list[dict]:
@@ -88,8 +113,10 @@ def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = 
                                    {**FIELDS, "keys": 1} if with_keys else FIELDS, population=_station(company_id)))
 
 
-def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = None) -> Events:
-    """The interactions of these batch documents (as read, or as about to be written), flattened."""
+def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = None,
+              now: datetime | None = None) -> Events:
+    """The interactions of these batch documents (as read, or as about to be written) in the range accepted as of
+    `now` (default: the clock), flattened; a run as of `now` still leaves out those after it (segments.md)."""
     index: dict[str, int] = {}
     rows, times, channels, campaigns, timeslots = [], [], [], [], []
     for n, doc in enumerate(docs, 1):
@@ -101,22 +128,39 @@ def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = Non
         timeslots.append(doc["timeslots"])
         if progress and n % 5000 == 0:
             progress(5000)
-    return _assemble(list(index), rows, times, channels, campaigns, timeslots)
+    return _assemble(list(index), rows, times, channels, campaigns, timeslots, now)
 
 
-def listener_history(company_id: int, originator: str) -> History:
-    """Every interaction of one listener with its message, read from that listener's batches alone (by the
-    (company_id, originator) index), so that one listener's page never costs a read of the whole station."""
+def listener_history(company_id: int, originator: str, now: datetime | None = None) -> History:
+    """Every interaction of one listener in the range accepted as of `now` (default: the clock), with its message,
+    read from that listener's batches alone (by the (company_id, originator) index), so that one listener's page
+    never costs a read of the whole station."""
     docs = list(InteractionBatch._get_collection().find({"company_id": company_id, "originator": originator},
                                                         projection(HISTORY_FIELDS)))
     messages: list[str | None] = []
     for doc in docs:
         n = len(doc["campaigns"])
         messages.extend((list(doc.get("messages") or []) + [None] * n)[:n])
-    return History(ms=_unpack([d["times"] for d in docs], TIME, np.int64),
-                   channel=_unpack([d["channels"] for d in docs], CHANNEL, np.int16),
-                   campaign=[str(c) for d in docs for c in d["campaigns"]],
-                   timeslot=_unpack([d["timeslots"] for d in docs], SLOT, np.int32), message=messages)
+    ms = _unpack([d["times"] for d in docs], TIME, np.int64)
+    keep = in_accepted_range(ms, now)
+    return History(ms=ms[keep], channel=_unpack([d["channels"] for d in docs], CHANNEL, np.int16)[keep],
+                   campaign=_compress([str(c) for d in docs for c in d["campaigns"]], keep),
+                   timeslot=_unpack([d["timeslots"] for d in docs], SLOT, np.int32)[keep],
+                   message=_compress(messages, keep))
+
+
+def timed_messages(doc: dict, now: datetime | None = None) -> list[tuple[int, str]]:
+    """(epoch milliseconds, message) of each interaction of a batch document that has a message, in the range
+    accepted as of `now` (default: the clock)."""
+    ms = np.frombuffer(doc["times"], dtype=TIME)
+    keep = in_accepted_range(ms, now)
+    return [(int(ms[i]), message) for i, message in enumerate(doc.get("messages") or [])
+            if message and i < len(ms) and keep[i]]
+
+
+def _compress(values: list, keep: np.ndarray) -> list:
+    """The values whose interaction is kept."""
+    return [value for value, kept in zip(values, keep.tolist()) if kept]
 
 
 def _unpack(chunks: list[bytes], packed: np.dtype, native) -> np.ndarray:
@@ -124,17 +168,21 @@ def _unpack(chunks: list[bytes], packed: np.dtype, native) -> np.ndarray:
     return np.frombuffer(b"".join(chunks), dtype=packed).astype(native)
 
 
-def _assemble(originators, rows, times, channels, campaigns, timeslots) -> Events:
+def _assemble(originators, rows, times, channels, campaigns, timeslots, now) -> Events:
+    """Events of the unpacked columns, those outside the accepted range left out (their listeners stay, with fewer
+    interactions or none), so that the campaign vocabulary holds only the types of the interactions kept."""
     counts = np.fromiter((c for _, c in rows), dtype=np.int64, count=len(rows))
     owners = np.fromiter((r for r, _ in rows), dtype=np.int32, count=len(rows))
-    vocab, codes = ([], []) if not campaigns else np.unique(np.array(campaigns, dtype=object).astype(str),
-                                                            return_inverse=True)
+    ms = _unpack(times, TIME, np.int64)
+    keep = in_accepted_range(ms, now)
+    names = np.array(campaigns, dtype=object).astype(str)[keep] if campaigns else np.zeros(0, dtype=str)
+    vocab, codes = ([], []) if not len(names) else np.unique(names, return_inverse=True)
     return Events(
         originators=originators,
-        row=np.repeat(owners, counts),
-        ts=_unpack(times, TIME, np.int64) // 1000,
-        channel=_unpack(channels, CHANNEL, np.int16),
+        row=np.repeat(owners, counts)[keep],
+        ts=ms[keep] // 1000,
+        channel=_unpack(channels, CHANNEL, np.int16)[keep],
         campaign=np.asarray(codes, dtype=np.int16),
         campaign_vocab=[str(v) for v in vocab],
-        timeslot=_unpack(timeslots, SLOT, np.int32),
+        timeslot=_unpack(timeslots, SLOT, np.int32)[keep],
     )

@@ -18,6 +18,6 @@ def listener_churn_risk(company_id: int, originator: str, now: datetime | None =
     company = get_company(company_id)
     find_listener(company_id, originator, {"originator": 1})
     moment = as_utc(now)
-    history = listener_history(company_id, originator)
+    history = listener_history(company_id, originator, moment)
     risk = churn_risk(history.ms // 1000, moment, company.timezone or defaults.TIMEZONE)
     return {"company_id": company_id, "originator": originator, **risk, "as_of": moment.isoformat()}

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from core.db.quirks import find_by_originator
+from core.listeners.events import timed_messages
 from core.listeners.models import InteractionBatch
 from core.listeners.snapshot import Snapshot
 from core.segmentation.rules import LABELS
@@ -44,11 +45,8 @@ def latest_messages(company_id: int, originators: Iterable[str] | None,
     fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
     for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields,
                                   population=population):
-        texts = [m for m in doc.get("messages") or [] if m]
-        if texts:
-            times = np.frombuffer(doc["times"], dtype="<i8")
-            kept = found.setdefault(doc["originator"], [])
-            kept.extend((int(times[i]), m) for i, m in enumerate(doc["messages"]) if m and i < len(times))
+        if any(doc.get("messages") or ()):
+            found.setdefault(doc["originator"], []).extend(timed_messages(doc))
     return {o: [m[:MESSAGE_CHARS] for _, m in sorted(kept, reverse=True)[:MESSAGES]] for o, kept in found.items()}
 
 

@@ -82,7 +82,7 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     rows as a snapshot delta (the file is not rewritten); returns each listener's segment."""
     now, company = as_utc(now), ensure_company(company_id)
     stopwatch = Stopwatch()
-    fresh = profile_listeners(company, docs, events_of(batches), now, timeslot_ids(company_id))
+    fresh = profile_listeners(company, docs, events_of(batches, now=now), now, timeslot_ids(company_id))
     stopwatch.lap("compute_s")
     run, previous_at = _live_run(company_id, now)
     previous = snapshot.current(company_id)
@@ -164,7 +164,7 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
               say: Callable[[str], None] = lambda message: None) -> snapshot.Snapshot:
     """The listeners (all, or the touched ones) profiled as of `now` from what is stored of them."""
     say("reading listeners and interactions")
-    docs, events = read_listeners(company.company_id, touched), load_events(company.company_id, touched)
+    docs, events = read_listeners(company.company_id, touched), load_events(company.company_id, touched, now=now)
     stopwatch.lap("read_s")
     say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
     return profile_listeners(company, docs, events, now, timeslot_ids(company.company_id))

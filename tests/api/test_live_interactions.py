@@ -156,6 +156,23 @@ def test_bad_rows_say_why_and_the_good_rows_are_stored(client, live_station, key
     assert body["counts"]["bad"] == 4
 
 
+@pytest.mark.parametrize("timestamp", ["0001-01-01", "1899-12-31", "1999-12-31T23:59:59.999Z", "9999-12-31"])
+def test_a_live_interaction_dated_outside_the_accepted_range_is_bad_and_the_others_are_stored(client, live_station,
+                                                                                             key_for, timestamp):
+    body = client.post(URL, json=[interaction(timestamp=timestamp), interaction()], headers=key_for(1)).get_json()
+    assert body["rows"] == [{"index": 0, "status": "bad",
+                             "reasons": [f"timestamp outside the accepted range, got {timestamp!r}"]},
+                            {"index": 1, "status": "stored"}]
+    assert InteractionBatch.objects(company_id=1, import_id__ne="factory").count() == 1
+
+
+def test_a_live_interaction_is_accepted_up_to_one_day_ahead_of_the_clock(client, live_station, key_for):
+    rows = [interaction(days_ago=-1 + 1 / 1440), interaction(days_ago=-1 - 1 / 1440)]  # a minute within, and beyond
+    body = client.post(URL, json=rows, headers=key_for(1)).get_json()
+    assert [row["status"] for row in body["rows"]] == ["stored", "bad"]
+    assert body["rows"][1]["reasons"][0].startswith("timestamp outside the accepted range")
+
+
 def test_a_row_naming_another_station_writes_nothing_there(client, live_station, key_for):
     client.post(URL, json=[interaction("27820000009", company_id=2)], headers=key_for(1))
     assert InteractionBatch.objects(company_id=2).count() == 0

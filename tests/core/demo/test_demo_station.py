@@ -186,3 +186,17 @@ def test_demo_command_seeds_a_station_and_prints_a_summary(runner):
                                  "--now", "2026-11-20T14:00:00+02:00"])
     assert result.exit_code == 0, result.output
     assert "interactions:" in result.output and "300 listeners segmented" in result.output
+
+
+@pytest.mark.db
+def test_a_demo_station_as_of_a_future_now_is_imported_whole_and_lands_in_its_segments(app):
+    """The demo imports as of its own `now`: times are accepted up to a day after the moment of import."""
+    from core.clock import utcnow
+    from core.demo.seed import seed_demo
+    from core.listeners import snapshot
+
+    later = utcnow() + timedelta(days=60)
+    summary = seed_demo(5, 300, seed=7, now=later)
+    assert summary["imported"]["interactions"] == summary["rows"]["interactions"]
+    got = dict(zip(snapshot.current(5).originators.tolist(), snapshot.current(5).labels("segment").tolist()))
+    assert got == dict(generate_station(5, 300, seed=7, now=later).archetypes())
