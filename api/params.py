@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from core.explore.operations import MAX_PAGE, MAX_PAGE_SIZE
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC
 
 _TYPES = {
     "strings": {"type": "array", "items": {"type": "string"}},
     "ints": {"type": "array", "items": {"type": "integer"}},
     # one value at least that is not a comma or a blank: "," names none, and the filter parser refuses it
-    "all_of": {"type": "string", "pattern": r"[^,\s]",
+    "all_of": {"type": "string", "pattern": r"^[^\u0000]*[^,\s\u0000][^\u0000]*$",
                "description": "comma-separated; the listener must have all of them"},
     "exact": {"type": "string"},
     "partial": {"type": "string", "description": "partial, case-insensitive match"},
@@ -27,9 +27,18 @@ def _bounded(schema: dict, bounds) -> dict:
     return {**schema, "minimum": bounds[0], "maximum": bounds[1]} if bounds else schema
 
 
+def _excluding(name: str, kind: str) -> str:
+    """What an exclusion does, in the document's words."""
+    listed = "comma-separated; " if kind == "all_of" else ""
+    return (f"{listed}leaves out the listeners that `{EXCLUSIONS[name]}` would keep for any one of these values; "
+            "a listener whose value is unknown is kept")
+
+
 def _parameter(name: str, kind: str, allowed) -> dict:
     schema = dict(_TYPES[kind])
     description = schema.pop("description", None)
+    if name in EXCLUSIONS:
+        description = _excluding(name, kind)
     if kind == "strings" and allowed:
         schema["items"] = {"type": "string", "enum": list(allowed)}
     if kind == "ints":

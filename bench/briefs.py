@@ -1,4 +1,4 @@
-"""Parse-brief and recommend benchmarks: quality on the 30 briefs of tests/data/briefs.json (the share of expected
+"""Parse-brief and recommend benchmarks: quality on the 36 briefs of tests/data/briefs.json (the share of expected
 criteria found, the share of returned criteria that were not expected) and, on the station a `bench.run` left,
 parse-brief median ms and recommend uncached and cached ms through the API with the local provider.
 
@@ -72,7 +72,7 @@ def quality(company_id: int, part: str = "briefs") -> dict:
 
 
 def bench_briefs(ctx) -> dict:
-    """Quality on the 30 briefs, and median ms of parse-brief and recommend (uncached, cached) through the API."""
+    """Quality on the 36 briefs, and median ms of parse-brief and recommend (uncached, cached) through the API."""
     from bench.explorer import _client
     from core.campaigns.models import CachedRecommendation
     from core.credits.ledger import load

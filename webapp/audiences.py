@@ -36,7 +36,7 @@ from webapp.helpers import (
     refusal,
     wants_fragment,
 )
-from webapp.labels import title, value_label
+from webapp.labels import chip_words, title
 
 bp = Blueprint("audiences", __name__)
 
@@ -180,8 +180,8 @@ def _prices() -> dict:
 
 def _form_page(station: dict, form: dict, **context) -> str:
     base = url_for("audiences.new", company_id=station["company_id"])
-    chips = [{"name": n, "value": v, "title": title(n), "label": value_label(n, v),
-              "remove": link(base, _pairs(form, without=i))} for i, (n, v) in enumerate(form["filters"])]
+    chips = [{"name": n, "value": v, **chip_words(n, v), "remove": link(base, _pairs(form, without=i))}
+             for i, (n, v) in enumerate(form["filters"])]
     return render_template("audiences/new.html", station=station, form=form, chips=chips, defaults=DEFAULTS,
                            bounds=BOUNDS, **_prices(), **context)
 
@@ -193,7 +193,7 @@ def _detail_page(station: dict, audience: dict, **context) -> str:
     pages = {"number": number, "count": (len(members) + SHOWN - 1) // SHOWN, "first": (number - 1) * SHOWN + 1,
              "prev": link(base, [("page", number - 1)]) if number > 1 else None,
              "next": link(base, [("page", number + 1)]) if number * SHOWN < len(members) else None}
-    filters = [{"title": title(n), "label": value_label(n, v)} for n, v in filter_pairs(audience.get("filters"))]
+    filters = [chip_words(n, v) for n, v in filter_pairs(audience.get("filters"))]
     return render_template("audiences/detail.html", station=station, audience=audience, filters=filters,
                            pages=pages, members=members[(number - 1) * SHOWN:number * SHOWN],
                            numbers={q["query"]: i for i, q in enumerate(audience["queries"], 1)},

@@ -15,7 +15,7 @@ from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.errors import ValidationFailed
 from core.explore.filters import TRUE, parse_filters
-from core.explore.spec import SPEC
+from core.explore.spec import SPEC, included
 from core.search.churn import LEVELS as CHURN_LEVELS
 from core.stations.companies import get_company
 from core.stations.shows import show_titles
@@ -32,7 +32,7 @@ from webapp.helpers import (
     refusal,
     wants_fragment,
 )
-from webapp.labels import title, value_label
+from webapp.labels import chip_words, title, value_label
 
 bp = Blueprint("briefs", __name__)
 
@@ -126,8 +126,7 @@ def reco_context(found: dict, pairs: list[tuple[str, str]], names: dict) -> dict
     the brief, the brief's own filters that were removed here but still apply, dayparts and the churn mix."""
     audience, given = found["audience"], {name for name, _ in pairs}
     return {"reco": found,
-            "applied": [{"title": title(n), "label": value_label(n, v, names)}
-                        for n, v in filter_pairs(found["filters"])],
+            "applied": [chip_words(n, v, names) for n, v in filter_pairs(found["filters"])],
             "overridden": [{"title": title(o["field"]), "from_brief": _words(o["field"], o["from_brief"], names),
                             "given": _words(o["field"], o["given"], names)} for o in found["overridden"]],
             "kept": [title(name) for name in SPEC if name in found["criteria"]["filters"] and name not in given],
@@ -169,8 +168,10 @@ def chips(pairs: list[tuple[str, str]], names: dict) -> list[dict]:
 
 
 def options_of(name: str, names: dict) -> list[tuple[str, str]] | None:
-    """The values a filter may take at the station, with their words; None when they are not a short list."""
+    """The values a filter (or its exclusion) may take at the station, with their words; None when they are not a
+    short list."""
     kind, _, allowed = SPEC[name]
+    name = included(name)
     if kind == "strings" and allowed:
         return [(a, value_label(name, a)) for a in allowed]
     if name in ("channel_type", "has_channel"):

@@ -11,11 +11,11 @@ from core.errors import ValidationFailed
 from core.explore import operations as explorer
 from core.explore.export import export_stream, parse_channel_pair
 from core.explore.filters import ListenerFilter, parse_filters
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.fields import INFERRED, INFERRED_VOCABULARIES
 from webapp.charts import charts, counts_of, heat_map
 from webapp.helpers import filter_pairs, grouped, link, open_station, render_htmx
-from webapp.labels import FIELD_LABELS, title, value_label
+from webapp.labels import FIELD_LABELS, chip_words, title, value_label
 
 bp = Blueprint("explorer", __name__)
 
@@ -34,7 +34,8 @@ GROUPS = (
                     "last_interaction_before")),
     ("Show", ("timeslot_id",)),
 )
-"""Every parameter of core.explore.spec.SPEC, grouped as the spec groups them (a test holds the two together)."""
+"""Every parameter of core.explore.spec.SPEC but the exclusions (the form carries them unseen: `excluded`), grouped
+as the spec groups them (a test holds the two together)."""
 WIDGETS = {"strings": "checks", "ints": "checks", "all_of": "checks", "string": "select", "int": "select",
            "bool": "yesno", "exact": "text", "partial": "text", "datetime": "date"}
 PRESET_DAYS = (7, 30, 90)
@@ -93,7 +94,8 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
         station = explorer.aggregate(company_id, ListenerFilter())
         pairs, names = raw_pairs(params), _names(station)
         return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
-                "chips": chips(base, pairs, [], names), "problems": problems(base, params, error.items)}
+                "excluded": excluded(pairs), "chips": chips(base, pairs, [], names),
+                "problems": problems(base, params, error.items)}
     view = explorer.explore(company_id, flt, number, size, sort, pair)
     station, results, names = view["station"], view["results"], _names(view["station"])
     pairs = filter_pairs(flt.as_values()) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])
@@ -101,7 +103,8 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
         ([] if sort == explorer.DEFAULT_SORT else [("sort", sort)])
     presets = {"last_interaction_after": date_presets(base, pairs, keep, tz)}
     return {**_context(station, names, base), "groups": form_groups(station, pairs, names, view["facets"], presets),
-            "chips": chips(base, pairs, keep, names), "results": results, "pager": pager(base, pairs + keep, results),
+            "excluded": excluded(pairs), "chips": chips(base, pairs, keep, names), "results": results,
+            "pager": pager(base, pairs + keep, results),
             "charts": charts(view["aggregate"], names, base, pairs), "aggregate": view["aggregate"],
             "completeness": view["completeness"], "heat": heat_map(view["cross_channel"], base, pairs),
             "page_sizes": sorted({*PAGE_SIZES, size}), "problems": None, "sorts": sort_links(base, pairs, size, sort),
@@ -152,9 +155,15 @@ def raw_pairs(params: dict) -> list[tuple[str, str]]:
 
 
 def chips(base: str, pairs: list, keep: list, names: dict) -> list[dict]:
-    """One removable chip per active filter value; its link is the view without it."""
-    return [{"name": name, "title": title(name), "label": value_label(name, value, names),
-             "remove": link(base, pairs[:i] + pairs[i + 1:] + keep)} for i, (name, value) in enumerate(pairs)]
+    """One removable chip per active filter value ("Segment: not Super fan" for an excluded one); its link is the
+    view without it."""
+    return [{"name": name, **chip_words(name, value, names), "remove": link(base, pairs[:i] + pairs[i + 1:] + keep)}
+            for i, (name, value) in enumerate(pairs)]
+
+
+def excluded(pairs: list) -> list[tuple[str, str]]:
+    """The exclusions among the filters: the form carries them unseen, having no control for them."""
+    return [(name, value) for name, value in pairs if name in EXCLUSIONS]
 
 
 def problems(base: str, params: dict, items: list[dict]) -> list[dict]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.explore.filters import TRUE
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC, included
 from core.segmentation.rules import LABELS
 
 TITLES = {"name": "Name contains", "email": "Email contains", "originator": "Number (exact)",
@@ -22,12 +22,23 @@ SPELLING = {"non_binary": "Non-binary"}
 
 
 def title(name: str) -> str:
-    """What the form calls a filter parameter."""
+    """What the form calls a filter parameter; an exclusion is its filter's title, marked."""
+    if name in EXCLUSIONS:
+        return f"{title(EXCLUSIONS[name])} (excluded)"
     return TITLES.get(name) or name.replace("_", " ").capitalize()
 
 
+def chip_words(name: str, value: str, names: dict | None = None) -> dict:
+    """A filter value as a chip says it, {"title", "label"}: an excluded one as "Segment: not Super fans"."""
+    if name in EXCLUSIONS:
+        return {"title": title(EXCLUSIONS[name]), "label": f"not {value_label(name, value, names)}"}
+    return {"title": title(name), "label": value_label(name, value, names)}
+
+
 def value_label(name: str, value: str, names: dict | None = None) -> str:
-    """A filter value as a producer reads it: channel and show names, days, months, Yes/No."""
+    """A filter value as a producer reads it: channel and show names, days, months, Yes/No (an excluded value as
+    its filter's)."""
+    name = included(name)
     names, kind, text = names or {}, SPEC.get(name, ("",))[0], str(value)
     if name == "channel_pair":  # the explorer's own drill-down into a cell of the cross-channel heat map
         return " and ".join(names.get("channels", {}).get(c, f"Channel {c}") for c in text.split(","))

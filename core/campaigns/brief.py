@@ -16,7 +16,8 @@ from core.config import active
 from core.credits import charges
 from core.errors import ValidationFailed
 from core.explore.filters import parse_filters
-from core.explore.spec import SPEC
+from core.explore.spec import SPEC, included
+from core.text.storable import storable
 
 OPERATION = "parse_brief"
 MAX_BRIEF = 5000
@@ -26,8 +27,9 @@ FACTS = ("dates", "budget", "goal")
 
 
 def check_brief(brief, loc: tuple = ("body", "brief")) -> str:
-    """The brief without surrounding blanks: 422 when it is blank or longer than MAX_BRIEF characters."""
-    text = brief.strip() if isinstance(brief, str) else ""
+    """The brief without surrounding blanks: 422 when it is blank, longer than MAX_BRIEF characters or not text the
+    database can keep (it is stored with every answer)."""
+    text = storable(brief.strip(), list(loc)) if isinstance(brief, str) else ""
     if not text:
         raise ValidationFailed.one(list(loc), "Write the brief: it may not be blank.")
     if len(text) > MAX_BRIEF:
@@ -72,10 +74,10 @@ def shaped(vocab: Vocabulary, raw: dict) -> dict:
     accepted, unmapped = [], list(raw["unmapped"])
     for item in raw["items"]:
         name, words = item["field"], item["words"]
-        values = [vocab.holds(name, v) for v in item["values"]] if name in SPEC else [None]
+        values = [vocab.holds(included(name), v) for v in item["values"]] if name in SPEC else [None]
         if not values or None in values:
             unmapped.append({"words": words or ", ".join(map(str, item["values"])),
-                             "reason": f"Not a value of this station's {name.replace('_', ' ')} filter."})
+                             "reason": f"Not a value of this station's {included(name).replace('_', ' ')} filter."})
         elif {"field": name, "values": values, "words": words} not in accepted:
             accepted.append({"field": name, "values": values, "words": words})
     torn = _torn(accepted)

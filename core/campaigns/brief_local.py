@@ -4,9 +4,10 @@ not ask for narrows their audience wrongly, which is worse than one left for the
 The brief's phrases (runs of one to a few words) are compared with the station's vocabulary phrases by rapidfuzz in
 one matrix; the longest, then closest, match wins each stretch of words. A short phrase must match exactly, a longer
 one may differ by a letter or so; an interest needs a word that makes it the audience's ("soccer fans"), a plain
-channel word a word that makes it a channel ("on the app"), a one-word place its capital letter. A match after "not"
-or "excluding" is reported as unmapped: the filters can only include. Ages and LSM levels are read from their numbers;
-dates, budget and goal by core.campaigns.brief_facts.
+channel word a word that makes it a channel ("on the app"), a one-word place its capital letter. A match after "not",
+"no", "excluding" and the like says what the audience is not (core.campaigns.negation): an exclusion, a flag's other
+answer, or unmapped with the reason. Filters written as parameters ("opt_in=false") are read as they are. Ages and LSM
+levels are read from their numbers; dates, budget and goal by core.campaigns.brief_facts.
 """
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from datetime import datetime
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from core.campaigns import brief_facts
+from core.campaigns import brief_facts, negation
 from core.campaigns import words as w
 from core.campaigns.vocabulary import WORD, Term, Vocabulary
+from core.explore.filters import FALSE, TRUE
+from core.explore.spec import SPEC
 from core.listeners.fields import AGE_GROUPS, LSM_LEVELS
 
 MODEL = "brief-rules-1"
@@ -37,6 +40,7 @@ DECADES = re.compile(r"\bin their (?P<decade>20s|30s|40s|50s|60s|twenties|thirti
 DECADE_START = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60}
 LSM = re.compile(r"\bLSM\s*(?P<low>\d{1,2})(?:\s*(?:-|–|to)\s*(?:LSM\s*)?(?P<high>\d{1,2}))?(?P<plus>\+)?",
                  re.IGNORECASE)
+STATED = re.compile(r"\b(?P<name>[A-Za-z]+(?:[_-][A-Za-z]+)+|[A-Za-z]+)\s*(?P<op>!?=)\s*(?P<value>[\w+'\"-]+)")
 FAN_WORDS = re.compile(r"\b(?P<what>[A-Za-z][\w'-]*)\s+(?:fans|lovers|supporters|enthusiasts)\b")
 NOT_A_TOPIC = {"our", "the", "their", "your", "biggest", "loyal", "top", "true", "real", "hard", "die", "super", "new",
                "most", "all", "radio", "station", "its", "his", "her", "diehard", "keen", "avid", "big"}
@@ -48,9 +52,12 @@ NOT_A_PLACE = set("january february march april may june july august september o
 def read_brief(vocab: Vocabulary, brief: str, now: datetime) -> dict:
     """{"items": [{field, values, words, span}], "dates", "budget", "goal", "unmapped": [{words, reason}]}."""
     tokens = [(m.group().casefold(), m.start(), m.end()) for m in WORD.finditer(brief)]
-    masked = _masked(brief)
-    items, unmapped = _matched_terms(vocab, brief, tokens, masked)
-    items += _ages(brief, vocab) + _lsm(brief)
+    items, unmapped = _stated(brief)
+    masked = _masked(brief) + [i["span"] for i in items + unmapped]
+    found, negated = _matched_terms(vocab, brief, tokens, masked)
+    numbers = [i for i in _ages(brief, vocab) + _lsm(brief) if not _overlaps(i["span"], masked)]
+    items += found + _negated_numbers(brief, tokens, numbers, [i["span"] for i in found + negated])
+    unmapped += negated
     taken = [i["span"] for i in items]
     dates = brief_facts.find_dates(brief, now, vocab.timezone, taken, vocab.country)
     budget = brief_facts.find_budget(brief)
@@ -88,29 +95,100 @@ def _needed(phrase: str) -> int:
     return 100 if len(phrase) <= 5 else 93 if len(phrase) <= 9 else 88
 
 
-def _matched_terms(vocab: Vocabulary, brief: str, tokens: list, masked: list) -> tuple[list, list]:
+def _chosen(vocab: Vocabulary, brief: str, tokens: list, masked: list) -> list[tuple[int, int, str, list[Term]]]:
+    """(first, last, phrase, terms) of each stretch of the brief that names vocabulary terms, in the brief's order: the
+    longest, then closest, match wins where they overlap."""
     by_phrase: dict[str, list[Term]] = {}
     for term in vocab.terms:
         by_phrase.setdefault(term.phrase, []).append(term)
-    used, items, unmapped = set(), [], []
+    used, out = set(), []
     for _, _, first, last, phrase in _candidates(vocab, tokens):
         span = (tokens[first][1], tokens[last - 1][2])
         if used & set(range(first, last)) or _overlaps(span, masked):
             continue
         terms = [t for t in by_phrase[phrase] if _in_context(t, brief, tokens, first, last)]
-        if not terms:
-            continue
-        used |= set(range(first, last))
-        negation = _negation(tokens, first)
-        if negation is not None:
-            words = brief[tokens[negation][1]:span[1]]
-            unmapped.append({"words": words, "reason": "The filters can only include listeners, not exclude them.",
-                             "span": (tokens[negation][1], span[1])})
-            continue
-        for term in terms:
-            items += [{"field": name, "values": list(values), "words": brief[span[0]:span[1]], "span": span}
-                      for name, values in term.sets]
+        if terms:
+            used |= set(range(first, last))
+            out.append((first, last, phrase, terms))
+    return sorted(out, key=lambda match: match[0])
+
+
+def _matched_terms(vocab: Vocabulary, brief: str, tokens: list, masked: list) -> tuple[list, list]:
+    """The criteria the brief's words name, and the negated ones no filter can say (unmapped, with the reason)."""
+    items, unmapped, previous, since = [], [], None, 0
+    for first, last, phrase, terms in _chosen(vocab, brief, tokens, masked):
+        sets = list(dict.fromkeys(s for term in terms for s in term.sets))  # "opted-in" and "opted in" are one
+        fields = {name for name, _ in sets}
+        start = _negation_start(tokens, (since, first, last, phrase), fields, previous)
+        since, previous = last, None if start is None else (last, fields)
+        span = (tokens[first if start is None else start][1], tokens[last - 1][2])
+        words = brief[span[0]:span[1]]
+        found, reason = (sets, None) if start is None else negation.negated(sets)
+        if reason:
+            unmapped.append({"words": words, "reason": reason, "span": span})
+        items += [{"field": name, "values": list(values), "words": words, "span": span} for name, values in found]
     return items, unmapped
+
+
+def _negation_start(tokens: list, match: tuple[int, int, int, str], fields: set, previous: tuple | None) -> int | None:
+    """Where the negation of a match (where the previous one ended, its first token, last, phrase) starts: its
+    negation word, or the match itself when a negation word is inside it ("cannot contact" is close to "can
+    contact") or it is the next value of a negated list of the same filter ("no SMS or WhatsApp"); None when it is
+    not negated."""
+    since, first, last, phrase = match
+    start = negation.cue(tokens, first, since)
+    if start is None and (negation.inside(tokens[first:last], phrase) or previous and previous[1] & fields
+                          and negation.continues(tokens, previous[0], first)):
+        return first
+    return start
+
+
+def _negated_numbers(brief: str, tokens: list, items: list[dict], matched: list[tuple[int, int]]) -> list[dict]:
+    """Ages and LSM levels read from numbers, each as an exclusion when a negation word comes before it ("not over
+    50s") and after the `matched` spans before it (the negation of "not women 25-34" is the women's)."""
+    out = []
+    for item in items:
+        since = _token_at(tokens, max([end for _, end in matched if end <= item["span"][0]], default=0))
+        first = _token_at(tokens, item["span"][0])
+        start = negation.cue(tokens, first, since) if first < len(tokens) else None
+        if start is not None:
+            span = (tokens[start][1], item["span"][1])
+            item = {**item, "field": f"exclude_{item['field']}", "words": brief[span[0]:span[1]], "span": span}
+        out.append(item)
+    return out
+
+
+def _token_at(tokens: list, offset: int) -> int:
+    """The first token at or after a character offset of the brief (len(tokens) when none is)."""
+    return next((i for i, t in enumerate(tokens) if t[1] >= offset), len(tokens))
+
+
+def _stated(brief: str) -> tuple[list[dict], list[dict]]:
+    """Filters written as parameters ("opt_in=false", "segment != dormant"): the criteria, and what is unmapped."""
+    items, unmapped = [], []
+    for m in STATED.finditer(brief):
+        name = m["name"].casefold().replace("-", "_")
+        if name not in SPEC:
+            continue
+        span, value = (m.start(), m.end()), _stated_value(SPEC[name][0], m["value"])
+        if value is None:
+            unmapped.append({"words": m.group(), "span": span,
+                             "reason": f"Not a value of the {name.replace('_', ' ')} filter."})
+            continue
+        found, reason = negation.negated([(name, (value,))]) if m["op"] == "!=" else ([(name, (value,))], None)
+        if reason:
+            unmapped.append({"words": m.group(), "span": span, "reason": reason})
+        items += [{"field": field, "values": list(values), "words": m.group(), "span": span}
+                  for field, values in found]
+    return items, unmapped
+
+
+def _stated_value(kind: str, text: str):
+    """The value as its filter's kind reads it: a flag (None unless yes or no), a number, or the text."""
+    text = text.strip("\"'").casefold() if kind == "bool" else text.strip("\"'")
+    if kind == "bool":
+        return True if text in TRUE else False if text in FALSE else None
+    return int(text) if kind in ("ints", "int") and text.isdigit() else text
 
 
 def _in_context(term: Term, brief: str, tokens: list, first: int, last: int) -> bool:
@@ -125,14 +203,6 @@ def _in_context(term: Term, brief: str, tokens: list, first: int, last: int) -> 
         near = {t[0] for t in tokens[max(0, first - 2): last + 1]}
         return bool(near & w.CHANNEL_CUES)
     return True
-
-
-def _negation(tokens: list, first: int) -> int | None:
-    """The token that negates the match starting at `first` (one of the two before it), if any."""
-    for i in (first - 1, first - 2):
-        if i >= 0 and tokens[i][0] in w.NEGATIONS:
-            return i
-    return None
 
 
 def _overlaps(span: tuple[int, int], spans: list) -> bool:

@@ -155,6 +155,7 @@ def _interest_terms(vocab: Vocabulary) -> list[Term]:
 def _taking_part_terms(vocab: Vocabulary) -> list[Term]:
     out = [_one(p, "campaign_type", (vocab.holds("campaign_type", kind),)) for kind, phrases in
            w.CAMPAIGN_WORDS.items() if vocab.holds("campaign_type", kind) is not None for p in phrases]
-    for names, phrases in w.PERMISSION_WORDS.items():
-        out += [Term(normalise(p), tuple((name, (True,)) for name in names)) for p in phrases]
+    for flag, table in ((True, w.PERMISSION_WORDS), (False, w.REFUSAL_WORDS)):
+        out += [Term(normalise(p), tuple((name, (flag,)) for name in names)) for names, phrases in table.items()
+                for p in phrases]
     return out

@@ -114,10 +114,15 @@ CAMPAIGN_WORDS = {
 
 PERMISSION_WORDS = {
     ("opt_in",): ("opted in", "opt in", "opted-in", "subscribed", "subscribers"),
-    ("permission",): ("gave permission", "given permission", "consented", "consent"),
+    ("permission",): ("gave permission", "given permission", "with permission", "consented", "consent"),
     ("opt_in", "permission"): ("we can contact", "can be contacted", "contactable", "reachable",
                                "we may contact", "allowed to contact"),
 }
+
+REFUSAL_WORDS = {("opt_in",): ("opted out", "unsubscribed"),
+                 ("permission",): ("without permission", "no permission", "refused permission", "withdrew consent",
+                                   "withdrawn consent")}
+"""Phrases that set these flags to false: the listener said no."""
 
 WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week"),
                  False: ("weekend listeners", "weekend crowd")}
@@ -125,8 +130,20 @@ WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week")
 POSSESSIVES = {"their", "your", "his", "her", "my"}
 """A people word after one of these names someone else than the audience ("spoil their mothers")."""
 
-NEGATIONS = {"not", "no", "excluding", "exclude", "except", "without", "never", "non", "apart"}
-"""A match right after one of these is something the filters cannot do (they only include), so it is unmapped."""
+NEGATIONS = {"not", "no", "excluding", "exclude", "except", "without", "never", "non", "apart", "neither", "nor",
+             "cannot", "don't", "doesn't", "didn't", "haven't", "hasn't", "hadn't", "isn't", "aren't", "wasn't",
+             "weren't", "won't", "can't", "shouldn't"}
+"""A match one or two words after one of these is what the audience is not (core.campaigns.negation)."""
+SMALL_WORDS = {"the", "a", "an", "any", "on", "in", "via", "from", "during", "to", "of", "be", "been", "yet", "ever",
+               "for", "use", "using", "who", "are", "is", "want", "target", "targeting", "include", "including"}
+"""Words that may lie between a negation word and what it negates ("don't use the app", "not yet on WhatsApp")."""
+NOT_NEGATING = {"only", "just", "merely", "necessarily", "limited"}
+"""After a negation word, these make it no negation: "not only super fans" still wants super fans."""
+LIST_WORDS = {"and", "or", "nor", "the", "a", "an"}
+"""Words between two values of one filter that keep the first one's negation: "no SMS or WhatsApp"."""
+LIST_PREPOSITIONS = {"on", "in", "via", "from", "during", "through", "of"}
+"""Prepositions that may repeat in a negated list, but only with "or" or "nor" ("not on SMS or on WhatsApp"; "not in
+Durban and in Cape Town" wants Cape Town)."""
 
 MASKED_PHRASES = ("mother's day", "mothers day", "father's day", "fathers day", "women's day", "womens day",
                   "women's month", "youth day", "youth month", "black friday", "good friday")
@@ -149,10 +166,11 @@ GOAL_PATTERNS = {
 """Goal -> pattern of the brief's words; the first goal named in the brief is its goal."""
 
 UNMAPPED_PATTERNS = {
-    r"\b(?:who|that)\s+(?:own|owns|drive|drives|bought|buy|buys|rent|rents|bank|banks|shop|shops|smoke|smokes"
+    r"\b(?:who|that)\s+(?:(?:do|does|did|have|has)(?:\s+not|n['’]t)\s+|never\s+|not\s+)?"
+    r"(?:own|owns|drive|drives|bought|buy|buys|rent|rents|bank|banks|shop|shops|smoke|smokes"
     r"|play|plays|watch|watches|have|has)\b[^.,;:!?]*":
         "No filter holds what listeners own, buy or do away from the station.",
-    r"\b(?:home|car|pet|property|vehicle)\s?owners\b|\bhomeowners\b|\bparents\b|\bwith (?:kids|children)\b"
+    r"\b(?:home|car|pet|property|vehicle)\s?owners\b|\bhomeowners\b|\bparents\b|\bwith(?:out)? (?:kids|children)\b"
     r"|\bcommuters\b|\btaxi (?:drivers|owners|commuters)\b|\bdrivers\b":
         "No filter holds this: listeners' declared profile has no such field.",
     r"\b(?:high|low|middle)[- ](?:income|earners?)\b|\baffluent\b|\bwealthy\b|\bmiddle class\b":

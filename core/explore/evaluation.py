@@ -4,13 +4,14 @@ from __future__ import annotations
 import numpy as np
 
 from core.clock import in_zone
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.snapshot import Snapshot
 
 
 def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
     """Rows matching every active filter (parameter name -> typed value); erased listeners never match. A date or
-    time without an offset is wall time in the station's zone `tz` (decisions.md §3)."""
+    time without an offset is wall time in the station's zone `tz` (decisions.md §3). An exclusion keeps whoever
+    matches none of its values, so a listener whose value is unknown is kept."""
     n = len(snap)
     if n == 0:
         return np.zeros(0, dtype=bool)
@@ -18,7 +19,10 @@ def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
     for name, value in values.items():
         kind, column, _ = SPEC[name]
         value = in_zone(value, tz) if kind == "datetime" else value
-        mask &= _MATCHERS[kind](snap, column, value, name)
+        if name in EXCLUSIONS:
+            mask &= ~_ANY_VALUE[kind](snap, column, value, name)
+        else:
+            mask &= _MATCHERS[kind](snap, column, value, name)
     return mask
 
 
@@ -85,3 +89,5 @@ _MATCHERS = {
     "datetime": _after_or_before,
     "bool": _boolean,
 }
+_ANY_VALUE = {"strings": _any_of, "ints": _ints, "all_of": _any_of}
+"""Who has at least one of the values, by kind: what an exclusion leaves out (for tags, any one of them is enough)."""

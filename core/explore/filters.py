@@ -4,7 +4,9 @@ One type serves filter, aggregate, completeness, cross-channel, export, the expl
 so there is one filter semantics. All filters are ANDed. Strings match exactly but case-insensitively, except
 `email` and `name` (partial) and `originator` (exact); `tags` and `inferred_interests` need all their values;
 other repeatable filters need any of their values; `channel_type` is the primary channel, `has_channel` any channel
-used; `inferred_*` match whatever the confidence. Erased (pseudonymised) listeners never match.
+used; `inferred_*` match whatever the confidence. Each filter of several values has an exclusion, `exclude_<name>`,
+parsed as that filter and ANDed like any other: it keeps the listeners known to match none of its values.
+Erased (pseudonymised) listeners never match.
 """
 from __future__ import annotations
 
@@ -69,7 +71,8 @@ class ListenerFilter:
         return evaluate(self.values, snap, tz)
 
     def without(self, name: str) -> ListenerFilter:
-        """The same filters but `name` (faceted counts: each facet is counted under the other filters)."""
+        """The same filters but `name` (faceted counts: each facet is counted under the other filters, exclusions
+        included)."""
         return ListenerFilter({k: v for k, v in self.values.items() if k != name})
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.records import record
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
@@ -287,7 +287,8 @@ def facets(station: Selection, flt: ListenerFilter, counts: dict, titles: dict,
            pair: tuple[int, int] | None = None) -> dict:
     """Per filter, the counts its options show (faceted search): option X of filter F counts the listeners that
     would match with X chosen, under every other active filter but F's own. A filter not in use takes the counts of
-    the filtered set; each one in use costs one more vectorised pass."""
+    the filtered set; each one in use costs one more vectorised pass. Exclusions have no options of their own; a
+    filter's options are counted with its exclusion applied (an excluded value counts 0: it would add nobody)."""
     return {name: (breakdown(station.narrowed(flt.without(name)).on_both(pair), titles) if name in flt.values
                    else counts)
-            for name in SPEC}
+            for name in SPEC if name not in EXCLUSIONS}

@@ -1,7 +1,9 @@
 """The shared filter set of the contract, by parameter: its kind, the snapshot column it reads and its bounds.
 
 The only definition of the filters: parsing (core.explore.filters), evaluation (core.explore.evaluation), the
-OpenAPI parameters and the explorer form are all derived from SPEC.
+OpenAPI parameters and the explorer form are all derived from SPEC. Every filter of several values (repeatable, or
+"all of") has an exclusion beside it, `exclude_<name>`, with the same values and bounds: it keeps the listeners known
+to match none of them (an unknown value is kept).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from core.segmentation.rules import SEGMENTS
 from core.text.wording import join_words
 
 # name -> (kind, snapshot column, allowed values or (min, max))
-SPEC: dict[str, tuple[str, str, Any]] = {
+_INCLUDING: dict[str, tuple[str, str, Any]] = {
     "segment": ("strings", "segment", SEGMENTS),
     "gender": ("strings", "gender", GENDERS),
     "age_group": ("strings", "age_group", AGE_GROUPS),
@@ -52,7 +54,30 @@ SPEC: dict[str, tuple[str, str, Any]] = {
     "profile_complete": ("bool", "profile_complete", None),
     "weekday_pattern": ("bool", "weekday_pattern", None),
 }
+EXCLUDABLE = ("strings", "ints", "all_of")
+"""Kinds of filter that take several values, so that a brief or a client may also name the values to leave out."""
+EXCLUSIONS: dict[str, str] = {f"exclude_{name}": name for name, (kind, _, _) in _INCLUDING.items()
+                              if kind in EXCLUDABLE}
+"""Each exclusion filter -> the filter whose values it leaves out."""
+
+
+def _with_exclusions(filters: dict) -> dict:
+    """The filters, each exclusion right after the filter it excludes from, with its kind, column and bounds."""
+    out = {}
+    for name, entry in filters.items():
+        out[name] = entry
+        if f"exclude_{name}" in EXCLUSIONS:
+            out[f"exclude_{name}"] = entry
+    return out
+
+
+SPEC: dict[str, tuple[str, str, Any]] = _with_exclusions(_INCLUDING)
 REPEATABLE = {name for name, (kind, _, _) in SPEC.items() if kind in ("strings", "ints")}
+
+
+def included(name: str) -> str:
+    """The filter whose values a name is about (`segment` for `exclude_segment`), so that its values read alike."""
+    return EXCLUSIONS.get(name, name)
 
 
 def _dayparts() -> str:
@@ -104,5 +129,22 @@ HELP: dict[str, str] = {
     "last_interaction_after": "Last took part after this date began (midnight, station time).",
     "last_interaction_before": "Last took part before this date began (midnight, station time).",
     "timeslot_id": "Took part at least once during any ticked show.",
+    "exclude_segment": "In none of these segments.",
+    "exclude_gender": "Declared a gender other than these; listeners who declared none are kept.",
+    "exclude_age_group": "Declared an age outside these age groups; listeners who declared none are kept.",
+    "exclude_ethnicity": "Declared an ethnicity other than these; listeners who declared none are kept.",
+    "exclude_language": "Declared a language other than these; listeners who declared none are kept.",
+    "exclude_location": "Declared a location other than these; listeners who declared none are kept.",
+    "exclude_inferred_lsm": "LSM estimated by AI as none of these; listeners without an estimate are kept.",
+    "exclude_campaign_type": "Never took part in a campaign of these types.",
+    "exclude_peak_time_of_day": "The daypart of most of their interactions is none of these.",
+    "exclude_public_holiday": "Took part on none of these public holidays.",
+    "exclude_missing_fields": "None of these declared fields is missing from their profile.",
+    "exclude_channel_type": "Their primary channel is none of these (they may have used them less).",
+    "exclude_primary_day_of_week": "The day of the week of most of their interactions is none of these.",
+    "exclude_peak_month": "The month of most of their interactions is none of these.",
+    "exclude_timeslot_id": "Never took part during any of these shows.",
+    "exclude_tags": "Has none of these tags; listeners without tags are kept.",
+    "exclude_inferred_interests": "Has none of these interests estimated by AI; listeners without any are kept.",
 }
 """Each filter in one line, as the explorer's help and the glossary show it (a test holds it to SPEC)."""

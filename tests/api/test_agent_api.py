@@ -58,6 +58,22 @@ def test_parse_brief_answers_filters_that_parse_as_they_are_and_costs_1(client, 
     assert (body["cost"], body["balance"], body["cached"], body["provider"]) == (1, DEMO_CREDITS - 1, False, "local")
 
 
+def test_parse_brief_keeps_the_negations_of_the_brief(client, key_for, demo):
+    body = post(client, key_for(1), PARSE, brief="Women who have not opted in; exclude super fans, no SMS.").get_json()
+    assert body["filters"] == {"gender": ["female"], "opt_in": False, "exclude_segment": ["super_fan"],
+                               "exclude_channel_type": [1]}
+    assert body["unmapped"] == []
+
+
+def test_a_recommendation_leaves_out_what_the_brief_and_the_body_exclude(client, key_for, demo):
+    body = post(client, key_for(1), RECOMMEND, brief="Listeners in Durban, excluding dormant listeners",
+                exclude_channel_type=[1]).get_json()
+    assert body["filters"] == {"location": ["Durban"], "exclude_segment": ["dormant"], "exclude_channel_type": [1]}
+    assert body["audience"]["size"] == audience_size(client, key_for(1), location="Durban",
+                                                     exclude_segment="dormant", exclude_channel_type=1)
+    assert post(client, key_for(1), RECOMMEND, brief=BRIEF, exclude_segment=["fans"]).status_code == 422
+
+
 def test_credits_in_an_ai_answer_are_whole_numbers_like_the_credits_endpoint_s(client, key_for, demo):
     answer = post(client, key_for(1), PARSE, brief=BRIEF).get_data(as_text=True)
     account = client.get("/api/v1/agent/1/credits", headers=key_for(1)).get_data(as_text=True)

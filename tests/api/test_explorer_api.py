@@ -195,3 +195,31 @@ def test_unknown_listener_is_404_and_unknown_db_alias_is_422(client, crowd, key_
     assert client.get("/api/v1/listeners/1/nobody", headers=key_for(1)).status_code == 404
     response = client.get("/api/v1/listeners/1/27820000000?db=archive", headers=key_for(1))
     assert response.status_code == 422 and response.get_json()["detail"][0]["loc"] == ["query", "db"]
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+def test_exclude_segment_leaves_out_that_segment_on_every_operation(client, crowd, key_for, operation):
+    segments = client.get("/api/v1/segments/1/aggregate", headers=key_for(1)).get_json()["segment"]
+    left_out = max(segments, key=segments.get)
+    answer = client.get(f"/api/v1/segments/1/{operation}", headers=key_for(1),
+                        query_string={"exclude_segment": left_out})
+    assert answer.status_code == 200
+    body = json.loads(answer.get_data(as_text=True))
+    assert (len(body) if operation == "export" else body["total"]) == 25 - segments[left_out]
+
+
+def test_exclude_segment_keeps_the_other_listeners_of_the_filter(client, crowd, key_for):
+    headers = key_for(1)
+    kept = client.get("/api/v1/segments/1/filter", headers=headers, query_string=[
+        ("gender", "female"), ("exclude_segment", "new_listener"), ("exclude_segment", "dormant")]).get_json()
+    assert kept["listeners"] and all(row["segment"] not in ("new_listener", "dormant") for row in kept["listeners"])
+    everyone = client.get("/api/v1/segments/1/filter", headers=headers, query_string={"gender": "female"}).get_json()
+    dropped = [row for row in everyone["listeners"] if row["segment"] in ("new_listener", "dormant")]
+    assert kept["total"] == everyone["total"] - len(dropped)
+
+
+def test_an_unknown_segment_to_exclude_is_422_at_its_name(client, crowd, key_for):
+    answer = client.get("/api/v1/segments/1/filter?exclude_segment=fans", headers=key_for(1))
+    assert answer.status_code == 422
+    problem = answer.get_json()["detail"][0]
+    assert problem["loc"] == ["query", "exclude_segment"] and problem["msg"].startswith("Must be one of: new_listener")

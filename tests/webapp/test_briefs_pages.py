@@ -82,6 +82,18 @@ def test_the_filters_come_back_as_chips_each_one_editable(signed_in):
     assert re.search(r'<select id="chip-\w+" name="segment">', html)  # a segment chip offers the other segments
 
 
+def test_what_the_brief_excludes_comes_back_as_an_exclusion_chip_and_the_plan_says_not(signed_in):
+    brief = "Reach women, exclude super fans. Budget R20 000 to sell concert tickets."
+    html = read(signed_in, brief, **HTMX).text
+    assert ("exclude_segment", "super_fan") in chips_of(html)
+    assert re.search(r'class="chip-name">Segment \(excluded\)</label>\s*<select id="chip-\w+" name="exclude_segment">',
+                     html)
+    form = MultiDict([*chips_of(html), ("brief", brief)])
+    applied = re.search(r'data-testid="reco-filters">.*?</p>', signed_in.post(f"{BRIEFS}/recommend", data=form,
+                                                                               headers=HTMX).text, re.S).group()
+    assert "Segment: not Super fans" in words(applied)
+
+
 def test_removing_a_chip_gives_the_chips_back_without_it_for_free(signed_in):
     html = read(signed_in, **HTMX).text
     found = chips_of(html)

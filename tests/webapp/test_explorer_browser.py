@@ -123,6 +123,22 @@ def test_typing_a_name_filters_as_you_type_and_a_chip_removes_it(page, sign_in, 
     expect(page.locator('#explorer-filters input[name="name"]')).to_have_value("")
 
 
+def test_an_exclusion_of_the_address_stays_while_other_filters_change_and_its_chip_removes_it(page, sign_in, jozi):
+    sign_in(PRODUCER)
+    page.goto("/stations/1/explorer?exclude_gender=male")
+    expect(page.get_by_test_id("match-count")).to_have_text("35")
+    chip = page.locator('[data-testid="chip"][data-filter="exclude_gender"]')
+    expect(chip).to_contain_text("Gender")
+    expect(chip).to_contain_text("not Male")
+    page.get_by_test_id("filter-segment").get_by_label("Super fans").check()
+    expect(page.get_by_test_id("match-count")).to_have_text("30")
+    expect(page).to_have_url(re.compile(r"exclude_gender=male"))
+
+    page.locator('[data-testid="chip"][data-filter="exclude_gender"]').click()
+    expect(page.get_by_test_id("match-count")).to_have_text("35")
+    expect(page).not_to_have_url(re.compile(r"exclude_gender"))
+
+
 def test_page_size_and_the_back_button(page, sign_in, jozi):
     sign_in(PRODUCER)
     page.goto("/stations/1/explorer")

@@ -11,7 +11,7 @@ import pytest
 
 from core.access.users import create_user
 from core.explore.listener import get_listener
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.suppression import SuppressionList
 from core.segmentation.runs import segment_company
 from tests.factories import make_company, make_listener
@@ -87,11 +87,26 @@ def test_the_form_shows_the_filters_of_the_url_as_chosen(signed_in):
     assert 'name="name" value="Ayanda"' in html
 
 
-def test_the_form_holds_every_filter_of_the_spec(signed_in):
-    html = signed_in.get(EXPLORER).text
+def form_of(html: str) -> str:
     start = html.index('id="explorer-filters"')
-    form = html[start:html.index("</form>", start)]
-    assert set(SPEC) <= set(re.findall(r'name="([a-z_]+)"', form))
+    return html[start:html.index("</form>", start)]
+
+
+def test_the_form_holds_every_filter_of_the_spec_but_the_exclusions(signed_in):
+    names = set(re.findall(r'name="([a-z_]+)"', form_of(signed_in.get(EXPLORER).text)))
+    assert set(SPEC) - set(EXCLUSIONS) <= names and not names & set(EXCLUSIONS)
+
+
+def test_an_exclusion_of_the_url_is_applied_shown_as_a_chip_and_kept_by_the_form_and_links(signed_in):
+    html = signed_in.get(f"{EXPLORER}?gender=female&exclude_segment=super_fan").text
+    assert listed(html) == {DINEO, ESTHER}
+    chip = re.search(r'data-filter="exclude_segment".*?chip-name">([^<]*)<.*?chip-value[^>]*>([^<]*)<', html, re.S)
+    assert chip and (chip.group(1), chip.group(2)) == ("Segment", "not Super fans")
+    assert '<input type="hidden" name="exclude_segment" value="super_fan">' in form_of(html)
+    exports = hrefs(html, "export-csv") + hrefs(html, "export-json")
+    assert len(exports) == 2 and all("exclude_segment=super_fan" in href for href in exports)
+    remove = unescape(re.search(r'href="([^"]+)"[^>]*data-filter="exclude_segment"', html).group(1))
+    assert "exclude_segment" not in remove and "gender=female" in remove
 
 
 def test_the_form_offers_the_stations_own_values_with_their_counts(signed_in):

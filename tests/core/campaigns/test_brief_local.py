@@ -61,11 +61,10 @@ def test_days_named_after_people_name_no_audience(vocab):
     assert "gender" not in filters(vocab, "A Mother's Day and Women's Day special for listeners in Soweto")
 
 
-def test_what_the_brief_excludes_is_unmapped_because_filters_only_include(vocab):
+def test_what_the_brief_excludes_is_an_exclusion_beside_what_it_includes(vocab):
     answer = parsed(vocab, "Listeners in Gauteng but not Durban")
-    assert answer["filters"] == {"location": ["Gauteng"]}
-    assert answer["unmapped"] == [{"words": "not Durban",
-                                   "reason": "The filters can only include listeners, not exclude them."}]
+    assert answer["filters"] == {"location": ["Gauteng"], "exclude_location": ["Durban"]}
+    assert answer["unmapped"] == []
 
 
 def test_what_no_filter_holds_is_unmapped_with_the_reason(vocab):

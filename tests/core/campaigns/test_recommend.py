@@ -37,6 +37,13 @@ def test_explicit_filters_replace_the_briefs_field_by_field():
     assert combine({"gender": ["male"]}, parse_filters({"gender": ["male"]}))[1] == []
 
 
+def test_an_exclusion_is_a_field_like_any_other_and_a_given_one_wins_over_the_briefs():
+    combined, overridden = combine({"exclude_segment": ["dormant"], "opt_in": False},
+                                   parse_filters({"exclude_segment": ["super_fan"], "exclude_channel_type": [1]}))
+    assert combined.values == {"exclude_segment": ("super_fan",), "exclude_channel_type": (1,), "opt_in": False}
+    assert overridden == [{"field": "exclude_segment", "from_brief": ["dormant"], "given": ["super_fan"]}]
+
+
 def audience(**overrides) -> dict:
     base = {"size": 100, "reachable": 40, "segments": [{"value": "super_fan", "label": "Super fans", "count": 60,
                                                         "share": 60.0}],
