@@ -24,6 +24,7 @@ from api import (
     overview,
     search,
 )
+from api.bodies import check_request_body
 from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
@@ -86,5 +87,6 @@ def init_app(app: Flask) -> Api:
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters
+    app.before_request(check_request_body)
     app.register_blueprint(docs.blp)  # Swagger UI without inline script (flask-smorest's own has one)
     return api

@@ -131,7 +131,7 @@ class Audiences(MethodView):
 
     @blp.doc(parameters=FILTER_PARAMETERS)
     @blp.arguments(CreateAudienceRequestSchema)
-    @blp.response(201, AudienceSpentSchema)
+    @blp.response(200, AudienceSpentSchema)
     @blp.alt_response(402, response="PAYMENT_REQUIRED", description=PAID)
     @blp.alt_response(409, response="CONFLICT", description="the station already has an audience of that name")
     def post(self, body: dict, company_id: int):

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.bodies import JsonBoolean, JsonNumber, StrictBodySchema
+from api.query import NO_NUL
 from core.access.api_keys import check_admin
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
@@ -20,17 +21,17 @@ from core.db import idempotency
 
 class LoadCreditsSchema(StrictBodySchema):
     credits = JsonNumber(required=True, metadata={
-        "exclusiveMinimum": True, "minimum": 0, "maximum": MAX_LOAD,
+        "minimum": 0.01, "maximum": MAX_LOAD, "multipleOf": 0.01,
         "description": f"credits to add: above 0, at most {MAX_LOAD:,}, with at most 2 decimals"})
     note = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
-                      metadata={"description": "why, for the ledger"})
+                      metadata={"pattern": NO_NUL, "description": "why, for the ledger"})
 
 
 class PauseSchema(StrictBodySchema):
     paused = JsonBoolean(required=True, metadata={"description": "true pauses every AI answer, false resumes them"})
     reason = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
-                        metadata={"description": "shown in the 403 of every AI call while paused; cleared by "
-                                                 "unpausing"})
+                        metadata={"pattern": NO_NUL, "description": "shown in the 403 of every AI call while paused; "
+                                                                    "cleared by unpausing"})
 
 
 class UsageArgsSchema(Schema):
@@ -112,7 +113,7 @@ IDEMPOTENCY_KEY = {"in": "header", "name": idempotency.HEADER, "required": False
                    "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,255}$"},
                    "description": "any unique value per intended change (a UUID): the same request sent again with the "
                                   "same key within 24 hours changes nothing and answers `replayed: true`; the same "
-                                  "key with a different body is 422"}
+                                  "key with a different body is 409"}
 
 
 def admin_only(view):
@@ -124,7 +125,8 @@ def admin_only(view):
         check_admin(request.headers.get("X-Admin-Key"), active().admin_key)
         return view(*args, **kwargs)
 
-    return blp.doc(parameters=[ADMIN_KEY, IDEMPOTENCY_KEY])(checked)
+    reused = blp.alt_response(409, response="CONFLICT", description="the Idempotency-Key was used for another request")
+    return reused(blp.doc(parameters=[ADMIN_KEY, IDEMPOTENCY_KEY])(checked))
 
 
 @blp.route("/<company:company_id>/credits")

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields
 from api.ai import PAID, CostFields
 from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
 from api.params import FILTER_PARAMETERS
-from api.query import NOT_BLANK
+from api.query import NO_NUL, NOT_BLANK
 from core.audiences.custom import custom_segment
 from core.audiences.rules import DESCRIPTION_MAX, MIN_SCORE, SEGMENT_LIMIT, SEGMENT_LIMITS, THEME_MAX
 from core.explore.filters import parse_filters
@@ -27,7 +27,7 @@ def theme_field() -> fields.Str:
 
 
 def description_field() -> fields.Str:
-    return fields.Str(allow_none=True, load_default=None, metadata={"maxLength": DESCRIPTION_MAX,
+    return fields.Str(allow_none=True, load_default=None, metadata={"maxLength": DESCRIPTION_MAX, "pattern": NO_NUL,
                                                                     "description": "more of what is meant"})
 
 

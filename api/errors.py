@@ -116,14 +116,16 @@ def error_response_doc(status: HTTPStatus) -> dict:
 
 def error_statuses(path: str, operation: dict) -> list[int]:
     """The errors any operation can answer, read from its path, security and body (decisions.md section 3)."""
-    statuses = [400] if "requestBody" in operation else []
+    statuses = [400, 413] if "requestBody" in operation else []  # not JSON; larger than MAX_UPLOAD_MB
     if operation.get("security") != []:
         statuses.append(401)  # no key, or an unknown or revoked one
     if "{company_id}" in path:
         statuses.append(403)  # a key for other companies
     if "{" in path:
         statuses.append(404)  # the company, listener, ... named by the path does not exist
-    return statuses + [422, 503]  # a parameter refused (unknown ones everywhere); the database not answering
+    # a request line over webapp.limits.MAX_REQUEST_LINE; a parameter refused (unknown ones everywhere); the database
+    # not answering
+    return statuses + [414, 422, 503]
 
 
 class ErrorResponsesPlugin(BasePlugin):

@@ -18,9 +18,12 @@ class InteractionSchema(StrictBodySchema):
     """One interaction as in an interactions file. Values are read as the importer reads them, so that a value it
     cannot use makes that row bad (answered per row) instead of refusing the whole batch."""
 
+    CHECK_TEXT = False  # an unstorable text is the importer's to judge: a warning or a bad row, never the batch
+
     company_id = _value("integer: the station of the path")
     originator = _value("string: the listener's number")
-    timestamp = _value("string: ISO 8601; without an offset it is the station's local time")
+    timestamp = _value("string: ISO 8601; without an offset it is the station's local time; from "
+                       "2000-01-01T00:00:00Z to one day after the request, else the row is bad")
     channel_type = _value("integer, 1 or more")
     campaign_type = _value("string")
     timeslot_id = _value("integer, optional: else the show on air at that time")

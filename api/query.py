@@ -17,8 +17,11 @@ from core.text.query import QueryRule, check_query
 
 Rules = dict[str, dict[str, dict[str, QueryRule]]]
 """OpenAPI path -> method -> query parameter name -> its rule."""
-NOT_BLANK = {"minLength": 1, "pattern": r"\S"}
-"""What the document says of every free-text query value, because core.text.query refuses blank ones."""
+NO_NUL = r"^[^\u0000]*$"
+"""Text without NUL, which core.text.storable refuses in every value (the document says so, so that a client reading
+it is not surprised by a 422)."""
+NOT_BLANK = {"minLength": 1, "pattern": r"^[^\u0000]*[^\s\u0000][^\u0000]*$"}
+"""What the document says of every free-text query value, because core.text.query refuses blank ones (and NUL)."""
 
 
 def check_request_query() -> None:

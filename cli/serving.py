@@ -21,6 +21,7 @@ from core.segmentation.overview import station_summary
 from core.stations.companies import list_companies
 
 DEMO_COMPANY = 1
+GUNICORN_CONFIG = Path(__file__).resolve().parents[1] / "gunicorn.conf.py"
 
 
 def _seed_if_empty(listeners: int, seed: int) -> None:
@@ -35,7 +36,8 @@ def _seed_if_empty(listeners: int, seed: int) -> None:
 
 def _gunicorn(port: int, workers: int, uri: str) -> subprocess.Popen:
     """gunicorn, guarded to stop when this process ends, whatever ends it."""
-    command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--threads", "4",
+    command = [str(Path(sys.executable).with_name("gunicorn")), "--config", str(GUNICORN_CONFIG),
+               "--workers", str(workers), "--threads", "4",
                "--bind", f"127.0.0.1:{port}", "--access-logfile", "-", "--timeout", "120", "wsgi:app"]
     return subprocess.Popen(embedded_db.guarded(command), env={**os.environ, "MONGODB_URI": uri})
 

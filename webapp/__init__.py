@@ -9,7 +9,7 @@ import api
 import cli
 from core import startup
 from core.config import Settings
-from webapp import errors, pages, security
+from webapp import errors, limits, pages, security
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -24,6 +24,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app.extensions["db"] = startup.start(app.config["SETTINGS"])
 
+    limits.init_app(app)
     api.init_app(app)
     pages.init_app(app)
     cli.init_app(app)

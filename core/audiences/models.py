@@ -9,8 +9,8 @@ from core.db.documents import stored
 
 @stored
 class Audience(Document):
-    """A named audience of a station. Names are unique per company by `name_key` (trimmed, case-folded), an index
-    and not a read, so that two creates racing with one name cannot both win."""
+    """A named audience of a station. Names are unique per company by `name_key` (core.text.names: the same when they
+    read the same), an index and not a read, so that two creates racing with one name cannot both win."""
 
     company_id = IntField(required=True)
     audience_id = StringField(required=True)  # short, random, URL-safe

@@ -8,9 +8,10 @@ never as instructions, and whatever it answers can only be queries run within th
 from __future__ import annotations
 
 from core.ai.chat import ask_json
-from core.audiences.rules import QUERIES_MAX, THEME_MAX, distinct, storable
+from core.audiences.rules import QUERIES_MAX, THEME_MAX, distinct
 from core.audiences.vocabulary import Term, closest_terms, station_terms
 from core.config import active
+from core.text.storable import text_problem
 
 LOCAL_MODEL = "station-vocabulary-1"
 VOCABULARY_SHOWN = 40  # values of each kind the model is offered (the prompt pays per token)
@@ -55,7 +56,7 @@ def finished(theme: str, description: str | None, extra: list[str]) -> list[str]
     """The theme (with its description) first, then the extra queries, distinct, at most QUERIES_MAX; never fewer
     than two, the second then being the theme alone or as listeners' messages would say it."""
     first = f"{theme}. {description}" if description else theme
-    kept = [q.strip()[:THEME_MAX] for q in extra if isinstance(q, str) and q.strip() and storable(q)]
+    kept = [q.strip()[:THEME_MAX] for q in extra if isinstance(q, str) and q.strip() and not text_problem(q)]
     queries = distinct([first, *kept])[:QUERIES_MAX]
     for fallback in (theme, f"messages: {theme}"):
         if len(queries) < 2:

@@ -8,6 +8,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.spec import REPEATABLE
 from core.text.query import check_bounds
+from core.text.storable import text_problem
 
 THEME_MAX, DESCRIPTION_MAX, NAME_MAX, QUERIES_MAX = 500, 2000, 120, 5
 SEGMENT_LIMITS, AUDIENCE_LIMITS, EXPIRY_LIMITS = (1, 1000), (1, 5000), (1, 365)
@@ -36,8 +37,8 @@ class Problems:
         text = value.strip()
         if len(text) > maximum:
             self._add(name, f"At most {maximum} characters.")
-        elif not storable(text):  # a lone surrogate from a JSON escape: the database could not store it
-            self._add(name, "Not valid Unicode text.")
+        elif problem := text_problem(text):
+            self._add(name, problem, "string_type")
         else:
             return text
         return None
@@ -90,11 +91,6 @@ def distinct(texts: list[str]) -> list[str]:
     return out
 
 
-def name_key(name: str) -> str:
-    """What makes two audience names the same: case and the spaces around and between words do not count."""
-    return " ".join(name.split()).casefold()
-
-
 def filter_params(flt: ListenerFilter | None) -> dict:
     """The applied filters as parameter -> value (repeatable ones as lists): what a strategy stores and answers, and
     what `parse_filters` reads back."""
@@ -106,11 +102,3 @@ def filter_params(flt: ListenerFilter | None) -> dict:
             out[name] = value
     return out
 
-
-def storable(text: str) -> bool:
-    """False for text the database cannot store (a lone surrogate, which a JSON escape can make)."""
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True

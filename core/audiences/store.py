@@ -24,7 +24,6 @@ from core.audiences.rules import (
     THEME_MAX,
     Problems,
     filter_params,
-    name_key,
 )
 from core.clock import as_utc, utcnow
 from core.credits import charges
@@ -36,6 +35,7 @@ from core.listeners import snapshot
 from core.listeners.snapshot import Snapshot
 from core.stations.companies import get_company
 from core.stations.models import Company
+from core.text.names import name_key
 
 OPERATION = "audience"
 ID_BYTES = 8  # 11 URL-safe characters
@@ -157,7 +157,8 @@ def _checked(**given) -> dict:
 def _refuse_taken(company_id: int, name: str) -> None:
     """409 before anything is charged; the unique index decides between two creates racing."""
     if Audience._get_collection().find_one({"company_id": company_id, "name_key": name_key(name)}, {"_id": 1}):
-        raise Conflict(f"This station already has an audience named \"{name}\" (names ignore case); choose another.")
+        raise Conflict(f"This station already has an audience named \"{name}\" (or one that reads the same: names "
+                       "ignore case, spacing, invisible characters and look-alike letters); choose another.")
 
 
 def _insert(doc: dict) -> None:

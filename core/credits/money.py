@@ -16,6 +16,8 @@ def hundredths(value: float) -> int:
     if isinstance(value, int):
         return value * 100
     scaled = value * 100
+    if not math.isfinite(scaled):
+        raise ValueError("Too large a number.")
     if abs(scaled - round(scaled)) > SLACK:
         raise ValueError("Credits have at most 2 decimals.")
     return round(scaled)

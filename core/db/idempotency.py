@@ -1,5 +1,5 @@
 """Idempotency keys (the `Idempotency-Key` header of payment APIs): a request retried with the same key within a day
-changes nothing the second time and is told so; the same key with another request is refused.
+changes nothing the second time and is told so; the same key with another request is refused (409).
 
 The record is written in the same transaction as the change it guards (core.db.transactions), so a change without
 its record, or a record without its change, cannot exist; two requests racing with one key leave one record, and the
@@ -17,7 +17,7 @@ from pymongo.client_session import ClientSession
 
 from core.clock import utcnow
 from core.db.documents import stored
-from core.errors import ValidationFailed
+from core.errors import Conflict, ValidationFailed
 
 HEADER = "Idempotency-Key"
 KEY_FORM = re.compile(r"[\x21-\x7e]{1,255}")
@@ -60,16 +60,16 @@ def fingerprint(request: dict) -> str:
 
 
 def earlier(company_id: int, operation: str, key: str | None, asked: str) -> dict | None:
-    """The record of the first request with this key in the last day (None: this one is the first); 422 when that
-    request asked something else."""
+    """The record of the first request with this key in the last day (None: this one is the first); 409 when that
+    request asked something else (the key is valid, the state of the server is what refuses it)."""
     if key is None:
         return None
     found = records().find_one({"company_id": company_id, "operation": operation, "key": key})
     if found is None or found["at"] <= utcnow() - KEEP:
         return None
     if found["fingerprint"] != asked:
-        raise ValidationFailed.one(LOC, "This key was used in the last 24 hours for a different request; use a new "
-                                        "key for a new request.")
+        raise Conflict(f"This {HEADER} was used in the last 24 hours for a different request; use a new key for a "
+                       "new request.")
     return found
 
 

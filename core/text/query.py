@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 
 from core.errors import ValidationFailed
+from core.text.storable import text_problem
 
 PLAIN_INT = re.compile(r"-?[0-9]+")
 """ASCII digits only: Python's int() also takes " 2", "+2", "٢" and "2_0", which no client means as a number."""
@@ -80,7 +81,8 @@ def unknown_name(name: str, known: Sequence[str], what: str = "parameter") -> st
 
 
 def check_query(params: Mapping[str, Sequence[str]], rules: Mapping[str, QueryRule]) -> None:
-    """422 naming every unknown parameter, repeated single one, empty value and malformed or out of bounds number."""
+    """422 naming every unknown parameter, repeated single one, empty value, text no store could keep (NUL) and
+    malformed or out of bounds number."""
     problems = []
     for name, values in params.items():
         rule = rules.get(name)
@@ -99,6 +101,9 @@ def _value_problems(name: str, values: Sequence[str], rule: QueryRule) -> list[d
     for value in values:
         if not value.strip():
             return [_item(name, EMPTY, "string_too_short")]
+        problem = text_problem(value)
+        if problem:
+            return [_item(name, problem, "string_type")]
         if rule.integer:
             try:
                 whole_number(value, ["query", name], rule.minimum, rule.maximum)

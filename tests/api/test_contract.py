@@ -24,6 +24,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from core.access.api_keys import create_key
+from core.config import active
 from core.demo.seed import seed_demo
 from tests.api.document import documented_operations
 from tests.conftest import empty_database
@@ -42,11 +43,13 @@ BOUNDED = settings(max_examples=EXAMPLES, deadline=None, database=None, derandom
 
 @pytest.fixture(scope="module")
 def contract(_app):
-    """The document loaded in process, over a seeded demo station, and a key for that station only."""
+    """The document loaded in process, over a seeded demo station, and a key for that station only, with the admin
+    key: the station is writable (credits loaded and paused, audiences made and deleted, interactions stored)."""
     empty_database()
     seed_demo(STATION, LISTENERS, seed=7, now=NOW)
     _, token = create_key([STATION], name="contract")
-    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _app), {"X-API-Key": token}
+    return (schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _app),
+            {"X-API-Key": token, "X-Admin-Key": active().admin_key})
 
 
 def exercise(operation, headers: dict) -> list[tuple[str, Failure]]:
@@ -94,3 +97,8 @@ def test_the_operation_answers_as_its_document_says(contract, method, path):
     schema, headers = contract
     found = exercise(schema[path][method], headers)
     assert not found, report(found)
+
+
+def test_after_the_whole_contract_run_every_balance_still_equals_its_ledger(contract, _app):
+    result = _app.test_cli_runner().invoke(args=["credits", "check"])
+    assert result.exit_code == 0, result.output

@@ -8,6 +8,7 @@ import pytest
 
 from core.db.connection import ALIASES
 from core.explore.operations import MAX_PAGE
+from core.explore.spec import EXCLUSIONS
 from tests.api.document import documented_operations, openapi_document
 
 DOCUMENT = openapi_document()
@@ -105,3 +106,31 @@ def test_a_405_from_the_api_carries_allow(client, app, key_for):
 def test_a_405_page_carries_allow(client, app):
     response = client.delete("/login")
     assert response.status_code == 405 and "GET" in response.headers["Allow"]
+
+
+FILTERED = [("GET", "/api/v1/segments/{company_id}/filter"), ("GET", "/api/v1/segments/{company_id}/aggregate"),
+            ("GET", "/api/v1/segments/{company_id}/completeness"),
+            ("GET", "/api/v1/segments/{company_id}/cross-channel"), ("GET", "/api/v1/segments/{company_id}/export")]
+
+
+@pytest.mark.parametrize("method, path", FILTERED)
+def test_every_exclusion_is_documented_on_every_filtered_operation_like_its_filter(method, path):
+    params = {p["name"]: p for p in parameters(method, path)}
+    for name, included in EXCLUSIONS.items():
+        assert params[name]["schema"] == params[included]["schema"], name
+        assert params[name].get("explode") == params[included].get("explode")
+        assert "leaves out" in params[name]["description"], name
+
+
+def test_the_recommend_body_takes_every_exclusion():
+    body = DOCUMENT["components"]["schemas"]["RecommendRequest"]["properties"]
+    assert set(EXCLUSIONS) <= set(body)
+    assert body["exclude_segment"]["items"]["enum"] == body["segment"]["items"]["enum"]
+
+
+def test_every_success_of_the_contract_is_200_as_it_says_and_only_our_import_upload_is_202():
+    successes = {(method.upper(), path): [code for code in operation["responses"] if code.startswith("2")]
+                 for path, item in openapi_document()["paths"].items()
+                 for method, operation in item.items() if method != "parameters"}
+    assert successes.pop(("POST", "/api/v1/imports/{company_id}/{kind}")) == ["202"]
+    assert all(codes == ["200"] for codes in successes.values()), successes

@@ -17,6 +17,7 @@ import pytest
 from core.clock import utcnow
 from core.db.embedded import free_port
 from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
+from webapp.limits import MAX_REQUEST_LINE
 
 pytestmark = pytest.mark.db
 
@@ -132,3 +133,13 @@ def test_eight_requests_racing_over_both_workers_for_one_ai_profile_are_charged_
     check = subprocess.run([FLASK, "--app", "wsgi", "credits", "check"], cwd=ROOT, env=env_of(served["data_dir"]),
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_gunicorn_answers_a_filter_of_many_values_and_a_line_beyond_the_limit_in_json(served):
+    base, key = served["base"], served["key"]
+    many = "&".join(f"location=Place%20number%20{n}" for n in range(400))
+    answer = httpx.get(f"{base}/api/v1/segments/1/aggregate?{many}", headers=key, timeout=30)
+    assert answer.status_code == 200, answer.text[:200]
+    beyond = httpx.get(f"{base}/api/v1/segments/1/filter?location={'x' * MAX_REQUEST_LINE}", headers=key, timeout=30)
+    assert beyond.status_code == 414
+    assert beyond.headers["content-type"].startswith("application/json") and beyond.json()["detail"]

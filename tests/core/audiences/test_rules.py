@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.audiences.rules import AUDIENCE_LIMITS, Problems, distinct, filter_params, name_key
+from core.audiences.rules import AUDIENCE_LIMITS, Problems, distinct, filter_params
 from core.errors import ValidationFailed
 from core.explore.filters import parse_filters
+from core.text.names import name_key
 
 
 def test_every_problem_of_a_request_is_reported_at_once():
