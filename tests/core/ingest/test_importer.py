@@ -134,8 +134,8 @@ def test_integers_may_be_numeric_strings(app, tmp_path):
 
 
 def test_progress_counts_every_row(app, tmp_path):
-    seen = []
-    rows = [interaction(originator=f"2782{i:07d}") for i in range(25_000)] + ["oops"]
+    seen = []  # one listener's 25,000 interactions: the rows are what progress counts, not the listeners
+    rows = [interaction(interaction_id=f"i{i}") for i in range(25_000)] + ["oops"]
     report = import_file("interactions", jsonl(tmp_path, "i.jsonl", rows), progress=seen.append, resegment=False)
     assert sum(seen) == report.rows == 25_001
     assert len(seen) > 2 and all(n > 0 for n in seen)
