@@ -4,8 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.ai import MeteredFields
-from core.campaigns.words import GOALS
 from core.search.churn import LEVELS
+from core.search.words import GOALS
 
 RISKS = ", ".join(LEVELS)
 ANY_VALUE = {"description": "a filter value: a string, an integer or a boolean"}

@@ -64,7 +64,7 @@ def quality(company_id: int, part: str = "briefs") -> dict:
     from datetime import datetime
 
     from core.campaigns.brief import read
-    from core.campaigns.vocabulary import station_vocabulary
+    from core.search.vocabulary import station_vocabulary
 
     data = load_briefs()
     vocab, now = station_vocabulary(company_id), datetime.fromisoformat(data["reference_time"])

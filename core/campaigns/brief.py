@@ -10,13 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from core.campaigns import brief_local, brief_openai
-from core.campaigns.vocabulary import Vocabulary, station_vocabulary
 from core.clock import utcnow
 from core.config import active
 from core.credits import charges
 from core.errors import ValidationFailed
 from core.explore.filters import parse_filters
 from core.explore.spec import SPEC, included
+from core.search.vocabulary import Vocabulary, station_vocabulary
 from core.text.storable import storable
 
 OPERATION = "parse_brief"

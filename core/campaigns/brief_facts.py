@@ -20,13 +20,10 @@ import holidays as holiday_calendars
 from dateparser.search import search_dates
 from price_parser import Price
 
-from core.campaigns.words import GOAL_PATTERNS
+from core.search.words import GOAL_PATTERNS, MONTHS
 
 LANGUAGES = ["en", "af"]
 """Languages dateparser reads dates in: English, and Afrikaans ("12 Desember") that briefs here are also written in."""
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-          "januarie", "februarie", "maart", "mei", "junie", "julie", "augustus", "oktober", "desember")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 RANGE = re.compile(r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|till|and)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+"
                    r"(?P<month>[A-Za-z]{3,9})\b(?:\s+(?P<year>\d{4}))?")

@@ -12,10 +12,10 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from core.ai.chat import ask_json
-from core.campaigns.vocabulary import Vocabulary
-from core.campaigns.words import GOALS
 from core.config import Settings
 from core.explore.spec import EXCLUSIONS
+from core.search.vocabulary import Vocabulary
+from core.search.words import GOALS
 
 TASK = ("Read an advertiser's brief for a radio campaign and map whom it targets to this station's listener "
         "filters. Use only the values each filter lists; give null for a filter the brief does not ask for, and "

@@ -11,7 +11,6 @@ from core.campaigns import cache, recommend_openai
 from core.campaigns.audience_profile import audience_profile
 from core.campaigns.brief import check_brief, read
 from core.campaigns.recommend_local import MODEL, write_recommendation
-from core.campaigns.vocabulary import station_vocabulary
 from core.clock import utcnow
 from core.config import Settings, active
 from core.credits import charges
@@ -19,6 +18,7 @@ from core.db.leases import single_flight
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import SPEC
+from core.search.vocabulary import station_vocabulary
 from core.text.query import check_bounds
 
 OPERATION = "recommend"

@@ -10,13 +10,13 @@ import pytest
 
 from core.campaigns.brief_openai import brief_schema
 from core.campaigns.models import CachedRecommendation
-from core.campaigns.vocabulary import station_vocabulary
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS, seed_demo
 from core.explore.filters import parse_filters
 from core.listeners import snapshot
+from core.search.vocabulary import station_vocabulary
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.campaigns.vocabulary import Vocabulary, build_vocabulary
 from core.demo import catalogue as cat
+from core.search.vocabulary import Vocabulary, build_vocabulary
 from tests.openai_server import loopback_openai  # noqa: F401 - registers the fixture openai_server here
 
 

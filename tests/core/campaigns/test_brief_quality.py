@@ -12,9 +12,9 @@ import pytest
 
 from bench.briefs import load_briefs, score
 from core.campaigns.brief import read
-from core.campaigns.vocabulary import station_vocabulary
 from core.demo.seed import seed_demo
 from core.explore.filters import parse_filters
+from core.search.vocabulary import station_vocabulary
 from tests.conftest import empty_database
 from tests.memory import NOW
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.campaigns import words as w
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
+from core.search import words as w
 from core.segmentation.behaviour import DAYPARTS
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations import defaults

@@ -1,4 +1,4 @@
-"""The words advertisers use for what the shared filters hold: plain data, read by core.campaigns.vocabulary.
+"""The words advertisers use for what the shared filters hold: plain data, read by core.search.vocabulary.
 
 Each table maps a phrase to a filter value. A phrase is only offered when the station holds its value (a station
 without a "Student" employment status never gets `employment_status=Student` from "students"), so the tables can be
@@ -133,7 +133,7 @@ POSSESSIVES = {"their", "your", "his", "her", "my"}
 NEGATIONS = {"not", "no", "excluding", "exclude", "except", "without", "never", "non", "apart", "neither", "nor",
              "cannot", "don't", "doesn't", "didn't", "haven't", "hasn't", "hadn't", "isn't", "aren't", "wasn't",
              "weren't", "won't", "can't", "shouldn't"}
-"""A match one or two words after one of these is what the audience is not (core.campaigns.negation)."""
+"""A match one or two words after one of these is what the audience is not (core.search.negation)."""
 SMALL_WORDS = {"the", "a", "an", "any", "on", "in", "via", "from", "during", "to", "of", "be", "been", "yet", "ever",
                "for", "use", "using", "who", "are", "is", "want", "target", "targeting", "include", "including"}
 """Words that may lie between a negation word and what it negates ("don't use the app", "not yet on WhatsApp")."""
@@ -177,3 +177,8 @@ UNMAPPED_PATTERNS = {
         "Income is a declared bracket; name the bracket itself (for example R20k-R40k).",
 }
 """Asks of a brief that no shared filter can express, each with the reason given back."""
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+          "januarie", "februarie", "maart", "mei", "junie", "julie", "augustus", "oktober", "desember")
+"""Month names and their short forms, in English and Afrikaans: "18-24 December" is a date, not an age range."""

@@ -6,8 +6,8 @@ filter can say negated is unmapped with the reason: nothing negated is ever drop
 """
 from __future__ import annotations
 
-from core.campaigns import words as w
 from core.explore.spec import EXCLUSIONS, SPEC
+from core.search import words as w
 
 SEVERAL = "The filters cannot say this negated: it would keep listeners who fail any one of its conditions."
 
