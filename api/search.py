@@ -20,7 +20,9 @@ class SearchArgsSchema(Schema):
     q = fields.Str(required=True, validate=validate.Length(min=1, max=500),
                    metadata={"description": "what to look for, in plain language"})
     min_score = fields.Float(load_default=0.68, validate=validate.Range(0.0, 1.0),
-                             metadata={"description": "lowest score returned, (1 + cosine) / 2; higher is stricter"})
+                             metadata={"description": "lowest score returned: the share of results like it that "
+                                                      "were relevant on the station's own labelled queries; higher "
+                                                      "is stricter"})
     limit = fields.Int(load_default=100, strict=False, validate=validate.Range(*SEARCH_LIMIT))
     segment = fields.Str(validate=validate.OneOf(SEGMENTS))
     tags = fields.Str(metadata={"description": "comma-separated; the listener must have all of them"})
@@ -28,11 +30,36 @@ class SearchArgsSchema(Schema):
     age_group = fields.Str(validate=validate.OneOf(AGE_GROUPS))
     language = fields.Str(metadata={"description": "exact, case-insensitive"})
     location = fields.Str(metadata={"description": "partial, case-insensitive"})
+    as_text = fields.List(fields.Str(validate=validate.Length(min=1, max=500)), validate=validate.Length(max=10),
+                          metadata={"description": "words of q (as `understood.criteria[].words` gives them) to "
+                                                   "read as free text rather than as a criterion, repeatable"})
 
 
 RESULTS = ("listener records as the filter endpoint gives them (declared fields, tags, flags, behavioural profile, "
-           "segment, RFM, inferred values), each with `score` ((1 + cosine) / 2, in [0, 1]) and `matched` (the parts "
-           "of the listener's profile that share words with the query, else its leading traits)")
+           "segment, RFM, inferred values), each with `score` (1 when the listener meets every criterion of a query "
+           "with no free text; else the share of results with its similarity that were relevant on the station's "
+           "own labelled queries), `similarity` (the raw (1 + cosine) / 2, null for a listener not embedded yet) "
+           "and `matched` (the parts of the listener's profile that share words with the query, else its leading "
+           "traits)")
+
+
+class CriterionSchema(Schema):
+    words = fields.Str(metadata={"description": "the words of q it was read from"})
+    field = fields.Str(metadata={"description": "a shared filter (has_channel for a channel: used at all)"})
+    values = fields.List(fields.Raw(), metadata={"description": "any of them (all, for an exclude_ filter)"})
+
+
+class UnmappedSchema(Schema):
+    words = fields.Str()
+    reason = fields.Str()
+
+
+class UnderstoodSchema(Schema):
+    criteria = fields.List(fields.Nested(CriterionSchema), metadata={
+        "description": "what q asks of a listener, met exactly: criteria of the same words are alternatives, "
+                       "criteria of different words must all hold"})
+    free_text = fields.Str(metadata={"description": "the words left, ranked by meaning (empty: none)"})
+    unmapped = fields.List(fields.Nested(UnmappedSchema), metadata={"description": "negations no filter can say"})
 
 
 class SearchSchema(Schema):
@@ -41,7 +68,14 @@ class SearchSchema(Schema):
     model = fields.Str(metadata={"description": "provider:model of the vectors"})
     min_score = fields.Float()
     limit = fields.Int()
-    candidates = fields.Int(metadata={"description": "listeners the filters allowed before ranking"})
+    understood = fields.Nested(UnderstoodSchema, metadata={"description": "how q was read"})
+    calibrated = fields.Bool(metadata={"description": "true: scores are the station's measured share of relevant "
+                                                      "results (or 1: every criterion met); false: the station is "
+                                                      "too small to measure, scores are the raw similarity"})
+    candidates = fields.Int(metadata={"description": "listeners the filters and the criteria of q allowed before "
+                                                     "ranking"})
+    indexed = fields.Int(metadata={"description": "how many of the candidates have a vector yet (fewer while the "
+                                                  "station is being embedded)"})
     total = fields.Int()
     best_score = fields.Float(allow_none=True, metadata={"description": "the best score among the candidates, "
                                                                        "returned or not (null: no candidate)"})
@@ -59,4 +93,5 @@ class Search(MethodView):
     def get(self, args: dict, company_id: int):
         """Semantic search with a natural-language query, narrowed by the filters before ranking"""
         flt = parse_filters({name: args[name] for name in FILTERS if name in args})
-        return search_listeners(company_id, args["q"], flt, args.get("location"), args["min_score"], args["limit"])
+        return search_listeners(company_id, args["q"], flt, args.get("location"), args["min_score"], args["limit"],
+                                tuple(args.get("as_text", ())))

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = (
-    ("core.config", "core.errors", "core.clock", "core.measured"),
+    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration"),
     ("core.db", "core.text"),
     ("core.stations", "core.access", "core.credits"),
     ("core.listeners",),

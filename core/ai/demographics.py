@@ -5,7 +5,7 @@ The vote, with a fifth of the station's own mix of values blended in (a vote of 
 whole truth), is the prior; each message token (core.ai.language) multiplies in how often listeners who declared
 each value write it (naive Bayes). Those rates are learned from half of a study sample of the panel's declared
 listeners; the other half is guessed exactly as a listener would be, leaving themselves out of the vote, and the
-guesses' posteriors against their declared values calibrate the confidence (core.ai.calibration). Gender and age
+guesses' posteriors against their declared values calibrate the confidence (core.calibration). Gender and age
 group have no message tokens: their posterior is the vote alone.
 """
 from __future__ import annotations
@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core.ai import memo
-from core.ai.calibration import Calibration, calibrate
 from core.ai.language import latest_messages, message_tokens
 from core.ai.lookalikes import Voters, Votes, similarities, vote, vote_rows
 from core.ai.panel import Panel, blocks
 from core.ai.rates import Rates, learn_rates
+from core.calibration import Calibration, calibrate
 from core.listeners.fields import AGE_GROUPS, GENDERS
 
 TOKENS = {"language": ("lang:",), "location": ("lang:", "place:")}

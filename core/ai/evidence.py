@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.ai.calibration import MIN_SAMPLES
 from core.ai.demographics import FieldModel, Guess
 from core.ai.language import NAMES, language_named, station_spelling
+from core.calibration import MIN_SAMPLES
 from core.text.wording import agree, percent, plural, sentence
 
 NOUNS = {"gender": "gender", "age_group": "age", "language": "language", "location": "location"}

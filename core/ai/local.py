@@ -3,7 +3,7 @@
 Gender, age group, language and location come from the listener's look-alikes among the listeners who declared
 them (core.ai.lookalikes, core.ai.panel) and, for language and location, from the listener's own messages
 (core.ai.language), with a confidence calibrated on the station's declared listeners (core.ai.demographics,
-core.ai.calibration): 0.70 or more means such guesses were right at least 70% of the time on this station. The LSM
+core.calibration): 0.70 or more means such guesses were right at least 70% of the time on this station. The LSM
 is estimated from declared income, education and employment (core.ai.lsm), interests from the listener's shows,
 campaign types and message themes (core.ai.interests).
 

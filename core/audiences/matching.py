@@ -1,8 +1,13 @@
-"""A strategy's queries run through semantic search within the filters, and merged: each listener keeps the best
-score any query gave it (and which query that was), cut at min_score and limit, best first.
+"""A strategy's queries run through search within the filters, and merged: each listener keeps the best score any
+query gave it (and which query that was), cut at min_score and limit, best first.
 
-Each query takes its own `limit` best (core.search.search.rank: filters narrow the candidates first), which is enough:
-a listener among the merged `limit` best is among the `limit` best of the query that scored it highest.
+The first query is the theme, understood in the station's own words (core.search.queries): what it asks of a listener
+("gospel lovers who enter competitions": the gospel tag and a competition entry) is met exactly by every member,
+whichever query found them; a theme that says nothing more needs no other query (its members all meet it, score 1).
+Otherwise each query runs as search runs it (its own asks met, its free text ranked and scored by the station's
+calibration) among the listeners who meet the theme's asks, and takes its own `limit` best (filters narrow the
+candidates first), which is enough: a listener among the merged `limit` best is among the `limit` best of the query
+that scored it highest.
 """
 from __future__ import annotations
 
@@ -12,7 +17,9 @@ import numpy as np
 
 from core.explore.operations import Selection
 from core.search.embeddings import embedder
-from core.search.search import Ranked, rank, results
+from core.search.queries import understand
+from core.search.search import Ranked, results, retrieve, within
+from core.search.vocabulary import vocabulary_of
 
 DECIMALS = 4  # scores as answers show them (core.search.search rounds alike)
 HALF_STEP = 0.5 * 10 ** -DECIMALS
@@ -41,13 +48,18 @@ def per_query(found_by: list[int], queries: list[str]) -> list[dict]:
 
 
 def match(sel: Selection, queries: list[str], limit: int, min_score: float) -> Matched:
-    """Every query ranked over the selected listeners, merged by best score; ties go to the earlier query. Scores
-    are kept as shown (4 decimals), so a member shown with a score is kept when that score is the min_score."""
-    n = len(sel.snap)
+    """Every query ranked over the selected listeners who meet the theme's asks, merged by best score; ties go to the
+    earlier query. Scores are kept as shown (4 decimals), so a member shown with a score is kept when that score is
+    the min_score."""
+    n, model = len(sel.snap), embedder()
     best, by = np.full(n, -1.0), np.full(n, -1, dtype=np.int64)
-    if n and sel.mask.any():
-        for i, vector in enumerate(embedder().embed(queries, kind="query")):
-            ranked = rank(sel, vector, limit, min_score - HALF_STEP)
+    if n and sel.mask.any() and queries:
+        vocab = vocabulary_of(sel)
+        theme = understand(vocab, queries[0])
+        asked = within(sel, theme)
+        read = [theme] if theme.asks and not theme.free_text else [theme, *(understand(vocab, q) for q in queries[1:])]
+        for i, (query, vector) in enumerate(zip(read, model.embed([q.ranked_text for q in read], kind="query"))):
+            ranked = retrieve(within(asked, query), query, vector, limit, min_score - HALF_STEP, model)
             better = ranked.scores > best[ranked.rows]
             best[ranked.rows[better]], by[ranked.rows[better]] = ranked.scores[better], i
     rows = np.flatnonzero((by >= 0) & (np.round(best, DECIMALS) >= min_score))

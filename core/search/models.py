@@ -2,7 +2,7 @@
 index from (core.search.index), so that any node can rebuild it and nothing is lost with an index file."""
 from __future__ import annotations
 
-from mongoengine import BinaryField, DateTimeField, Document, IntField, StringField
+from mongoengine import BinaryField, DateTimeField, Document, FloatField, IntField, ListField, StringField
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -36,3 +36,19 @@ class EmbeddingCounter(Document):
     written_at = DateTimeField()
     meta = {"collection": "embedding_counters",
             "indexes": [{"fields": ["company_id", "model"], "unique": True}]}
+
+
+@stored
+class SearchCalibration(Document):
+    """A station's map from search similarity to the share of results that were relevant (core.search.calibration),
+    with the labelled queries and the number of vectors it was fitted on."""
+
+    company_id = IntField(required=True)
+    model = StringField(required=True)
+    upper = ListField(FloatField())
+    accuracy = ListField(FloatField())
+    samples = IntField(default=0)
+    queries = ListField(StringField())
+    vectors = IntField(default=0)
+    made_at = DateTimeField(default=utcnow)
+    meta = {"collection": "search_calibrations", "indexes": [{"fields": ["company_id", "model"], "unique": True}]}

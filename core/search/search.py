@@ -1,21 +1,30 @@
-"""Search by meaning and look-alikes: the shared filters narrow the candidates, FAISS ranks them (never top-k then
-filter, which would silently return fewer), scores are Atlas-compatible (1 + cos) / 2 (decisions.md §5).
+"""Search and look-alikes. A query is first understood in the station's own words (core.search.queries): what it
+asks of a listener is met exactly, within the shared filters; only its free text, if any, is ranked by meaning (FAISS
+over the candidates: never top-k then filter, which would silently return fewer). A listener who meets every ask of a
+query with no free text is an answer for certain (score 1); `similarity` keeps the raw (1 + cos) / 2, Atlas's scale
+(decisions.md §5). Every answer says how many of its candidates have a vector yet.
 """
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from core.calibration import Calibration
 from core.errors import ListenerNotFound, ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import LISTING_PROJECTION, Selection, select
 from core.explore.records import record
 from core.listeners.declared import read_listeners
+from core.search import calibration
+from core.search.calibration import similarity_of
 from core.search.embeddings import embedder
+from core.search.queries import Understood, understand
 from core.search.texts import listener_texts
 from core.search.vectors import current_index, refresh_embeddings
+from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT, SIMILAR_LIMIT = (1, 1000), (1, 1000)
 WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
@@ -25,30 +34,38 @@ STOPWORDS = frozenset("the and who for with that this are was from they their th
 
 @dataclass(frozen=True)
 class Ranked:
-    """Snapshot rows ranked by score, best first."""
+    """Snapshot rows ranked by score, best first, with the raw similarity of each (NaN: no vector yet)."""
 
     rows: np.ndarray
     scores: np.ndarray
     best: float | None = None  # the best score among the candidates, kept or not (what a lower min_score would show)
+    similarity: np.ndarray | None = None
+    calibrated: bool = False  # scores are the station's measured share relevant (or 1 for a query met exactly)
+
+    @property
+    def similarities(self) -> np.ndarray:
+        return self.scores if self.similarity is None else self.similarity
 
 
-def score_of(cosine: np.ndarray) -> np.ndarray:
-    """Atlas's vector-search score: (1 + cosine) / 2, in [0, 1]."""
-    return np.clip((1.0 + np.asarray(cosine, dtype=np.float64)) / 2.0, 0.0, 1.0)
 
 
 def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str | None = None,
-                     min_score: float = 0.68, limit: int = 100) -> dict:
-    """Listeners matching the filters whose text is closest in meaning to `q`, best first, each with why."""
+                     min_score: float = 0.68, limit: int = 100, as_text: tuple[str, ...] = ()) -> dict:
+    """Listeners matching the filters and every ask of `q`, best first, each with why; `as_text`: stretches of `q`
+    to read as free text rather than as an ask."""
     query = (q or "").strip()
     if not query:
         raise ValidationFailed.one(["query", "q"], "Say what to look for: q cannot be empty.")
     sel = _with_location(select(company_id, flt), location)
+    understood = understand(vocabulary_of(sel), query, as_text)
     model = embedder()
-    ranked = rank(sel, model.embed([query], kind="query")[0], limit, min_score)
+    asked = within(sel, understood)
+    ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
+                      model)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "candidates": int(sel.mask.sum()), "total": len(ranked.rows), "best_score": ranked.best,
-            "results": results(sel, ranked, query)}
+            "understood": understood.as_dict(), "calibrated": ranked.calibrated, "candidates": int(asked.mask.sum()),
+            "indexed": indexed(asked), "total": len(ranked.rows), "best_score": ranked.best,
+            "results": results(asked, ranked, query)}
 
 
 def similar_listeners(company_id: int, originator: str, exclude_segment: str | None = None,
@@ -77,18 +94,74 @@ def similar_listeners(company_id: int, originator: str, exclude_segment: str | N
             "results": results(Selection(sel.company, sel.snap, mask), ranked, None)}
 
 
-def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float) -> Ranked:
-    """The `limit` best of the selected rows with a vector, by score, at least `min_score`."""
+def within(sel: Selection, understood: Understood) -> Selection:
+    """The selected listeners who meet every ask of the query."""
+    return Selection(sel.company, sel.snap, sel.mask & understood.mask(sel.snap, sel.company.timezone))
+
+
+def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
+             model) -> Ranked:
+    """The best of the listeners who meet every ask: all of them when the query has no free text (score 1), else
+    those its free text ranks at `min_score` or more, as the station's calibration scores them."""
+    if understood.asks and not understood.free_text:
+        return met(asked, vector, limit)
+    return rank(asked, vector, limit, min_score, score_map(asked, model))
+
+
+def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
+    """Listeners who meet every ask of a query without free text: all are answers (score 1), those with a vector
+    first, by similarity, then the rest (not embedded yet) by their last interaction."""
+    by_meaning = rank(sel, vector, limit, 0.0)
+    rest = np.setdiff1d(sel.rows, by_meaning.rows)
+    rest = rest[np.argsort(-sel.snap.cols["last_ts"][rest], kind="stable")][:max(0, limit - len(by_meaning.rows))]
+    rows = np.concatenate([by_meaning.rows, rest]).astype(np.int64)
+    similarity = np.concatenate([by_meaning.scores, np.full(len(rest), np.nan)])
+    return Ranked(rows, np.ones(len(rows)), 1.0 if len(rows) else None, similarity, True)
+
+
+def indexed(sel: Selection) -> int:
+    """How many of the selected listeners have a vector (the rest are still being embedded)."""
+    index = current_index(sel.company.company_id)
+    return int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())
+
+
+def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
+         calibration: Calibration | None = None) -> Ranked:
+    """The `limit` best of the selected rows with a vector, by similarity, whose score (the similarity, or what
+    `calibration` says it is worth) is at least `min_score`."""
     index = current_index(sel.company.company_id)
     rows = sel.rows
     ids = _row_ids(sel.snap, index)[rows]
     rows, ids = rows[ids >= 0], ids[ids >= 0]
     cosines, found = index.search(vector, limit, ids)
-    scores = score_of(cosines)
+    similarity = similarity_of(cosines)
+    scores = similarity if calibration is None else calibration.confidences(similarity)
     keep = scores >= min_score
     position = dict(zip(ids.tolist(), rows.tolist()))
     return Ranked(np.array([position[i] for i in found[keep].tolist()], dtype=np.int64), scores[keep],
-                  round(float(scores[0]), 4) if len(scores) else None)
+                  round(float(scores[0]), 4) if len(scores) else None, similarity[keep], calibration is not None)
+
+
+_maps: dict[int, tuple[tuple, Calibration]] = {}
+MAP_SECONDS = 60
+
+
+def score_map(sel: Selection, model) -> Calibration | None:
+    """The station's map from similarity to the share relevant (core.search.calibration): the stored fit while it
+    stands (asked of the database at most every MAP_SECONDS), else fitted now on the station's labelled queries;
+    None when the station is too small to measure (scores are then the raw similarity, and answers say so)."""
+    company_id, index = sel.company.company_id, current_index(sel.company.company_id)
+    key = (model.name, len(index), int(time.monotonic() // MAP_SECONDS))
+    found = _maps.get(company_id)
+    if found is not None and found[0] == key:
+        return found[1] if found[1].trusted else None
+    fitted = calibration.kept(company_id, model.name, len(index))
+    if fitted is None:
+        queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
+        vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
+        fitted = calibration.fit(company_id, model.name, queries, vectors, index, _row_ids(sel.snap, index))
+    _maps[company_id] = (key, fitted)
+    return fitted if fitted.trusted else None
 
 
 _row_ids_cache: dict[int, tuple] = {}
@@ -125,8 +198,13 @@ def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
                                                        projection=LISTING_PROJECTION)}
     texts = listener_texts(snap, ranked.rows, sel.company)
     return [{**record(docs.get(o, {"originator": o}), snap, int(row), sel.company.timezone),
-             "score": round(float(score), 4), "matched": matched(query, text)}
-            for o, row, score, text in zip(originators, ranked.rows.tolist(), ranked.scores, texts)]
+             "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": matched(query, text)}
+            for o, row, score, similarity, text in zip(originators, ranked.rows.tolist(), ranked.scores,
+                                                       ranked.similarities, texts)]
+
+
+def _rounded(value: float) -> float | None:
+    return None if np.isnan(value) else round(float(value), 4)
 
 
 def matched(query: str | None, text: str) -> list[str]:

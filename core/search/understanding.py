@@ -8,9 +8,10 @@ one matrix; the longest, then closest, match wins each stretch of words. A short
 one may differ by a letter or so. Read strictly (a brief, which also talks of the advertiser's own business), an
 interest needs a word that makes it the audience's ("soccer fans"), a plain channel word a word that makes it a
 channel ("on the app"), a one-word place its capital letter; read leniently (a search query or a theme, which speak
-only of listeners), a phrase is enough. A match after "not", "no", "excluding" and the like says what the audience
-is not (core.search.negation): an exclusion, a flag's other answer, or unmapped with the reason. Filters written as
-parameters ("opt_in=false") are read as they are; ages and LSM levels from their numbers.
+only of listeners), an interest or a place needs no more than its name. A match after "not", "no", "excluding" and
+the like says what the audience is not (core.search.negation): an exclusion, a flag's other answer, or unmapped with
+the reason. Filters written as parameters ("opt_in=false") are read as they are; ages and LSM levels from their
+numbers.
 """
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ from core.search import words as w
 from core.search.vocabulary import WORD, Term, Vocabulary
 
 MAX_WORDS = 6
+LENIENT = ("interest", "capital")
+"""The context a query or a theme need not give: they speak only of listeners, in any case ("gospel", "durban"). A
+plain channel word still needs its cue ("on the app"), and a people word must not be someone else's."""
 GROUP_YEARS = {"18-24": (18, 24), "25-34": (25, 34), "35-44": (35, 44), "45-54": (45, 54), "55-64": (55, 64),
                "65+": (65, 74)}
 AGE_RANGE = re.compile(r"\b(?P<cue>aged?|ages|between)?\s*(?P<low>\d{2})\s*(?:-|–|to|and)\s*(?P<high>\d{2})"
@@ -101,8 +105,8 @@ def _chosen(vocab: Vocabulary, brief: str, tokens: list, masked: list,
         span = (tokens[first][1], tokens[last - 1][2])
         if used & set(range(first, last)) or _overlaps(span, masked):
             continue
-        terms = [t for t in by_phrase[phrase] if lenient and t.needs != "person" or _in_context(t, brief, tokens,
-                                                                                                 first, last)]
+        terms = [t for t in by_phrase[phrase] if lenient and t.needs in LENIENT or _in_context(t, brief, tokens,
+                                                                                               first, last)]
         if terms:
             used |= set(range(first, last))
             out.append((first, last, phrase, terms))

@@ -65,6 +65,24 @@ def normalise(text: str) -> str:
     return " ".join(WORD.findall(text.casefold()))
 
 
+_kept: dict[int, tuple[tuple, Vocabulary]] = {}
+
+
+def vocabulary_of(sel) -> Vocabulary:
+    """The vocabulary of a selection's station, built once per snapshot, schedule and channel names (a search asks
+    for it every time)."""
+    company, snap = sel.company, sel.snap
+    shows = show_titles(company.company_id)
+    key = (id(snap), len(snap), company.timezone, tuple(sorted(shows.items())),
+           tuple(sorted(company.channel_names().items())))
+    found = _kept.get(company.company_id)
+    if found is None or found[0] != key:
+        found = (key, build_vocabulary(company.company_id, company.timezone or defaults.TIMEZONE, snap.vocab, shows,
+                                       company.channel_names(), company.country or defaults.COUNTRY))
+        _kept[company.company_id] = found
+    return found[1]
+
+
 def station_vocabulary(company_id: int) -> Vocabulary:
     """The vocabulary of a station, from its snapshot, its schedule and its channel names (CompanyNotFound)."""
     company = get_company(company_id)
@@ -141,7 +159,19 @@ def _schedule_terms(vocab: Vocabulary) -> list[Term]:
         out += [_one(p, "channel_type", (channel,), "channel" if p in w.PLAIN_CHANNEL_WORDS else None)
                 for p in w.CHANNEL_WORDS.get(channel, ())]
     out += [_one(p, "weekday_pattern", (flag,)) for flag, phrases in w.WEEKDAY_WORDS.items() for p in phrases]
-    return out
+    return out + _show_word_terms(vocab, {t.phrase for t in out})
+
+
+def _show_word_terms(vocab: Vocabulary, taken: set[str]) -> list[Term]:
+    """"gospel show" for the shows with "gospel" in their title (any of them), unless the phrase already names
+    something else ("breakfast show" is the daypart)."""
+    shows_of: dict[str, list[int]] = {}
+    for timeslot, title in vocab.shows.items():
+        for word in set(normalise(title).split()) - {"the", "a", "and", "with", "of", "on"}:
+            if len(word) > 2:
+                shows_of.setdefault(word, []).append(timeslot)
+    return [_one(f"{word} {kind}", "timeslot_id", tuple(sorted(slots))) for word, slots in shows_of.items()
+            for kind in w.SHOW_WORDS if f"{word} {kind}" not in taken and normalise(f"{word} {kind}") not in taken]
 
 
 def _interest_terms(vocab: Vocabulary) -> list[Term]:

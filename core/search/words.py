@@ -54,16 +54,19 @@ DAYPART_WORDS = {
 
 CHANNEL_WORDS = {
     1: ("sms", "text message", "text messages", "texts"),
-    2: ("whatsapp", "whatsapp users"),
+    2: ("whatsapp", "whatsapp users", "wa", "whats app"),
     3: ("ussd",),
     4: ("web", "website", "online"),
     5: ("app", "mobile app", "app users"),
     6: ("voice", "phone in", "phone ins", "call ins", "callers"),
-    7: ("social", "social media", "facebook", "instagram"),
+    7: ("social", "social media", "facebook", "instagram", "fb", "ig"),
 }
 """Default channel_type -> phrases (decisions.md §4 gives every station these types; names may differ)."""
-PLAIN_CHANNEL_WORDS = {"web", "online", "app", "voice", "social", "texts", "callers"}
-"""Words that name a channel only beside a channel cue ("on the app", "app users"), not alone."""
+PLAIN_CHANNEL_WORDS = {"web", "online", "app", "voice", "social", "texts", "callers", "wa", "fb", "ig"}
+"""Words that name a channel only beside a channel cue ("on the app", "app users", "on WA"), not alone: "wa" is also
+a word of isiZulu."""
+SHOW_WORDS = ("show", "programme", "program")
+"""What a producer calls a show by one word of its title: "the gospel show" is Gospel Sunday."""
 
 LANGUAGE_WORDS = {
     "isiZulu": ("zulu", "zulu speaking", "zulu speakers"),
@@ -107,7 +110,8 @@ CHANNEL_CUES = {"on", "via", "through", "over", "using", "use", "uses", "users",
 CAMPAIGN_WORDS = {
     "competition": ("entered a competition", "entered competitions", "entered our competitions",
                     "competition entrants", "contest entrants"),
-    "song_request": ("song requests", "request songs", "requested songs", "song requesters"),
+    "song_request": ("song requests", "request songs", "requested songs", "song requesters", "requests",
+                     "request a song"),
     "shoutout": ("shout outs", "shoutouts", "sent shout outs"),
     "poll": ("polls", "voted in polls", "poll voters"),
 }

@@ -91,7 +91,8 @@ def test_the_csv_export_downloads_every_member(signed_in):
 
 def test_a_refresh_says_who_joined_who_left_and_how_many_stayed(signed_in):
     made = saved(limit=500)
-    make_listener(1, "27829990001", [event(2 + i, message=m) for i, m in enumerate(GOSPEL * 3)], name="Newcomer")
+    make_listener(1, "27829990001", [event(2 + i, message=m) for i, m in enumerate(GOSPEL * 3)], name="Newcomer",
+                  tags=["gospel"])  # the theme asks for gospel, which the station knows as a tag
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
     signed_in.goto(f"/stations/1/audiences/{made['audience_id']}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.ai.calibration import CAP, MIN_SAMPLES, PER_BIN, calibrate, isotonic
+from core.calibration import CAP, MIN_SAMPLES, PER_BIN, calibrate, isotonic
 
 
 def guesses(n: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:

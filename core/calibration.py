@@ -1,13 +1,15 @@
-"""Honest confidences: what a guess's raw score was worth on the station's own declared data.
+"""Honest confidences: what a raw score was worth on the station's own labelled data (an AI guess against the values
+listeners declared, core.ai; a search score against queries whose answer the station's data knows, core.search).
 
-A raw score (the winning value's share of a vote, or of a posterior) is not a probability of being right: 60% of
-the look-alikes agreeing may be right 80% of the time for one field and 40% for another. So for each field the same
-guess is made for a sample of listeners who declared it, leaving themselves out, and the scores are binned (at least
-PER_BIN guesses a bin) with the share of each bin that was right; a monotone fit (pool adjacent violators) makes a
-higher score never worth less. The confidence shown for a score is the accuracy of its bin (by the rule of
-succession, (right + 1) / (guesses + 2), so that a bin right every time still claims no certainty): 0.70 or more
-means that on this station, guesses like it were right at least 70% of the time. Fewer than MIN_SAMPLES checked
-guesses are too few to say that; the confidence is then held at CAP at most, below the promotion threshold.
+A raw score (the winning value's share of a vote, a posterior, a cosine) is not a probability of being right: 60% of
+the look-alikes agreeing may be right 80% of the time for one field and 40% for another. So the same guess is made
+where the answer is known (for a field, for a sample of listeners who declared it, leaving themselves out), and the
+scores are binned (at least PER_BIN guesses a bin) with the share of each bin that was right; a monotone fit (pool
+adjacent violators) makes a higher score never worth less. The confidence shown for a score is the accuracy of its
+bin (by the rule of succession, (right + 1) / (guesses + 2), so that a bin right every time still claims no
+certainty): 0.70 or more means that on this station, guesses like it were right at least 70% of the time. Fewer
+than MIN_SAMPLES checked guesses are too few to say that; the confidence is then held at CAP at most, below the
+promotion threshold.
 """
 from __future__ import annotations
 
@@ -34,6 +36,15 @@ class Calibration:
     def trusted(self) -> bool:
         """Whether enough guesses were checked for the accuracy to be shown as it is."""
         return self.samples >= MIN_SAMPLES
+
+    def confidences(self, scores: np.ndarray) -> np.ndarray:
+        """confidence() of many scores at once, unrounded (a ranking keeps its order)."""
+        scores = np.asarray(scores, dtype=float)
+        if not len(self.accuracy):
+            return np.minimum(scores, CAP)
+        at = np.minimum(np.searchsorted(self.upper, scores, side="left"), len(self.accuracy) - 1)
+        values = np.minimum(self.accuracy[at], MOST)
+        return values if self.trusted else np.minimum(values, CAP)
 
     def confidence(self, score: float) -> float:
         """The accuracy of guesses with this score, to 2 decimals (at most CAP when not trusted)."""

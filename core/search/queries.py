@@ -1,0 +1,133 @@
+"""A search query (or an audience's theme) understood in the station's own words: the asks it makes of a listener,
+each met exactly, and the free text left over, which only meaning can rank.
+
+"gospel lovers who enter competitions on WhatsApp" is three asks: tag gospel, a competition entry, WhatsApp used; its
+free text is empty, so every listener who meets the three is an answer. The phrases come from the one reader of the
+station's words (core.search.understanding, read leniently: a query speaks only of listeners). One ask may name
+several things ("gospel" can be a tag and an interest): any of them will do; the asks together must all hold, and
+what a query excludes ("not in Durban") must not hold. A channel asked for is one the listener used, not only their
+main one: "on WhatsApp" in a query means on it at all. Words a producer wants read as text instead
+(`as_text`) are left to the free text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.explore.filters import parse_filters
+from core.explore.spec import EXCLUSIONS, SPEC
+from core.listeners.snapshot import Snapshot
+from core.search.understanding import read_criteria
+from core.search.vocabulary import WORD, Vocabulary
+
+FILLER = frozenset("""a an the and or who whom that which with of on in at to for from by into about as is are was were
+be been do does did have has had their them they his her its our your my listeners listener people persons person
+fans fan lovers lover users user followers crowd audience those these any all some everyone anyone someone
+speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
+used enter enters entered entering via through also only just show shows station radio
+""".split())
+"""Words that only frame a query ("listeners who ... on ..."): left alone, they are no free text to rank by."""
+AS_TEXT_MAX = 10
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What one stretch of the query asks of a listener: `criteria` (filter, values) of which any kept one holds
+    and every excluded one holds too."""
+
+    words: str
+    criteria: tuple[tuple[str, tuple], ...]
+
+    def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
+        """The listeners who meet this ask."""
+        kept = [c for c in self.criteria if c[0] not in EXCLUSIONS]
+        mask = np.zeros(len(snap), dtype=bool) if kept else np.ones(len(snap), dtype=bool)
+        for name, values in kept:
+            mask |= _criterion_mask(name, values, snap, tz)
+        for name, values in (c for c in self.criteria if c[0] in EXCLUSIONS):
+            mask &= _criterion_mask(name, values, snap, tz)
+        return mask
+
+
+@dataclass(frozen=True)
+class Understood:
+    """The query's asks, its free text (what meaning ranks by; empty when every word was understood) and what it
+    negated that no filter can say."""
+
+    query: str
+    asks: tuple[Ask, ...]
+    free_text: str
+    unmapped: tuple[dict, ...] = ()
+    rest: str = ""  # the query without its understood stretches, framing words kept: what meaning reads best
+
+    @property
+    def ranked_text(self) -> str:
+        """What meaning ranks by: the rest of the query when it has free text, else the whole query (which orders
+        the listeners who meet it)."""
+        return self.rest if self.free_text else self.query
+
+    def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
+        """The listeners who meet every ask."""
+        mask = np.ones(len(snap), dtype=bool)
+        for ask in self.asks:
+            mask &= ask.mask(snap, tz)
+        return mask
+
+    def as_dict(self) -> dict:
+        """How the query was understood, as answers carry it."""
+        return {"criteria": [{"words": ask.words, "field": name, "values": list(values)}
+                             for ask in self.asks for name, values in ask.criteria],
+                "free_text": self.free_text, "unmapped": [dict(u) for u in self.unmapped]}
+
+
+def understand(vocab: Vocabulary, query: str, as_text: tuple[str, ...] = ()) -> Understood:
+    """The asks and the free text of a query; a stretch whose words are in `as_text` stays text."""
+    items, unmapped = read_criteria(vocab, query, lenient=True)
+    kept_as_text = {" ".join(WORD.findall(words.casefold())) for words in as_text}
+    by_span: dict[tuple, list] = {}
+    for item in items:
+        if " ".join(WORD.findall(item["words"].casefold())) not in kept_as_text:
+            by_span.setdefault(tuple(item["span"]), []).append(item)
+    asks = tuple(Ask(group[0]["words"], tuple(_criteria(item) for item in group))
+                 for _, group in sorted(by_span.items()))
+    spans = list(by_span) + [tuple(u["span"]) for u in unmapped]
+    return Understood(query, asks, _free_text(query, spans),
+                      tuple({"words": u["words"], "reason": u["reason"]} for u in unmapped), _rest(query, spans))
+
+
+def _criteria(item: dict) -> tuple[str, tuple]:
+    """An item's (filter, values); a main channel asked for is any use of it (has_channel), one at a time."""
+    if item["field"] == "channel_type":
+        return "has_channel", tuple(item["values"])
+    return item["field"], tuple(item["values"])
+
+
+def _criterion_mask(name: str, values: tuple, snap: Snapshot, tz: str | None) -> np.ndarray:
+    """Who meets one criterion; has_channel takes one channel, so several are any of them."""
+    if name == "has_channel":
+        masks = [parse_filters({name: value}).mask(snap, tz) for value in values]
+        return np.logical_or.reduce(masks) if masks else np.zeros(len(snap), dtype=bool)
+    kind = SPEC[name][0]
+    value = list(values) if kind in ("strings", "ints", "all_of") else values[0]
+    return parse_filters({name: value}).mask(snap, tz)
+
+
+def _rest(query: str, spans: list[tuple]) -> str:
+    """The query with its understood stretches taken out."""
+    kept, at = [], 0
+    for start, end in sorted(spans):
+        kept.append(query[at:start])
+        at = max(at, end)
+    return " ".join(" ".join([*kept, query[at:]]).split())
+
+
+def _free_text(query: str, spans: list[tuple]) -> str:
+    """The query's words outside the understood stretches, without the words that only frame it."""
+    kept = []
+    for match in WORD.finditer(query):
+        inside = any(start <= match.start() < end for start, end in spans)
+        if not inside and match.group().casefold() not in FILLER and not re.fullmatch(r"\d+", match.group()):
+            kept.append(match.group())
+    return " ".join(kept)
