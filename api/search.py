@@ -47,6 +47,8 @@ class CriterionSchema(Schema):
     words = fields.Str(metadata={"description": "the words of q it was read from"})
     field = fields.Str(metadata={"description": "a shared filter (has_channel for a channel: used at all)"})
     values = fields.List(fields.Raw(), metadata={"description": "any of them (all, for an exclude_ filter)"})
+    labels = fields.List(fields.Str(), metadata={"description": "the values as the station names them (show titles, "
+                                                                "channel names, segment labels)"})
 
 
 class UnmappedSchema(Schema):

@@ -11,7 +11,7 @@ from flask_login import login_required
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import aggregate
-from core.explore.spec import SPEC
+from core.explore.spec import EXCLUSIONS, SPEC, included
 from core.search.search import SEARCH_LIMIT, search_listeners
 from core.text.query import decimal_number, whole_number
 from webapp.charts import counts_of
@@ -22,7 +22,7 @@ bp = Blueprint("search", __name__)
 
 CHOICES = ("segment", "gender", "age_group", "language")
 """The search's filters offered as lists of the station's values; `tags` and `location` are typed in."""
-FIELDS = ("q", *CHOICES, "tags", "location", "min_score", "limit")
+FIELDS = ("q", *CHOICES, "tags", "location", "min_score", "limit", "as_text")
 DEFAULTS = {name: p.default for name, p in signature(search_listeners).parameters.items()
             if name in ("min_score", "limit")}
 """The contract's defaults, read from core so that the form cannot drift from them."""
@@ -59,8 +59,20 @@ def search(company_id: int, args: dict) -> dict:
     location = checked_into(problems, lambda: _one(args, "location"), None)
     if problems:
         return {"problems": [problem(args, item) for item in problems], "found": None}
-    return {"problems": [], "found": search_listeners(company_id, query, flt, location, min_score, limit) if query
-            else None}
+    if not query:
+        return {"problems": [], "found": None}
+    found = search_listeners(company_id, query, flt, location, min_score, limit, tuple(args.get("as_text", ())))
+    return {"problems": [], "found": found, "understood": understood_chips(company_id, args, found["understood"])}
+
+
+def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict]:
+    """How the query was read, a chip per criterion ("Tags: gospel", "Channel used: not SMS"), each with the link that
+    reads its words as plain text instead."""
+    pairs = [(name, value) for name, values in args.items() for value in values]
+    base = url_for("search.page", company_id=company_id)
+    return [{"title": title(included(c["field"])),
+             "label": ("not " if c["field"] in EXCLUSIONS else "") + " or ".join(c["labels"]), "words": c["words"],
+             "remove": link(base, [*pairs, ("as_text", c["words"])])} for c in understood["criteria"]]
 
 
 def _one(args: dict, name: str) -> str | None:

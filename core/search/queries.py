@@ -21,6 +21,7 @@ from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.snapshot import Snapshot
 from core.search.understanding import read_criteria
 from core.search.vocabulary import WORD, Vocabulary
+from core.segmentation.rules import LABELS
 
 FILLER = frozenset("""a an the and or who whom that which with of on in at to for from by into about as is are was were
 be been do does did have has had their them they his her its our your my listeners listener people persons person
@@ -39,6 +40,7 @@ class Ask:
 
     words: str
     criteria: tuple[tuple[str, tuple], ...]
+    labels: tuple[tuple[str, ...], ...] = ()  # each criterion's values as the station names them
 
     def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
         """The listeners who meet this ask."""
@@ -77,8 +79,8 @@ class Understood:
 
     def as_dict(self) -> dict:
         """How the query was understood, as answers carry it."""
-        return {"criteria": [{"words": ask.words, "field": name, "values": list(values)}
-                             for ask in self.asks for name, values in ask.criteria],
+        return {"criteria": [{"words": ask.words, "field": name, "values": list(values), "labels": list(labels)}
+                             for ask in self.asks for (name, values), labels in zip(ask.criteria, ask.labels)],
                 "free_text": self.free_text, "unmapped": [dict(u) for u in self.unmapped]}
 
 
@@ -90,11 +92,16 @@ def understand(vocab: Vocabulary, query: str, as_text: tuple[str, ...] = ()) -> 
     for item in items:
         if " ".join(WORD.findall(item["words"].casefold())) not in kept_as_text:
             by_span.setdefault(tuple(item["span"]), []).append(item)
-    asks = tuple(Ask(group[0]["words"], tuple(_criteria(item) for item in group))
-                 for _, group in sorted(by_span.items()))
+    asks = tuple(_ask(vocab, group) for _, group in sorted(by_span.items()))
     spans = list(by_span) + [tuple(u["span"]) for u in unmapped]
     return Understood(query, asks, _free_text(query, spans),
                       tuple({"words": u["words"], "reason": u["reason"]} for u in unmapped), _rest(query, spans))
+
+
+def _ask(vocab: Vocabulary, items: list[dict]) -> Ask:
+    """The ask of one stretch of words: its criteria, and their values as the station names them."""
+    criteria = tuple(_criteria(item) for item in items)
+    return Ask(items[0]["words"], criteria, tuple(_labels(vocab, name, values) for name, values in criteria))
 
 
 def _criteria(item: dict) -> tuple[str, tuple]:
@@ -102,6 +109,18 @@ def _criteria(item: dict) -> tuple[str, tuple]:
     if item["field"] == "channel_type":
         return "has_channel", tuple(item["values"])
     return item["field"], tuple(item["values"])
+
+
+def _labels(vocab: Vocabulary, name: str, values: tuple) -> tuple[str, ...]:
+    """The values as the station names them: show titles, channel names, segment labels, the rest as they are."""
+    plain = EXCLUSIONS.get(name, name)
+    if plain == "timeslot_id":
+        return tuple(vocab.shows.get(v, f"show {v}") for v in values)
+    if plain in ("has_channel", "channel_type"):
+        return tuple(vocab.channels.get(v, f"channel {v}") for v in values)
+    if plain == "segment":
+        return tuple(LABELS.get(v, v) for v in values)
+    return tuple(str(v).replace("_", " ") if plain == "campaign_type" else str(v) for v in values)
 
 
 def _criterion_mask(name: str, values: tuple, snap: Snapshot, tz: str | None) -> np.ndarray:

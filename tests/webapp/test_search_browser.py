@@ -68,3 +68,22 @@ def test_without_scripts_the_panel_is_a_link_to_the_listeners_like_them(open_tab
     tab.wait_for_url("**/similar")
     expect(tab.get_by_role("heading", level=1)).to_contain_text("Listeners like")
     expect(tab.get_by_test_id("similar")).to_have_attribute("data-loaded", "true")
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_page_says_how_the_query_was_read_and_a_criterion_can_be_read_as_words_instead(open_tab, screenshot,
+                                                                                            size):
+    tab = open_tab("/stations/1/search?q=gospel+fans+on+WhatsApp", size)
+    understood = tab.get_by_test_id("search-understood")
+    chips = understood.get_by_test_id("understood-chip")
+    expect(chips).to_have_count(2)
+    expect(chips.nth(0)).to_contain_text("gospel")
+    expect(chips.nth(1)).to_contain_text("WhatsApp")
+    expect(understood).to_contain_text("Every listener shown has all of these")
+    scores = tab.get_by_test_id("score").evaluate_all("els => els.map(e => e.dataset.score)")
+    assert scores and {float(s) for s in scores} == {1.0}
+    screenshot(tab, f"search-understood-{size}")
+    chips.nth(1).click()  # read "WhatsApp" as plain words: the channel is no longer required
+    tab.wait_for_url(re.compile(r".*as_text=WhatsApp.*"))
+    expect(tab.get_by_test_id("understood-chip")).to_have_count(1)
+    expect(tab.get_by_test_id("understood-free-text")).to_contain_text("WhatsApp")
