@@ -13,6 +13,7 @@ from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.params import FILTER_PARAMETERS
 from api.query import NOT_BLANK
+from api.search import CoverageFields
 from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
 from core.audiences.store import (
     create_audience,
@@ -93,11 +94,20 @@ class AudienceListSchema(Schema):
     audiences = fields.List(fields.Nested(AudienceSummarySchema), metadata={"description": "newest first"})
 
 
+class AudienceTraitSchema(Schema):
+    words = fields.Str(metadata={"description": "the words of the theme"})
+    field = fields.Str(metadata={"description": "the shared filter they name"})
+    labels = fields.List(fields.Str(), metadata={"description": "the values, as the station names them"})
+    members = fields.Int(metadata={"description": "how many members have it"})
+
+
 class AudienceSchema(AudienceSummarySchema):
+    traits = fields.List(fields.Nested(AudienceTraitSchema), metadata={
+        "description": "each thing the theme asks for, read as search reads it, with how many members have it"})
     members = fields.List(fields.Nested(MemberSchema), metadata={"description": "best score first"})
 
 
-class AudienceSpentSchema(AudienceSchema, MeteredFields):
+class AudienceSpentSchema(AudienceSchema, MeteredFields, CoverageFields):
     """The audience, and what creating or refreshing it cost (its provider and model are the strategy's)."""
 
 

@@ -11,6 +11,7 @@ from api.ai import PAID, CostFields
 from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
 from api.params import FILTER_PARAMETERS
 from api.query import NO_NUL, NOT_BLANK
+from api.search import CoverageFields
 from core.audiences.custom import custom_segment
 from core.audiences.rules import DESCRIPTION_MAX, MIN_SCORE, SEGMENT_LIMIT, SEGMENT_LIMITS, THEME_MAX
 from core.explore.filters import parse_filters
@@ -44,7 +45,7 @@ class QueryUseSchema(Schema):
     members = fields.Int(metadata={"description": "members this query scored best"})
 
 
-class CustomSegmentSchema(CostFields):
+class CustomSegmentSchema(CostFields, CoverageFields):
     company_id = fields.Int()
     theme = fields.Str()
     description = fields.Str(allow_none=True)

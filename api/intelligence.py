@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.search import RESULTS
+from api.search import RESULTS, CoverageFields
 from core.explore.operations import int_param
 from core.search import segment_profile as profiles
 from core.search.risk import listener_churn_risk
@@ -107,7 +107,7 @@ class SimilarArgsSchema(Schema):
                                  metadata={"description": "leave out listeners of this segment"})
 
 
-class SimilarSchema(Schema):
+class SimilarSchema(CoverageFields):
     company_id = fields.Int()
     originator = fields.Str()
     exclude_segment = fields.Str(allow_none=True)

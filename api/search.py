@@ -64,7 +64,15 @@ class UnderstoodSchema(Schema):
     unmapped = fields.List(fields.Nested(UnmappedSchema), metadata={"description": "negations no filter can say"})
 
 
-class SearchSchema(Schema):
+class CoverageFields(Schema):
+    """How many listeners an answer ranked among, and how many of them have a vector yet (fewer while the station is
+    being embedded: the others could not be ranked by meaning, which is not "nobody matched")."""
+
+    candidates = fields.Int(metadata={"description": "listeners the filters (and a query's criteria) allowed"})
+    indexed = fields.Int(metadata={"description": "how many of the candidates have a vector yet"})
+
+
+class SearchSchema(CoverageFields):
     company_id = fields.Int()
     q = fields.Str()
     model = fields.Str(metadata={"description": "provider:model of the vectors"})
@@ -74,10 +82,6 @@ class SearchSchema(Schema):
     calibrated = fields.Bool(metadata={"description": "true: scores are the station's measured share of relevant "
                                                       "results (or 1: every criterion met); false: the station is "
                                                       "too small to measure, scores are the raw similarity"})
-    candidates = fields.Int(metadata={"description": "listeners the filters and the criteria of q allowed before "
-                                                     "ranking"})
-    indexed = fields.Int(metadata={"description": "how many of the candidates have a vector yet (fewer while the "
-                                                  "station is being embedded)"})
     total = fields.Int()
     best_score = fields.Float(allow_none=True, metadata={"description": "the best score among the candidates, "
                                                                        "returned or not (null: no candidate)"})

@@ -17,6 +17,7 @@ from core.audiences.rules import (
 from core.credits import charges
 from core.explore.filters import ListenerFilter
 from core.explore.operations import select
+from core.search.search import coverage
 
 OPERATION = "custom_segment"
 GIVEN = "given"
@@ -44,7 +45,8 @@ def custom_segment(company_id: int, theme: str, description: str | None = None, 
     return {"company_id": company_id, "theme": theme, "description": description, "limit": limit,
             "min_score": min_score, "filters": filter_params(flt), "queries": found.per_query(made["queries"]),
             **{key: made[key] for key in ("provider", "model", "tokens_in", "tokens_out")},
-            "cost": bill.cost, "balance": bill.balance, "cached": False, "total": len(members), "members": members}
+            "cost": bill.cost, "balance": bill.balance, "cached": False, **coverage(sel), "total": len(members),
+            "members": members}
 
 
 def made_queries(company_id: int, theme: str, description: str | None, queries: list[str] | None) -> dict:

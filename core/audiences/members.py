@@ -10,9 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from core.audiences.models import Audience
+from core.explore.operations import Selection
 from core.explore.records import reachable
 from core.listeners.fields import INFERRED_SINGLE
 from core.listeners.snapshot import Snapshot
+from core.search.queries import understand
+from core.search.vocabulary import vocabulary_of
 from core.stations.defaults import channel_name
 from core.stations.models import Company
 
@@ -48,6 +51,18 @@ def enriched(snap: Snapshot, company: Company, members: list[dict], queries: lis
     columns["reachable"] = reachable(snap, rows).tolist()
     return [{"originator": member["originator"], "score": member["score"], "query": _query(queries, member),
              **{name: columns[name][i] for name in PROFILE}} for i, member in enumerate(members)]
+
+
+def trait_counts(snap: Snapshot, company: Company, theme: str, members: list[dict]) -> list[dict]:
+    """How many live members have each thing the theme asks for ("148 of 150 have the gospel tag"), read as search
+    reads it (core.search.queries): [{"words", "field", "labels", "members"}], one per ask."""
+    kept, rows = live_rows(snap, members)
+    if not kept:
+        return []
+    understood = understand(vocabulary_of(Selection(company, snap, np.ones(len(snap), dtype=bool))), theme)
+    return [{"words": ask.words, "field": ask.criteria[0][0], "labels": [label for labels in ask.labels
+                                                                         for label in labels],
+             "members": int(ask.mask(snap, company.timezone)[rows].sum())} for ask in understood.asks]
 
 
 def erase_members(company_id: int, originator: str, pseudonym: str = "") -> int:

@@ -11,7 +11,7 @@ from pymongo.errors import DuplicateKeyError
 
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
-from core.audiences.members import enriched, live_rows
+from core.audiences.members import enriched, live_rows, trait_counts
 from core.audiences.models import Audience
 from core.audiences.rules import (
     AUDIENCE_LIMIT,
@@ -33,6 +33,7 @@ from core.explore.operations import Selection, select
 from core.explore.records import reachable
 from core.listeners import snapshot
 from core.listeners.snapshot import Snapshot
+from core.search.search import coverage
 from core.stations.companies import get_company
 from core.stations.models import Company
 from core.text.names import name_key
@@ -59,7 +60,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
         doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
         _insert(doc)
-    return {**detail(doc, sel.snap, sel.company), **_spent(made, bill)}
+    return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
 
 
 def list_audiences(company_id: int) -> dict:
@@ -95,7 +96,8 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
         if not Audience._get_collection().update_one({"_id": doc["_id"]}, {"$set": update}).matched_count:
             raise AudienceNotFound()  # deleted meanwhile: nothing to pay for
     made = {"provider": strategy["provider"], "model": strategy["model"], "tokens_in": 0, "tokens_out": 0}
-    return {**detail({**doc, **update}, sel.snap, sel.company), "changes": changes, **_spent(made, bill)}
+    return {**detail({**doc, **update}, sel.snap, sel.company), "changes": changes, **coverage(sel),
+            **_spent(made, bill)}
 
 
 def delete_audience(company_id: int, audience_id: str) -> dict:
@@ -123,8 +125,10 @@ def summary(doc: dict, snap: Snapshot) -> dict:
 
 
 def detail(doc: dict, snap: Snapshot, company: Company) -> dict:
-    """The summary with the members, each enriched with the listener's profile."""
-    return {**summary(doc, snap), "members": enriched(snap, company, doc["members"], doc["strategy"]["queries"])}
+    """The summary with the members, each enriched with the listener's profile, and how many have each thing the
+    theme asks for."""
+    return {**summary(doc, snap), "traits": trait_counts(snap, company, doc["strategy"]["queries"][0], doc["members"]),
+            "members": enriched(snap, company, doc["members"], doc["strategy"]["queries"])}
 
 
 def status(expires_at: datetime) -> str:

@@ -63,8 +63,8 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
                       model)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": understood.as_dict(), "calibrated": ranked.calibrated, "candidates": int(asked.mask.sum()),
-            "indexed": indexed(asked), "total": len(ranked.rows), "best_score": ranked.best,
+            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked),
+            "total": len(ranked.rows), "best_score": ranked.best,
             "results": results(asked, ranked, query)}
 
 
@@ -83,14 +83,15 @@ def similar_listeners(company_id: int, originator: str, exclude_segment: str | N
         own = index.ids_of(np.array([originator]))[0]
     if own < 0:  # the embedding provider made no vector for it: nobody can be said to be alike
         return {"company_id": company_id, "originator": originator, "exclude_segment": exclude_segment,
-                "min_score": min_score, "limit": limit, "total": 0, "results": []}
+                "min_score": min_score, "limit": limit, **coverage(sel), "total": 0, "results": []}
     mask = sel.mask.copy()
     mask[row] = False
     if exclude_segment:
         mask &= sel.snap.labels("segment") != exclude_segment
     ranked = rank(Selection(sel.company, sel.snap, mask), index.vectors_of(np.array([own]))[0], limit, min_score)
     return {"company_id": company_id, "originator": originator, "exclude_segment": exclude_segment,
-            "min_score": min_score, "limit": limit, "total": len(ranked.rows),
+            "min_score": min_score, "limit": limit, **coverage(Selection(sel.company, sel.snap, mask)),
+            "total": len(ranked.rows),
             "results": results(Selection(sel.company, sel.snap, mask), ranked, None)}
 
 
@@ -119,10 +120,11 @@ def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
     return Ranked(rows, np.ones(len(rows)), 1.0 if len(rows) else None, similarity, True)
 
 
-def indexed(sel: Selection) -> int:
-    """How many of the selected listeners have a vector (the rest are still being embedded)."""
+def coverage(sel: Selection) -> dict:
+    """{"candidates": the selected listeners, "indexed": how many of them have a vector}: every answer that ranks
+    by meaning says it, so that a station still being embedded is never read as "nobody matched"."""
     index = current_index(sel.company.company_id)
-    return int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())
+    return {"candidates": int(sel.mask.sum()), "indexed": int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())}
 
 
 def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,

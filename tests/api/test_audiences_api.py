@@ -11,8 +11,9 @@ import pytest
 from core.audiences import store
 from core.audiences.models import Audience
 from core.clock import utcnow
-from core.credits.ledger import set_paused
+from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
+from core.demo.seed import seed_demo
 from core.listeners.models import Listener
 from core.search import vectors
 from core.segmentation.runs import segment_company
@@ -219,3 +220,17 @@ def test_soccer_fans_are_not_gospel_lovers(client, station, key_for):
     """The merged queries stay on the theme: with the default min_score, no listener of another theme is kept."""
     body = created(client, key_for(1), {"name": "Soccer", "theme": "soccer fans", "limit": 4})
     assert body["members"] and {m["originator"] for m in body["members"]} <= of_theme(1, "soccer")
+
+
+def test_an_audience_says_how_many_members_have_each_thing_its_theme_asks_for(client, key_for, app):
+    """Every member has what the theme asks for, read as search reads it: the gospel tag and a competition entry."""
+    seed_demo(1, 200, seed=7, now=NOW)
+    vectors.refresh_embeddings(1)
+    load(1, CREDITS)
+    body = created(client, key_for(1), {"name": "Gospel entrants", "theme": "gospel lovers who enter competitions",
+                                        "limit": 500})
+    detail = client.get(f"/api/v1/audiences/1/{body['audience_id']}", headers=key_for(1)).get_json()
+    traits = {t["field"]: t for t in detail["traits"]}
+    assert set(traits) == {"tags", "campaign_type"}
+    assert traits["tags"]["labels"] == ["gospel"]
+    assert traits["tags"]["members"] == traits["campaign_type"]["members"] == detail["member_count"] > 0
