@@ -89,5 +89,6 @@ _MATCHERS = {
     "datetime": _after_or_before,
     "bool": _boolean,
 }
-_ANY_VALUE = {"strings": _any_of, "ints": _ints, "all_of": _any_of}
+_ANY_VALUE = {"strings": _any_of, "ints": _ints, "all_of": _any_of,
+              "int": lambda snap, column, value, name: _ints(snap, column, [value], name)}
 """Who has at least one of the values, by kind: what an exclusion leaves out (for tags, any one of them is enough)."""

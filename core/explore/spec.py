@@ -2,8 +2,8 @@
 
 The only definition of the filters: parsing (core.explore.filters), evaluation (core.explore.evaluation), the
 OpenAPI parameters and the explorer form are all derived from SPEC. Every filter of several values (repeatable, or
-"all of") has an exclusion beside it, `exclude_<name>`, with the same values and bounds: it keeps the listeners known
-to match none of them (an unknown value is kept).
+"all of") and every whole-number filter has an exclusion beside it, `exclude_<name>`, with the same values and bounds:
+it keeps the listeners known to match none of them (an unknown value is kept).
 """
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ _INCLUDING: dict[str, tuple[str, str, Any]] = {
     "profile_complete": ("bool", "profile_complete", None),
     "weekday_pattern": ("bool", "weekday_pattern", None),
 }
-EXCLUDABLE = ("strings", "ints", "all_of")
-"""Kinds of filter that take several values, so that a brief or a client may also name the values to leave out."""
+EXCLUDABLE = ("strings", "ints", "all_of", "int")
+"""Kinds of filter whose values a brief, a query or a client may also name to leave out: those that take several
+values, and the numbers that name one thing of several (a channel used, an hour)."""
 EXCLUSIONS: dict[str, str] = {f"exclude_{name}": name for name, (kind, _, _) in _INCLUDING.items()
                               if kind in EXCLUDABLE}
 """Each exclusion filter -> the filter whose values it leaves out."""
@@ -146,5 +147,7 @@ HELP: dict[str, str] = {
     "exclude_timeslot_id": "Never took part during any of these shows.",
     "exclude_tags": "Has none of these tags; listeners without tags are kept.",
     "exclude_inferred_interests": "Has none of these interests estimated by AI; listeners without any are kept.",
+    "exclude_has_channel": "Never used this channel.",
+    "exclude_peak_hour": "The hour of the day of most of their interactions is not this one.",
 }
 """Each filter in one line, as the explorer's help and the glossary show it (a test holds it to SPEC)."""

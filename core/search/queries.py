@@ -4,10 +4,10 @@ each met exactly, and the free text left over, which only meaning can rank.
 "gospel lovers who enter competitions on WhatsApp" is three asks: tag gospel, a competition entry, WhatsApp used; its
 free text is empty, so every listener who meets the three is an answer. The phrases come from the one reader of the
 station's words (core.search.understanding, read leniently: a query speaks only of listeners). One ask may name
-several things ("gospel" can be a tag and an interest): any of them will do; the asks together must all hold, and
-what a query excludes ("not in Durban") must not hold. A channel asked for is one the listener used, not only their
-main one: "on WhatsApp" in a query means on it at all. Words a producer wants read as text instead
-(`as_text`) are left to the free text.
+several things ("gospel" can be a tag and an interest), or several values joined by "or": any of them will do; the
+asks together must all hold, and what a query excludes ("not in Durban") must not hold. A channel asked for is one
+the listener used, not only their main one ("on WhatsApp" means on it at all), and one excluded is one never used.
+Words a producer wants read as text instead (`as_text`) are left to the free text.
 """
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ speakers speaking speak listen listens listening tune tunes tuned like likes lov
 used enter enters entered entering via through also only just show shows station radio
 """.split())
 """Words that only frame a query ("listeners who ... on ..."): left alone, they are no free text to rank by."""
-AS_TEXT_MAX = 10
+ALTERNATIVE = re.compile(r"\s*(?:,\s*(?:or\s+)?|/\s*|or\s+)", re.IGNORECASE)
+"""What joins two values of which either will do: "isiZulu or English", "gospel, jazz or soul", "SMS/WhatsApp"."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,25 @@ def understand(vocab: Vocabulary, query: str, as_text: tuple[str, ...] = ()) -> 
     for item in items:
         if " ".join(WORD.findall(item["words"].casefold())) not in kept_as_text:
             by_span.setdefault(tuple(item["span"]), []).append(item)
-    asks = tuple(_ask(vocab, group) for _, group in sorted(by_span.items()))
+    asks = tuple(_ask(vocab, group) for group in _alternatives(query, sorted(by_span.items())))
     spans = list(by_span) + [tuple(u["span"]) for u in unmapped]
     return Understood(query, asks, _free_text(query, spans),
                       tuple({"words": u["words"], "reason": u["reason"]} for u in unmapped), _rest(query, spans))
+
+
+def _alternatives(query: str, stretches: list[tuple[tuple, list]]) -> list[list[dict]]:
+    """The items of each ask: a stretch joined to the one before by "or" (or a comma or a slash before it) naming
+    the same filters is one more alternative of that ask ("isiZulu or English speakers")."""
+    out: list[list[dict]] = []
+    previous_end, previous_fields = None, None
+    for (start, end), items in stretches:
+        fields = {item["field"] for item in items}
+        if out and fields == previous_fields and ALTERNATIVE.fullmatch(query[previous_end:start]):
+            out[-1] += items
+        else:
+            out.append(list(items))
+        previous_end, previous_fields = end, fields
+    return out
 
 
 def _ask(vocab: Vocabulary, items: list[dict]) -> Ask:
@@ -105,10 +121,10 @@ def _ask(vocab: Vocabulary, items: list[dict]) -> Ask:
 
 
 def _criteria(item: dict) -> tuple[str, tuple]:
-    """An item's (filter, values); a main channel asked for is any use of it (has_channel), one at a time."""
-    if item["field"] == "channel_type":
-        return "has_channel", tuple(item["values"])
-    return item["field"], tuple(item["values"])
+    """An item's (filter, values); a channel asked for is any use of it (has_channel), and one excluded is never
+    used (exclude_has_channel): "on WhatsApp" and "not on WhatsApp" never both hold."""
+    renamed = {"channel_type": "has_channel", "exclude_channel_type": "exclude_has_channel"}
+    return renamed.get(item["field"], item["field"]), tuple(item["values"])
 
 
 def _labels(vocab: Vocabulary, name: str, values: tuple) -> tuple[str, ...]:
@@ -124,11 +140,13 @@ def _labels(vocab: Vocabulary, name: str, values: tuple) -> tuple[str, ...]:
 
 
 def _criterion_mask(name: str, values: tuple, snap: Snapshot, tz: str | None) -> np.ndarray:
-    """Who meets one criterion; has_channel takes one channel, so several are any of them."""
-    if name == "has_channel":
-        masks = [parse_filters({name: value}).mask(snap, tz) for value in values]
-        return np.logical_or.reduce(masks) if masks else np.zeros(len(snap), dtype=bool)
+    """Who meets one criterion; a one-value filter (has_channel) given several values is any of them, its exclusion
+    none of them."""
     kind = SPEC[name][0]
+    if kind == "int":
+        masks = [parse_filters({name: value}).mask(snap, tz) for value in values]
+        join = np.logical_and if name in EXCLUSIONS else np.logical_or
+        return join.reduce(masks) if masks else np.ones(len(snap), dtype=bool)
     value = list(values) if kind in ("strings", "ints", "all_of") else values[0]
     return parse_filters({name: value}).mask(snap, tz)
 

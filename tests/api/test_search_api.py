@@ -23,14 +23,22 @@ def person(originator: str, messages: list[str], days_ago: float = 3, **declared
                   + [event(days_ago + 10 + i) for i in range(6)], **declared)
 
 
+def twelve_listeners(tagged: bool = False) -> list[str]:
+    """Four listeners of each of three themes, segmented (`tagged`: each carries its theme as a tag); their
+    originators, gospel first."""
+    tags = (lambda theme: {"tags": [theme]}) if tagged else (lambda theme: {})
+    for n in range(4):
+        person(f"2782100000{n}", GOSPEL, location="Durban" if n % 2 else "Soweto", gender="female", **tags("gospel"))
+        person(f"2782200000{n}", SOCCER, location="Soweto", gender="male", **tags("soccer"))
+        person(f"2782300000{n}", MONEY, location="Sandton", gender="male" if n % 2 else "female", **tags("business"))
+    segment_company(1, NOW)
+    return [f"278{theme}00000{n}" for theme in (21, 22, 23) for n in range(4)]
+
+
 @pytest.fixture
 def station(app):
     """Twelve listeners of three themes, segmented and embedded."""
-    for n in range(4):
-        person(f"2782100000{n}", GOSPEL, location="Durban" if n % 2 else "Soweto", gender="female")
-        person(f"2782200000{n}", SOCCER, location="Soweto", gender="male")
-        person(f"2782300000{n}", MONEY, location="Sandton", gender="male" if n % 2 else "female")
-    segment_company(1, NOW)
+    twelve_listeners()
     vectors.refresh_embeddings(1)
     return 1
 
@@ -131,3 +139,92 @@ def test_an_empty_answer_says_how_close_the_best_candidate_came(client, station,
     assert body["results"] == [] and 0.5 < body["best_score"] < 1
     everyone = client.get(SEARCH, query_string={"q": "money and business", "min_score": 0}, headers=key_for(1))
     assert everyone.get_json()["results"][0]["score"] == body["best_score"]
+
+
+# the query understood in the station's own words
+
+GOSPEL_FANS = {f"2782100000{n}" for n in range(4)}
+
+
+def answered(client, key, **params) -> dict:
+    answer = client.get(SEARCH, query_string=params, headers=key)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def criteria(body: dict) -> list[tuple]:
+    return [(c["words"], c["field"], c["values"]) for c in body["understood"]["criteria"]]
+
+
+@pytest.fixture
+def tagged_station(app):
+    """The twelve listeners, each tagged with its theme, all embedded."""
+    twelve_listeners(tagged=True)
+    vectors.refresh_embeddings(1)
+    return 1
+
+
+@pytest.fixture
+def half_embedded(app):
+    """The twelve tagged listeners, only half of them embedded yet: two of each theme."""
+    everyone = twelve_listeners(tagged=True)
+    vectors.refresh_embeddings(1, [o for o in everyone if o[-1] in "01"])
+    return 1
+
+
+def test_a_query_met_exactly_scores_1_for_every_result_and_says_how_it_was_understood(client, station, key_for):
+    body = answered(client, key_for(1), q="women in Durban")
+    assert criteria(body) == [("women", "gender", ["female"]), ("Durban", "location", ["Durban"])]
+    assert body["understood"]["free_text"] == "" and body["calibrated"] is True
+    assert {r["originator"] for r in body["results"]} == {"27821000001", "27821000003"}
+    assert [r["score"] for r in body["results"]] == [1, 1] and body["best_score"] == 1
+
+
+def test_words_given_as_text_are_read_as_free_text_and_are_no_longer_a_criterion(client, station, key_for):
+    body = answered(client, key_for(1), q="women in Durban", as_text="Durban", min_score=0)
+    assert criteria(body) == [("women", "gender", ["female"])]
+    assert body["understood"]["free_text"] == "Durban"
+    assert {r["gender"] for r in body["results"]} == {"female"} and len(body["results"]) == 6
+
+
+def test_as_text_may_be_repeated_to_read_several_criteria_as_text(client, station, key_for):
+    body = answered(client, key_for(1), q="women in Durban", as_text=["women", "Durban"], min_score=0)
+    assert criteria(body) == [] and body["understood"]["free_text"] == "women Durban"
+    assert body["candidates"] == 12
+
+
+def test_a_tag_alone_finds_exactly_its_listeners_at_the_defaults(client, tagged_station, key_for):
+    body = answered(client, key_for(1), q="gospel")
+    assert criteria(body) == [("gospel", "tags", ["gospel"])]
+    assert {r["originator"] for r in body["results"]} == GOSPEL_FANS and body["total"] == 4
+    assert all(r["score"] == 1 and r["similarity"] is not None for r in body["results"])
+
+
+def test_while_a_station_is_being_embedded_the_answer_says_how_many_candidates_are_indexed(client, half_embedded,
+                                                                                           key_for):
+    free_text = answered(client, key_for(1), q="listeners who talk about the weather", min_score=0)
+    assert (free_text["candidates"], free_text["indexed"]) == (12, 6)
+    assert all(r["similarity"] is not None for r in free_text["results"]) and len(free_text["results"]) == 6
+    exact = answered(client, key_for(1), q="gospel")
+    assert (exact["candidates"], exact["indexed"]) == (4, 2)
+
+
+def test_a_query_met_exactly_returns_the_listeners_not_embedded_yet_never_nobody(client, half_embedded, key_for):
+    results = answered(client, key_for(1), q="gospel")["results"]
+    assert {r["originator"] for r in results} == GOSPEL_FANS
+    assert all(r["score"] == 1 for r in results)
+    assert [r["similarity"] is None for r in results] == [False, False, True, True]  # embedded ones first
+
+
+def test_an_unknown_parameter_beside_as_text_is_still_422(client, station, key_for):
+    answer = client.get(SEARCH, query_string={"q": "gospel", "as_text": "gospel", "qq": "y"}, headers=key_for(1))
+    assert answer.status_code == 422
+    misspelt = client.get(SEARCH, query_string={"q": "gospel", "as_txt": "gospel"}, headers=key_for(1))
+    assert misspelt.status_code == 422 and "as_text" in misspelt.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("values, status", [([f"word{n}" for n in range(10)], 200),
+                                            ([f"word{n}" for n in range(11)], 422), ([""], 422)])
+def test_as_text_takes_up_to_ten_words_none_empty(client, station, key_for, values, status):
+    answer = client.get(SEARCH, query_string={"q": "gospel", "as_text": values}, headers=key_for(1))
+    assert answer.status_code == status

@@ -11,11 +11,16 @@ from tests.core.explore.test_filters import PEOPLE, matches
 from tests.memory import NOW
 
 
-def test_every_filter_of_several_values_has_an_exclusion_with_its_kind_column_and_bounds():
-    several = {name for name, (kind, _, _) in SPEC.items() if kind in ("strings", "ints", "all_of")}
+def test_every_filter_of_several_values_or_a_whole_number_has_an_exclusion_with_its_kind_column_and_bounds():
+    several = {name for name, (kind, _, _) in SPEC.items() if kind in ("strings", "ints", "all_of", "int")}
     assert {f"exclude_{name}" for name in several - set(EXCLUSIONS)} == set(EXCLUSIONS)
     assert all(SPEC[name] == SPEC[included] for name, included in EXCLUSIONS.items())
-    assert not {"exclude_opt_in", "exclude_peak_hour", "exclude_name", "exclude_employment_status"} & set(SPEC)
+    assert {"exclude_has_channel", "exclude_peak_hour"} <= set(SPEC)
+    assert not {"exclude_opt_in", "exclude_name", "exclude_employment_status"} & set(SPEC)
+
+
+def test_never_having_used_a_channel_leaves_out_whoever_used_it_at_all():
+    assert matches({"exclude_has_channel": 2}) == matches({}) - matches({"has_channel": 2})
 
 
 def test_an_exclusion_keeps_the_listeners_with_none_of_its_values():

@@ -1,0 +1,247 @@
+"""Search scores that mean what the defaults promise: the generic monotone calibration (core.calibration), the labelled
+queries a station's own data gives (core.search.calibration), the fit kept per station and model while the vectors
+stay about the same and for a day, and a free-text search on an embedded station ranked by a calibrated score."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from core.calibration import CAP, MIN_SAMPLES, Calibration, calibrate
+from core.clock import utcnow
+from core.demo.seed import seed_demo
+from core.explore.filters import ListenerFilter
+from core.search import calibration as search_calibration
+from core.search.calibration import MAX_AGE, MIN_HOLDERS, fit, kept, labelled_queries, measured
+from core.search.embeddings import embedder
+from core.search.index import VectorIndex
+from core.search.models import SearchCalibration
+from core.search.search import search_listeners
+from core.search.vectors import refresh_embeddings
+from core.search.vocabulary import build_vocabulary
+from tests.conftest import empty_database
+from tests.memory import NOW, event, snapshot_of
+
+TZ = "Africa/Johannesburg"
+MODEL = "local:test-model"
+GRID = np.linspace(0.0, 1.0, 201)
+
+
+def make_calibration(samples: int = 2000, seed: int = 3, inverted: bool = False) -> Calibration:
+    """A calibration of `samples` scores in [0.4, 0.8], right more often the higher they are (or, `inverted`, the
+    lower they are)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.uniform(0.4, 0.8, samples)
+    chance = (scores - 0.4) / 0.4
+    correct = rng.uniform(size=samples) < (1 - chance if inverted else chance)
+    return calibrate(scores, correct)
+
+
+# the generic calibration
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_a_higher_score_is_never_worth_less(inverted):
+    confidences = make_calibration(inverted=inverted).confidences(GRID)
+    assert np.all(np.diff(confidences) >= 0)
+
+
+def test_confidences_of_many_scores_are_the_confidence_of_each_unrounded():
+    found = make_calibration()
+    confidences = found.confidences(GRID)
+    assert [round(float(c), 2) for c in confidences] == [found.confidence(float(s)) for s in GRID]
+    assert any(float(c) != round(float(c), 2) for c in confidences)
+
+
+def test_too_few_checked_scores_claim_at_most_the_cap_in_both_forms():
+    found = make_calibration(samples=MIN_SAMPLES - 1)
+    assert not found.trusted
+    confidences = found.confidences(GRID)
+    assert confidences.max() <= CAP
+    assert [round(float(c), 2) for c in confidences] == [found.confidence(float(s)) for s in GRID]
+
+
+def test_without_any_checked_score_a_score_is_itself_held_under_the_cap():
+    empty = calibrate(np.array([]), np.array([]))
+    assert empty.confidences(np.array([0.3, 0.9])).tolist() == [0.3, CAP]
+    assert (empty.confidence(0.3), empty.confidence(0.9)) == (0.3, CAP)
+
+
+# labelled queries from the station's own values
+
+STATION_SIZE = 3 * MIN_HOLDERS
+HALF = STATION_SIZE // 2
+
+
+def tagged_station() -> list[dict]:
+    """STATION_SIZE listeners: "everyone" held by more than half, "half" by exactly half, "some" by MIN_HOLDERS,
+    "few" by one fewer; isiZulu spoken by MIN_HOLDERS + 2; the first MIN_HOLDERS took part during show 15."""
+    people = []
+    for n in range(STATION_SIZE):
+        tags = [tag for tag, holders in (("everyone", HALF + 1), ("half", HALF), ("some", MIN_HOLDERS),
+                                         ("few", MIN_HOLDERS - 1)) if n < holders]
+        people.append({"originator": f"p{n:02d}", "tags": tags,
+                       "language": "isiZulu" if n >= STATION_SIZE - MIN_HOLDERS - 2 else None,
+                       "events": [event(2, timeslot=15 if n < MIN_HOLDERS else None)]})
+    return people
+
+
+@pytest.fixture(scope="module")
+def labelled():
+    snap = snapshot_of(tagged_station(), timeslots=(15,))
+    vocab = build_vocabulary(1, TZ, snap.vocab, {15: "Gospel Sunday"}, {1: "SMS"})
+    return snap, labelled_queries(vocab, snap, TZ)
+
+
+def test_values_held_by_fewer_than_min_holders_or_more_than_half_the_station_make_no_labelled_query(labelled):
+    _, queries = labelled
+    texts = {q.text for q in queries}
+    assert {"half", "some"} <= texts
+    assert not texts & {"everyone", "few", "song request"}  # every listener made a song request
+
+
+def test_a_labelled_querys_answer_is_the_listeners_who_hold_its_value(labelled):
+    snap, queries = labelled
+    by_text = {q.text: q for q in queries}
+    assert set(snap.originators[by_text["some"].holders].tolist()) == {f"p{n:02d}" for n in range(MIN_HOLDERS)}
+    assert by_text["isiZulu"].holders.sum() == MIN_HOLDERS + 2
+
+
+def test_a_shows_labelled_query_is_its_title(labelled):
+    _, queries = labelled
+    show = next(q for q in queries if q.field == "timeslot_id")
+    assert (show.text, int(show.holders.sum())) == ("Gospel Sunday", MIN_HOLDERS)
+
+
+def test_labelled_queries_take_each_kind_in_turn_most_held_first(labelled):
+    _, queries = labelled
+    assert [q.text for q in queries] == ["half", "Gospel Sunday", "isiZulu", "some"]
+
+
+# the fit, measured on labelled queries and kept per station and model
+
+def in_memory_index(holders: int = 10, others: int = 10) -> tuple[VectorIndex, np.ndarray, np.ndarray]:
+    """An index of `holders` listeners near the first axis and `others` near the second, and one more listener
+    without a vector: the index, every row's vector id (-1: none) and who holds the labelled value."""
+    rng = np.random.default_rng(5)
+    base = np.r_[np.tile([1.0, 0.0, 0.0], (holders, 1)), np.tile([0.0, 1.0, 0.0], (others, 1))]
+    vectors = base + rng.normal(0, 0.05, base.shape)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    index = VectorIndex(3)
+    index.upsert([f"r{n:02d}" for n in range(holders + others)], vectors)
+    row_ids = np.r_[np.arange(holders + others), -1]
+    held = np.r_[np.ones(holders, dtype=bool), np.zeros(others + 1, dtype=bool)]
+    return index, row_ids, held
+
+
+def query_of(held: np.ndarray) -> search_calibration.Labelled:
+    return search_calibration.Labelled("gospel", "tags", held)
+
+
+def test_a_labelled_querys_results_are_relevant_exactly_when_their_listener_holds_its_value():
+    index, row_ids, held = in_memory_index()
+    sims, relevant, which = measured([query_of(held)], np.array([[1.0, 0.0, 0.0]]), index, row_ids, top=15)
+    assert relevant.tolist() == [True] * 10 + [False] * 5
+    assert np.all(np.diff(sims) <= 0) and np.all((sims >= 0) & (sims <= 1)) and set(which.tolist()) == {0}
+
+
+def test_only_listeners_with_a_vector_are_measured():
+    index, row_ids, held = in_memory_index()
+    sims, _, _ = measured([query_of(held)], np.array([[0.0, 0.0, 1.0]]), index, row_ids, top=100)
+    assert len(sims) == len(index) == len(row_ids) - 1
+
+
+def stored_fit(company_id: int = 1) -> Calibration:
+    index, row_ids, held = in_memory_index()
+    return fit(company_id, MODEL, [query_of(held)], np.array([[1.0, 0.0, 0.0]]), index, row_ids)
+
+
+def move_stored(**fields) -> None:
+    SearchCalibration._get_collection().update_one({"company_id": 1, "model": MODEL}, {"$set": fields})
+
+
+@pytest.mark.db
+def test_a_fit_is_stored_with_its_station_and_model_and_kept_while_it_stands(app):
+    fitted = stored_fit()
+    found = kept(1, MODEL, 20)
+    assert found is not None
+    assert (found.upper.tolist(), found.accuracy.tolist(), found.samples) == (
+        fitted.upper.tolist(), fitted.accuracy.tolist(), fitted.samples)
+    assert kept(1, "local:another-model", 20) is None and kept(2, MODEL, 20) is None
+
+
+@pytest.mark.db
+def test_a_station_fitted_again_keeps_one_fit_per_model(app):
+    stored_fit()
+    stored_fit()
+    assert SearchCalibration.objects(company_id=1, model=MODEL).count() == 1
+
+
+@pytest.mark.db
+def test_a_fit_stands_while_the_vectors_moved_by_at_most_one_percent(app):
+    stored_fit()
+    move_stored(vectors=1000)
+    assert kept(1, MODEL, 1010) is not None and kept(1, MODEL, 991) is not None
+    assert kept(1, MODEL, 1011) is None and kept(1, MODEL, 989) is None
+
+
+@pytest.mark.db
+def test_on_a_small_station_a_fit_stands_while_at_most_one_vector_moved(app):
+    stored_fit()
+    assert kept(1, MODEL, 21) is not None and kept(1, MODEL, 19) is not None
+    assert kept(1, MODEL, 22) is None
+
+
+@pytest.mark.db
+def test_a_fit_stands_for_a_day_and_no_longer(app):
+    stored_fit()
+    move_stored(made_at=utcnow() - MAX_AGE + timedelta(minutes=1))
+    assert kept(1, MODEL, 20) is not None
+    move_stored(made_at=utcnow() - MAX_AGE - timedelta(minutes=1))
+    assert kept(1, MODEL, 20) is None
+
+
+# a free-text search on an embedded station (seeded once for the tests below; keep them last in the file: a test
+# using the `app` fixture empties the database)
+
+@pytest.fixture(scope="module")
+def demo_station(_app):
+    empty_database()
+    seed_demo(1, 400, seed=7, now=NOW)
+    refresh_embeddings(1)
+    return 1
+
+
+def free_text_search(**params) -> dict:
+    return search_listeners(1, "listeners who complain about traffic and load shedding", ListenerFilter(),
+                            **{"min_score": 0.0, **params})
+
+
+@pytest.mark.db
+def test_a_free_text_search_is_ranked_by_a_calibrated_score_that_never_rises_down_the_list(demo_station):
+    answer = free_text_search()
+    assert answer["understood"]["free_text"] and answer["calibrated"] is True
+    scores = [r["score"] for r in answer["results"]]
+    assert len(scores) == 100 and all(a >= b for a, b in zip(scores, scores[1:]))
+
+
+@pytest.mark.db
+def test_every_result_of_a_free_text_search_has_its_similarity_and_the_ranking_is_its_order(demo_station):
+    similarities = [r["similarity"] for r in free_text_search()["results"]]
+    assert all(s is not None and 0 <= s <= 1 for s in similarities)
+    assert all(a >= b for a, b in zip(similarities, similarities[1:]))
+
+
+@pytest.mark.db
+def test_a_search_stores_the_stations_fit_with_the_vectors_it_was_made_on(demo_station):
+    free_text_search()
+    stored = SearchCalibration.objects.get(company_id=1, model=embedder().name)
+    assert stored.vectors == 400 and stored.samples >= MIN_SAMPLES and stored.queries
+    assert kept(1, embedder().name, 400) is not None
+
+
+@pytest.mark.db
+def test_no_free_text_result_scores_under_min_score(demo_station):
+    answer = free_text_search(min_score=0.3)
+    assert all(r["score"] >= 0.3 for r in answer["results"])
+    assert answer["total"] == len(answer["results"]) < 100
