@@ -105,16 +105,18 @@ def fit(company_id: int, model: str, queries: list[Labelled], vectors: np.ndarra
         {"company_id": company_id, "model": model},
         {"company_id": company_id, "model": model, "upper": found.upper.tolist(), "accuracy": found.accuracy.tolist(),
          "samples": found.samples, "queries": [q.text for q in queries], "vectors": int(len(index)),
-         "made_at": utcnow()}, upsert=True)
+         "seq": int(index.seq), "made_at": utcnow()}, upsert=True)
     return found
 
 
-def kept(company_id: int, model: str, vectors: int) -> Calibration | None:
-    """The station's stored fit, when it still stands: made on about as many vectors (within REFIT_SHARE) and less
-    than MAX_AGE ago."""
+def kept(company_id: int, model: str, vectors: int, seq: int | None = None) -> Calibration | None:
+    """The station's stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most
+    REFIT_SHARE of those it was fitted on, counting those added or removed and those written again since (`seq`, the
+    index's write counter: a listener whose text changed is embedded again)."""
     doc = SearchCalibration._get_collection().find_one({"company_id": company_id, "model": model}, {"_id": 0})
     if doc is None or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
         return None
-    if abs(doc["vectors"] - vectors) > max(1, REFIT_SHARE * max(vectors, 1)):
+    rewritten = 0 if seq is None else max(0, seq - doc.get("seq", seq)) - max(0, vectors - doc["vectors"])
+    if abs(doc["vectors"] - vectors) + max(0, rewritten) > max(1, REFIT_SHARE * doc["vectors"]):
         return None
     return Calibration(np.array(doc["upper"]), np.array(doc["accuracy"]), doc["samples"])

@@ -50,5 +50,6 @@ class SearchCalibration(Document):
     samples = IntField(default=0)
     queries = ListField(StringField())
     vectors = IntField(default=0)
+    seq = IntField(default=0)  # the index's write counter when it was fitted
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "search_calibrations", "indexes": [{"fields": ["company_id", "model"], "unique": True}]}

@@ -153,11 +153,11 @@ def score_map(sel: Selection, model) -> Calibration | None:
     stands (asked of the database at most every MAP_SECONDS), else fitted now on the station's labelled queries;
     None when the station is too small to measure (scores are then the raw similarity, and answers say so)."""
     company_id, index = sel.company.company_id, current_index(sel.company.company_id)
-    key = (model.name, len(index), int(time.monotonic() // MAP_SECONDS))
+    key = (model.name, id(index), index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
     found = _maps.get(company_id)
     if found is not None and found[0] == key:
         return found[1] if found[1].trusted else None
-    fitted = calibration.kept(company_id, model.name, len(index))
+    fitted = calibration.kept(company_id, model.name, len(index), index.seq)
     if fitted is None:
         queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
         vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))

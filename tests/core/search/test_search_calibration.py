@@ -186,6 +186,15 @@ def test_a_fit_stands_while_the_vectors_moved_by_at_most_one_percent(app):
 
 
 @pytest.mark.db
+def test_vectors_written_again_since_the_fit_count_as_moved(app):
+    stored_fit()
+    move_stored(vectors=1000, seq=5000)
+    assert kept(1, MODEL, 1000, seq=5010) is not None  # ten listeners embedded again: 1%
+    assert kept(1, MODEL, 1000, seq=5011) is None
+    assert kept(1, MODEL, 1005, seq=5005) is not None  # five new listeners are five writes, counted once
+
+
+@pytest.mark.db
 def test_on_a_small_station_a_fit_stands_while_at_most_one_vector_moved(app):
     stored_fit()
     assert kept(1, MODEL, 21) is not None and kept(1, MODEL, 19) is not None
