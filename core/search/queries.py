@@ -28,8 +28,14 @@ be been do does did have has had their them they his her its our your my listene
 fans fan lovers lover users user followers crowd audience those these any all some everyone anyone someone
 speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
 used enter enters entered entering via through also only just show shows station radio
+abantu abalaleli abaphulaphuli abathandi abathanda abakhuluma abathetha abasebenzisa ababhalisa base ba wa ya ku
+kwi e kanye futhi
+batho bamameli ba ratang rata ba bua ka le tse
+mense luisteraars aanhangers wat wie praat hou van die in op en met ook
+mmino umculo musiek
 """.split())
-"""Words that only frame a query ("listeners who ... on ..."): left alone, they are no free text to rank by."""
+"""Words that only frame a query ("listeners who ... on ..."; in isiZulu and isiXhosa "abalaleli base", in Sesotho
+"batho ba", in Afrikaans "mense wat"): left alone, they are no free text to rank by."""
 ALTERNATIVE = re.compile(r"\s*(?:,\s*(?:or\s+)?|/\s*|or\s+)", re.IGNORECASE)
 """What joins two values of which either will do: "isiZulu or English", "gospel, jazz or soul", "SMS/WhatsApp"."""
 

@@ -91,7 +91,7 @@ LOCATION_WORDS = {
 }
 
 INTEREST_WORDS = {
-    "soccer": ("football", "psl", "soccer fans"),
+    "soccer": ("football", "psl", "soccer fans", "sokker", "ibhola", "bolo"),
     "sports": ("sport", "sports fans"),
     "gospel": ("gospel music",),
     "faith": ("church goers", "churchgoers", "christians", "worshippers"),
@@ -109,7 +109,8 @@ CHANNEL_CUES = {"on", "via", "through", "over", "using", "use", "uses", "users",
 
 CAMPAIGN_WORDS = {
     "competition": ("entered a competition", "entered competitions", "entered our competitions",
-                    "competition entrants", "contest entrants"),
+                    "competition entrants", "contest entrants", "emincintiswaneni", "imincintiswano",
+                    "kompetisies", "dikgaisano"),
     "song_request": ("song requests", "request songs", "requested songs", "song requesters", "requests",
                      "request a song"),
     "shoutout": ("shout outs", "shoutouts", "sent shout outs"),

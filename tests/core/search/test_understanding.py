@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.search.queries import understand
 from core.search.understanding import read_criteria
 from core.search.vocabulary import Vocabulary, build_vocabulary
 
@@ -174,3 +175,19 @@ def test_strict_reading_of_a_brief_is_unchanged_by_lenient_mode(vocab):
     assert read(vocab, brief, lenient=False) == [("gender", ["female"]), ("location", ["Durban"]),
                                                  ("tags", ["gospel"]), ("channel_type", [WHATSAPP])]
     assert read(vocab, "Our business sells gospel CDs in durban", lenient=False) == []
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ("abalaleli base Durban", "location"),
+    ("abathandi be-gospel", "tags"),
+    ("ababhalisa emincintiswaneni ku-WhatsApp", "campaign_type"),
+    ("batho ba Bloemfontein", "location"),
+    ("mense in Durban", "location"),
+    ("luisteraars wat Afrikaans praat", "language"),
+    ("sokker aanhangers", "tags"),
+])
+def test_a_query_in_isizulu_sesotho_or_afrikaans_is_read_whole_with_no_free_text_left(query, field):
+    understood = understand(make_vocabulary(location=["Durban", "Bloemfontein"], language=["Afrikaans", "isiZulu"]),
+                            query)
+    assert field in {c["field"] for c in understood.as_dict()["criteria"]}
+    assert understood.free_text == ""
