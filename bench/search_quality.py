@@ -1,0 +1,282 @@
+"""How right search is: `python -m bench.search_quality [--listeners 20000] [--seed 7]`.
+
+On a fresh embedded database of its own (DATA_DIR bench/data/search_quality, wiped first) with the demo station seeded
+and embedded, every query of the labelled set (bench/search_queries.json: structured, message themes, mixed, and in
+isiZulu, isiXhosa, Sesotho and Afrikaans) is run four ways: the full pipeline (`search_listeners` at the defaults),
+dense alone with the raw similarity (the behaviour before issue 23), dense alone with the station's calibrated score,
+and the understood part alone (the full answer when no free text was left, else nothing); and, to tell a ranking
+from its scale, the full pipeline and dense alone at min_score 0 (diagnostics). Per query: precision,
+recall (of at most `limit` relevant listeners) and nDCG@10; means overall, per kind, per language and on the held-out
+queries; the median latency of the full pipeline. Then the station's calibration on held-out labelled queries (its
+own labelled queries split in two, each half fitted and read on the other) and custom segments and audiences from
+five themes (precision of members carrying the theme). Tables are printed; figures go to
+measured/search_quality.json.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from bench.search_labels import Query, Truth, labelled_set, ndcg, precision, recall
+
+DATA = Path("bench/data/search_quality")
+NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
+COMPANY, MIN_SCORE, LIMIT = 1, 0.68, 100
+METHODS = ("full pipeline", "dense raw", "dense calibrated", "understood only", "full, min_score 0",
+           "dense, min_score 0")
+"""The last two are diagnostics, not answers anyone gets: how good the ranking is before any score cuts it."""
+BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.68), (0.68, 0.8), (0.8, 1.01))
+AUDIENCE_LIMIT = 500
+
+
+def open_station(listeners: int, seed: int, reuse: bool) -> dict:
+    """A database of its own with the demo station seeded and every listener embedded (`reuse`: the one a previous
+    run left, as it is)."""
+    from core import startup
+    from core.config import Settings
+    from core.credits.ledger import load
+    from core.demo.seed import seed_demo
+    from core.search.vectors import current_index, refresh_embeddings
+
+    if not reuse:
+        shutil.rmtree(DATA, ignore_errors=True)
+    startup.start(Settings(data_dir=DATA.resolve(), database_name="bench_search_quality", auto_embed=False))
+    timings = {}
+    if not reuse:
+        started = time.perf_counter()
+        seed_demo(COMPANY, listeners, seed=seed, now=NOW)
+        timings["seed s"] = round(time.perf_counter() - started, 1)
+        started = time.perf_counter()
+        refresh_embeddings(COMPANY)
+        current_index(COMPANY)
+        timings["embed s"] = round(time.perf_counter() - started, 1)
+    load(COMPANY, 1000, note="bench")
+    return timings
+
+
+def methods_of(query: Query, sel, model) -> tuple[dict[str, np.ndarray], dict, float]:
+    """The rows each method returns for the query, how the full pipeline understood it, and its milliseconds."""
+    from core.explore.filters import ListenerFilter
+    from core.search.search import rank, score_map, search_listeners
+
+    started = time.perf_counter()
+    answer = search_listeners(COMPANY, query.q, ListenerFilter(), min_score=MIN_SCORE, limit=LIMIT)
+    ms = (time.perf_counter() - started) * 1000
+    full = np.array([sel.snap.row_of(r["originator"]) for r in answer["results"]], dtype=np.int64)
+    vector = model.embed([query.q], kind="query")[0]
+    unscored = search_listeners(COMPANY, query.q, ListenerFilter(), min_score=0.0, limit=LIMIT)["results"]
+    rows = {"full pipeline": full,
+            "dense raw": rank(sel, vector, LIMIT, MIN_SCORE).rows,
+            "dense calibrated": rank(sel, vector, LIMIT, MIN_SCORE, score_map(sel, model)).rows,
+            "understood only": full if not answer["understood"]["free_text"] else full[:0],
+            "full, min_score 0": np.array([sel.snap.row_of(r["originator"]) for r in unscored], dtype=np.int64),
+            "dense, min_score 0": rank(sel, vector, LIMIT, 0.0).rows}
+    return rows, answer["understood"], ms
+
+
+def run_queries(queries: list[Query], truth: Truth) -> tuple[list[dict], list[float]]:
+    """Every query run every way: one row per (query, method), and the full pipeline's milliseconds."""
+    from core.explore.filters import ListenerFilter
+    from core.explore.operations import select
+    from core.search.embeddings import embedder
+
+    sel, model = select(COMPANY, ListenerFilter()), embedder()
+    methods_of(queries[0], sel, model)  # the first search of a process loads the model and the station's fit
+    rows, latencies = [], []
+    for query in queries:
+        relevant = truth.mask(query.answer)
+        returned, understood, ms = methods_of(query, sel, model)
+        latencies.append(ms)
+        for method, found in returned.items():
+            rows.append({"id": query.id, "q": query.q, "kind": query.kind, "language": query.language,
+                         "held_out": query.held_out, "method": method, "relevant": int(relevant.sum()),
+                         "returned": len(found), "precision": precision(found, relevant),
+                         "recall": recall(found, relevant, LIMIT), "ndcg10": ndcg(found, relevant),
+                         "understood": understood})
+    return rows, latencies
+
+
+def means(rows: list[dict]) -> dict:
+    """Mean precision, recall, nDCG@10 and answer size of these query rows."""
+    return {"queries": len(rows), **{key: round(statistics.fmean(r[key] for r in rows), 3) if rows else None
+                                     for key in ("precision", "recall", "ndcg10", "returned")}}
+
+
+def groups(rows: list[dict]) -> dict[str, list[dict]]:
+    """The query rows of each group the report compares: all, held out, each kind, each language."""
+    found = {"all": rows, "held out": [r for r in rows if r["held_out"]]}
+    for key in ("kind", "language"):
+        for value in dict.fromkeys(r[key] for r in rows):
+            found[f"{key}: {value}"] = [r for r in rows if r[key] == value]
+    return found
+
+
+def summary(rows: list[dict]) -> dict[str, dict[str, dict]]:
+    """Group -> method -> means."""
+    return {name: {m: means([r for r in part if r["method"] == m]) for m in METHODS}
+            for name, part in groups(rows).items()}
+
+
+def reliability() -> dict:
+    """The station's own labelled queries (core.search.calibration) split alternately in two; each half's fit read
+    on the other half's results: the share relevant at a calibrated score of 0.68 or more, and per score band."""
+    from core.calibration import calibrate
+    from core.explore.filters import ListenerFilter
+    from core.explore.operations import select
+    from core.search import calibration
+    from core.search.embeddings import embedder
+    from core.search.vectors import current_index
+    from core.search.vocabulary import vocabulary_of
+
+    sel, model, index = select(COMPANY, ListenerFilter()), embedder(), current_index(COMPANY)
+    queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
+    vectors, row_ids = model.embed([q.text for q in queries], kind="query"), index.ids_of(sel.snap.originators)
+    halves = [np.arange(len(queries))[start::2] for start in (0, 1)]
+    scores, relevant = [], []
+    for fit_on, read_on in (halves, halves[::-1]):
+        sims, right, _ = calibration.measured([queries[i] for i in fit_on], vectors[fit_on], index, row_ids)
+        fitted = calibrate(sims, right)
+        sims, right, _ = calibration.measured([queries[i] for i in read_on], vectors[read_on], index, row_ids)
+        scores.append(fitted.confidences(sims))
+        relevant.append(right)
+    scores, relevant = np.concatenate(scores), np.concatenate(relevant)
+    kept = scores >= MIN_SCORE
+    bands = [{"score": f"{low:.2f}-{min(high, 1):.2f}" if low else f"<{high:.2f}", "results": int(inside.sum()),
+              "share relevant": round(float(relevant[inside].mean()), 3) if inside.any() else None}
+             for low, high in BANDS for inside in [(scores >= low) & (scores < high)]]
+    return {"labelled queries": len(queries), "results read": len(scores), "at or above 0.68": int(kept.sum()),
+            "share relevant at or above 0.68": round(float(relevant[kept].mean()), 3) if kept.any() else None,
+            "bands": bands}
+
+
+def theme_answers(segments: list[dict], truth: Truth) -> list[dict]:
+    """Each theme as a custom segment (limit 100) and as a saved audience (limit 500): members, and the share of
+    them carrying the theme."""
+    from core.audiences.custom import custom_segment
+    from core.audiences.store import create_audience, delete_audience
+
+    out = []
+    for n, segment in enumerate(segments):
+        relevant = truth.mask(segment["answer"])
+        found = custom_segment(COMPANY, segment["theme"], limit=LIMIT)
+        audience = create_audience(COMPANY, f"bench theme {n} {time.time_ns()}", segment["theme"],
+                                   limit=AUDIENCE_LIMIT)
+        delete_audience(COMPANY, audience["audience_id"])
+        for kind, members, limit in (("custom segment", found["members"], LIMIT),
+                                     ("audience", audience["members"], AUDIENCE_LIMIT)):
+            rows = _rows_of(truth.snap, members)
+            out.append({"theme": segment["theme"], "answer": kind, "carrying the theme": int(relevant.sum()),
+                        "members": len(rows), "precision": round(precision(rows, relevant), 3),
+                        "recall": round(recall(rows, relevant, limit), 3)})
+    return out
+
+
+def _rows_of(snap, members: list[dict]) -> np.ndarray:
+    return np.array([snap.row_of(m["originator"]) for m in members], dtype=np.int64)
+
+
+def compact(table: dict[str, dict[str, dict]]) -> list[dict]:
+    """One row per group, one "precision / recall / nDCG@10" column per method."""
+    return [{"queries": name, "n": parts[METHODS[0]]["queries"],
+             **{method: f"{m['precision']:.2f} / {m['recall']:.2f} / {m['ndcg10']:.2f}" for method, m in parts.items()}}
+            for name, parts in table.items()]
+
+
+def overall(table: dict[str, dict[str, dict]], latencies: list[float]) -> list[dict]:
+    """The methods on every query, with the full pipeline's median latency."""
+    out = []
+    for method, m in table["all"].items():
+        out.append({"method": method, "queries": m["queries"], "precision": m["precision"], "recall": m["recall"],
+                    "nDCG@10": m["ndcg10"], "mean returned": m["returned"],
+                    "median ms": f"{statistics.median(latencies):.0f}" if method == METHODS[0] else "-"})
+    return out
+
+
+def by_query(rows: list[dict]) -> list[dict]:
+    """The query rows as kept: each query once, with how it was understood and each method's figures."""
+    out: dict[str, dict] = {}
+    for r in rows:
+        query = out.setdefault(r["id"], {key: r[key] for key in ("id", "q", "kind", "language", "held_out",
+                                                                "relevant", "understood")} | {"methods": {}})
+        query["methods"][r["method"]] = {"returned": r["returned"], **{key: round(r[key], 3) for key in
+                                                                       ("precision", "recall", "ndcg10")}}
+    return list(out.values())
+
+
+def per_query(queries: list[dict]) -> list[dict]:
+    """The full pipeline on each query: how it was understood and how right it was."""
+    return [{"id": q["id"], "q": q["q"], "understood": _criteria(q["understood"]),
+             "free text": q["understood"]["free_text"] or "-", "relevant": q["relevant"], "returned": m["returned"],
+             "P": f"{m['precision']:.2f}", "R": f"{m['recall']:.2f}", "nDCG": f"{m['ndcg10']:.2f}"}
+            for q in queries for m in [q["methods"][METHODS[0]]]]
+
+
+def _criteria(understood: dict) -> str:
+    return " · ".join(f"{c['field']}: {', '.join(map(str, c['values']))}" for c in understood["criteria"]) or "-"
+
+
+def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
+    """Every figure of the benchmark on a station of `listeners`."""
+    from core.explore.filters import ListenerFilter
+    from core.explore.operations import select
+    from core.search.texts import latest_messages
+
+    timings = open_station(listeners, seed, reuse)
+    queries, themes, segments = labelled_set()
+    sel = select(COMPANY, ListenerFilter())
+    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes)
+    rows, latencies = run_queries(queries, truth)
+    return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
+            "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),
+            "summary": summary(rows), "queries": by_query(rows), "calibration": reliability(),
+            "themes": theme_answers(segments, truth)}
+
+
+def report(figures: dict) -> str:
+    """The Markdown tables of the figures."""
+    from bench.run import markdown
+
+    table = figures["summary"]
+    calibration = figures["calibration"]
+    return "\n\n".join([
+        f"Search quality on the demo station ({figures['listeners']:,} listeners, seed {figures['seed']}), "
+        f"min_score {figures['min_score']}, limit {figures['limit']}:",
+        markdown(overall(table, [figures["median_ms"]])),
+        "Precision / recall / nDCG@10 by group:", markdown(compact(table)),
+        "The full pipeline, query by query:", markdown(per_query(figures["queries"])),
+        f"Calibration on held-out labelled queries ({calibration['labelled queries']} of the station's own, halves "
+        f"fitted and read crosswise): {calibration['at or above 0.68']:,} of {calibration['results read']:,} "
+        f"results at 0.68 or more, {calibration['share relevant at or above 0.68']} of them relevant.",
+        markdown(calibration["bands"]),
+        "Custom segments (limit 100) and audiences (limit 500) from a theme:", markdown(figures["themes"])])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
+    from core import measured
+
+    parser = argparse.ArgumentParser(prog="python -m bench.search_quality", description=__doc__.splitlines()[0])
+    parser.add_argument("--listeners", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--reuse", action="store_true",
+                        help="the station a previous run left in bench/data/search_quality, as it is")
+    args = parser.parse_args(argv)
+    try:
+        figures = measure(args.listeners, args.seed, args.reuse)
+    finally:
+        from core.db import embedded
+
+        embedded.stop(DATA.resolve())
+    print(report(figures))
+    name = "search_quality" if args.listeners == 20_000 else f"search_quality-{args.listeners}"
+    print(f"\nwritten to {measured.write(name, figures)}")
+
+
+if __name__ == "__main__":
+    main()
