@@ -2,14 +2,14 @@
 like it that were relevant, measured on the station's own data, so that among results scoring 0.68 or more at least
 68% are relevant.
 
-What meaning ranks (a query's free text) has no known answer, but the station's data gives queries that do: the
+What is ranked (a query's free text) has no known answer, but the station's data gives queries that do: the
 name of a show, a tag, an interest, a language, a place or a campaign type, whose answer is the listeners who hold
-it. Each such labelled query is run by meaning alone over every listener with a vector, its TOP results labelled
-relevant or not, and the similarities of all of them are mapped to the share relevant by a monotone fit
+it. Each such labelled query is run as free text is (core.search.fusion: the TOP best by meaning and by words,
+pooled) over every listener with a vector, its results labelled relevant or not; a logistic regression learns how
+similarity and lexical share combine, and its values are mapped to the share relevant by a monotone fit
 (core.calibration: bins, pool adjacent violators, the rule of succession). The fit is kept per station and model in
-MongoDB, made again once the vectors moved by REFIT_SHARE or it is a day old, and the ranking stays the
-similarity's order. Fewer than MIN_SAMPLES labelled results leave the score at the raw similarity, held under
-CAP: a station too small to measure claims nothing.
+MongoDB, made again once the vectors moved by REFIT_SHARE or it is a day old. Fewer than MIN_SAMPLES labelled
+results leave the score at the raw similarity: a station too small to measure claims nothing.
 """
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from core.calibration import Calibration, calibrate
 from core.clock import as_utc, utcnow
 from core.explore.filters import parse_filters
 from core.listeners.snapshot import Snapshot
+from core.search.fusion import Combination, Evidence, gather, learned
 from core.search.index import VectorIndex
+from core.search.lexical import LexicalIndex
 from core.search.models import SearchCalibration
 from core.search.vocabulary import Vocabulary
 
@@ -34,11 +36,6 @@ MAX_QUERIES, TOP = 48, 200
 FIELDS = ("tags", "timeslot_id", "inferred_interests", "language", "location", "campaign_type")
 ALL_OF = ("tags", "inferred_interests")
 REFIT_SHARE, MAX_AGE = 0.01, timedelta(days=1)
-
-
-def similarity_of(cosine: np.ndarray) -> np.ndarray:
-    """Atlas's vector-search score: (1 + cosine) / 2, in [0, 1]."""
-    return np.clip((1.0 + np.asarray(cosine, dtype=np.float64)) / 2.0, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -78,45 +75,68 @@ def _text(name: str, value, vocab: Vocabulary) -> str:
     return str(value).replace("_", " ")
 
 
-def measured(queries: list[Labelled], vectors: np.ndarray, index: VectorIndex, row_ids: np.ndarray,
-             top: int = TOP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each labelled query run by meaning over every listener with a vector: the similarities of its `top` results,
-    whether each was relevant, and which query each came from."""
+@dataclass(frozen=True)
+class Scorer:
+    """The station's scoring of free text: the learned combination of similarity and lexical share, and what its
+    value was worth (the share relevant) on the station's labelled queries."""
+
+    combination: Combination
+    calibration: Calibration
+
+    @property
+    def trusted(self) -> bool:
+        return self.calibration.trusted
+
+    def scores(self, evidence: Evidence) -> np.ndarray:
+        """The calibrated score of each pooled candidate."""
+        return self.calibration.confidences(self.combination.raw(evidence))
+
+
+def measured(queries: list[Labelled], vectors: np.ndarray, index: VectorIndex, lexical: LexicalIndex | None,
+             row_ids: np.ndarray, top: int = TOP) -> tuple[list[Evidence], list[np.ndarray]]:
+    """Each labelled query run over every listener with a vector, by meaning and by words (core.search.fusion):
+    its pooled results and whether each was relevant."""
     rows = np.flatnonzero(row_ids >= 0)
-    position = dict(zip(row_ids[rows].tolist(), rows.tolist()))
-    sims, relevant, which = [], [], []
-    for n, (query, vector) in enumerate(zip(queries, vectors)):
-        cosines, found = index.search(vector, top, row_ids[rows])
-        found_rows = np.array([position[i] for i in found.tolist()], dtype=np.int64)
-        sims.append(similarity_of(cosines))
-        relevant.append(query.holders[found_rows] if len(found_rows) else np.zeros(0, dtype=bool))
-        which.append(np.full(len(found_rows), n))
-    if not sims:
-        return np.zeros(0), np.zeros(0, dtype=bool), np.zeros(0, dtype=int)
-    return np.concatenate(sims), np.concatenate(relevant), np.concatenate(which)
+    found, relevant = [], []
+    for query, vector in zip(queries, vectors):
+        evidence = gather(rows, row_ids[rows], index, lexical, vector, query.text, top)
+        found.append(evidence)
+        relevant.append(query.holders[evidence.rows])
+    return found, relevant
+
+
+def fitted_on(found: list[Evidence], relevant: list[np.ndarray]) -> Scorer:
+    """The combination learned on these results, and its calibration."""
+    if not found or not sum(len(e) for e in found):
+        return Scorer(Combination(np.array([0.0, 1.0, 0.0])), calibrate(np.zeros(0), np.zeros(0)))
+    features = np.vstack([e.features() for e in found])
+    right = np.concatenate(relevant)
+    combination = learned(features, right)
+    return Scorer(combination, calibrate(np.concatenate([combination.raw(e) for e in found]), right))
 
 
 def fit(company_id: int, model: str, queries: list[Labelled], vectors: np.ndarray, index: VectorIndex,
-        row_ids: np.ndarray) -> Calibration:
-    """Fit the station's map from similarity to share relevant, and keep it with what it was fitted on."""
-    sims, relevant, _ = measured(queries, vectors, index, row_ids)
-    found = calibrate(sims, relevant)
+        lexical: LexicalIndex | None, row_ids: np.ndarray) -> Scorer:
+    """Fit the station's scoring of free text, and keep it with what it was fitted on."""
+    found = fitted_on(*measured(queries, vectors, index, lexical, row_ids))
     SearchCalibration._get_collection().replace_one(
         {"company_id": company_id, "model": model},
-        {"company_id": company_id, "model": model, "upper": found.upper.tolist(), "accuracy": found.accuracy.tolist(),
-         "samples": found.samples, "queries": [q.text for q in queries], "vectors": int(len(index)),
+        {"company_id": company_id, "model": model, "weights": found.combination.weights.tolist(),
+         "upper": found.calibration.upper.tolist(), "accuracy": found.calibration.accuracy.tolist(),
+         "samples": found.calibration.samples, "queries": [q.text for q in queries], "vectors": int(len(index)),
          "seq": int(index.seq), "made_at": utcnow()}, upsert=True)
     return found
 
 
-def kept(company_id: int, model: str, vectors: int, seq: int | None = None) -> Calibration | None:
+def kept(company_id: int, model: str, vectors: int, seq: int | None = None) -> Scorer | None:
     """The station's stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most
     REFIT_SHARE of those it was fitted on, counting those added or removed and those written again since (`seq`, the
     index's write counter: a listener whose text changed is embedded again)."""
     doc = SearchCalibration._get_collection().find_one({"company_id": company_id, "model": model}, {"_id": 0})
-    if doc is None or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
+    if doc is None or "weights" not in doc or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
         return None
     rewritten = 0 if seq is None else max(0, seq - doc.get("seq", seq)) - max(0, vectors - doc["vectors"])
     if abs(doc["vectors"] - vectors) + max(0, rewritten) > max(1, REFIT_SHARE * doc["vectors"]):
         return None
-    return Calibration(np.array(doc["upper"]), np.array(doc["accuracy"]), doc["samples"])
+    return Scorer(Combination(np.array(doc["weights"])),
+                  Calibration(np.array(doc["upper"]), np.array(doc["accuracy"]), doc["samples"]))

@@ -11,6 +11,7 @@ pre-filter (Atlas: an MQL filter on indexed fields; here, the ids the shared fil
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 from pathlib import Path
@@ -22,6 +23,7 @@ APPROXIMATE_ABOVE = 200_000  # exact search of 100k x 384 takes ~15 ms on 2 core
 HNSW_M, HNSW_EF_CONSTRUCTION, HNSW_EF_SEARCH = 32, 80, 128
 HNSW_EF_SEARCH_MAX = 8192  # past this a filter is narrow enough for exact scoring of its candidates to be as quick
 EXACT_CANDIDATES = 20_000  # an approximate index scores a narrow filter's candidates exactly instead
+_made = itertools.count(1)
 
 
 class VectorIndex:
@@ -29,6 +31,7 @@ class VectorIndex:
 
     def __init__(self, dim: int, approximate: bool = False):
         self.dim, self.approximate, self.seq, self.lineage = dim, approximate, 0, ""
+        self.made = next(_made)  # this object among the process's indexes: ids mean nothing across two of them
         base = (faiss.IndexHNSWFlat(dim, HNSW_M, faiss.METRIC_INNER_PRODUCT) if approximate
                 else faiss.IndexFlatIP(dim))
         if approximate:
@@ -107,6 +110,11 @@ class VectorIndex:
             fresh.upsert(originators, self.vectors_of(np.fromiter(self.current.values(), dtype=np.int64)))
         fresh.seq, fresh.lineage = self.seq, self.lineage
         return fresh
+
+
+def similarity_of(cosine: np.ndarray) -> np.ndarray:
+    """Atlas's vector-search score: (1 + cosine) / 2, in [0, 1]."""
+    return np.clip((1.0 + np.asarray(cosine, dtype=np.float64)) / 2.0, 0.0, 1.0)
 
 
 def _breadth(k: int, allowed: int, stored: int) -> int:

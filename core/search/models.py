@@ -18,6 +18,7 @@ class ListenerEmbedding(Document):
     model = StringField(required=True)  # "<provider>:<model>", one index per company and model
     originator = StringField(required=True)
     text_hash = StringField(required=True)
+    text = StringField()  # what was embedded: the lexical index's document (core.search.lexical); goes with erasure
     vector = BinaryField(required=True)  # float32, L2-normalised
     seq = IntField(required=True)
     updated_at = DateTimeField(default=utcnow)
@@ -40,11 +41,13 @@ class EmbeddingCounter(Document):
 
 @stored
 class SearchCalibration(Document):
-    """A station's map from search similarity to the share of results that were relevant (core.search.calibration),
-    with the labelled queries and the number of vectors it was fitted on."""
+    """A station's scoring of free text (core.search.calibration): how similarity and lexical share combine, and
+    the map from that to the share of results that were relevant, with the labelled queries and the number of
+    vectors it was fitted on."""
 
     company_id = IntField(required=True)
     model = StringField(required=True)
+    weights = ListField(FloatField())  # the learned combination of similarity and lexical share (core.search.fusion)
     upper = ListField(FloatField())
     accuracy = ListField(FloatField())
     samples = IntField(default=0)

@@ -19,11 +19,12 @@ from core.explore.operations import LISTING_PROJECTION, Selection, select
 from core.explore.records import record
 from core.listeners.declared import read_listeners
 from core.search import calibration
-from core.search.calibration import similarity_of
 from core.search.embeddings import embedder
+from core.search.fusion import DEPTH, gather
+from core.search.index import similarity_of
 from core.search.queries import Understood, understand
 from core.search.texts import listener_texts
-from core.search.vectors import current_index, refresh_embeddings
+from core.search.vectors import current_index, current_lexical, refresh_embeddings
 from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT, SIMILAR_LIMIT = (1, 1000), (1, 1000)
@@ -106,7 +107,24 @@ def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit
     those its free text ranks at `min_score` or more, as the station's calibration scores them."""
     if understood.asks and not understood.free_text:
         return met(asked, vector, limit)
-    return rank(asked, vector, limit, min_score, score_map(asked, model))
+    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model))
+
+
+def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: float,
+          scorer: calibration.Scorer | None) -> Ranked:
+    """The `limit` best of the selected rows by meaning and words (core.search.fusion), scored by the station's
+    scorer; without one (a station too small to measure), by meaning alone at the raw similarity."""
+    if scorer is None:
+        return rank(sel, vector, limit, min_score)
+    index = current_index(sel.company.company_id)
+    ids = _row_ids(sel.snap, index)[sel.rows]
+    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], index, current_lexical(sel.company.company_id, index),
+                      vector, text, max(limit, DEPTH))
+    scores = scorer.scores(evidence)
+    order = np.lexsort((-evidence.similarity, -scorer.combination.raw(evidence)))
+    best = round(float(scores[order[0]]), 4) if len(order) else None
+    order = order[scores[order] >= min_score][:limit]
+    return Ranked(evidence.rows[order], scores[order], best, evidence.similarity[order], True)
 
 
 def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
@@ -144,14 +162,14 @@ def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
                   round(float(scores[0]), 4) if len(scores) else None, similarity[keep], calibration is not None)
 
 
-_maps: dict[int, tuple[tuple, Calibration]] = {}
+_maps: dict[int, tuple[tuple, calibration.Scorer]] = {}
 MAP_SECONDS = 60
 
 
-def score_map(sel: Selection, model) -> Calibration | None:
-    """The station's map from similarity to the share relevant (core.search.calibration): the stored fit while it
-    stands (asked of the database at most every MAP_SECONDS), else fitted now on the station's labelled queries;
-    None when the station is too small to measure (scores are then the raw similarity, and answers say so)."""
+def score_map(sel: Selection, model) -> calibration.Scorer | None:
+    """The station's scoring of free text (core.search.calibration): the stored fit while it stands (asked of the
+    database at most every MAP_SECONDS), else fitted now on the station's labelled queries; None when the station
+    is too small to measure (scores are then the raw similarity, and answers say so)."""
     company_id, index = sel.company.company_id, current_index(sel.company.company_id)
     key = (model.name, id(index), index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
     found = _maps.get(company_id)
@@ -161,7 +179,8 @@ def score_map(sel: Selection, model) -> Calibration | None:
     if fitted is None:
         queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
         vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
-        fitted = calibration.fit(company_id, model.name, queries, vectors, index, _row_ids(sel.snap, index))
+        fitted = calibration.fit(company_id, model.name, queries, vectors, index,
+                                 current_lexical(company_id, index), _row_ids(sel.snap, index))
     _maps[company_id] = (key, fitted)
     return fitted if fitted.trusted else None
 

@@ -25,6 +25,7 @@ from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
 from core.search.embeddings import Embedder, embedder
+from core.search.lexical import LexicalIndex
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts, text_hash
 from core.stations.companies import ensure_company
@@ -35,6 +36,7 @@ EMBED_BATCH = 20_000  # listeners embedded at a time: enough to pay back the sta
 WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
 RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
+_lexicals: dict[tuple[int, str], LexicalIndex] = {}
 _lock = threading.Lock()
 _queue: queue.Queue = queue.Queue()
 _worker: threading.Thread | None = None
@@ -52,6 +54,7 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
     population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
+    _fill_texts(company_id, model.name, snap.originators[rows].tolist(), texts, stored)
     made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
     for start in range(0, len(changed), EMBED_BATCH):
         part = changed[start:start + EMBED_BATCH]
@@ -62,7 +65,7 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
         for at in range(0, len(part), WRITE_BATCH):
             written = part[at:at + WRITE_BATCH]
             _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
-                   [hashes[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
+                   [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
     return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
 
 
@@ -124,21 +127,43 @@ def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[
                                        fields)}
 
 
-def _write(company_id: int, model: str, originators: list[str], hashes: list[str], vectors: np.ndarray,
+def _write(company_id: int, model: str, originators: list[str], texts: list[str], vectors: np.ndarray,
            population: np.ndarray | None = None) -> None:
-    """Store vectors under fresh `seq` numbers (one atomic $inc hands out the block); `population`: the station's
-    originators, sorted (core.db.quirks.find_by_originator)."""
-    last = EmbeddingCounter._get_collection().find_one_and_update(
-        {"company_id": company_id, "model": model},
-        {"$inc": {"seq": len(originators)}, "$set": {"written_at": utcnow()}}, upsert=True,
-        return_document=ReturnDocument.AFTER)["seq"]
+    """Store vectors with the texts they were made from (the lexical index's documents) under fresh `seq` numbers
+    (one atomic $inc hands out the block); `population`: the station's originators, sorted
+    (core.db.quirks.find_by_originator)."""
+    last = _seqs(company_id, model, len(originators))
     now, first = utcnow(), last - len(originators) + 1
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
-                  {"$set": {"text_hash": h, "vector": np.asarray(v, dtype=np.float32).tobytes(), "seq": first + i,
-                            "updated_at": now}}, upsert=True)
-        for i, (o, h, v) in enumerate(zip(originators, hashes, vectors))], ordered=False)
+                  {"$set": {"text_hash": text_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
+                            "seq": first + i, "updated_at": now}}, upsert=True)
+        for i, (o, t, v) in enumerate(zip(originators, texts, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, population)
+
+
+def _fill_texts(company_id: int, model: str, originators: list[str], texts: list[str], stored: dict) -> None:
+    """Give vectors stored before their texts were kept (before the lexical index) the text they were made from,
+    under a fresh `seq` (so every process's lexical index reads it), without embedding them again."""
+    query = {"company_id": company_id, "model": model, "text": {"$exists": False}}
+    bare = {doc["originator"]: doc["_id"]
+            for doc in ListenerEmbedding._get_collection().find(query, {"_id": 1, "originator": 1})}
+    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == text_hash(t)]
+    for at in range(0, len(kept), WRITE_BATCH):
+        part = kept[at:at + WRITE_BATCH]
+        last = _seqs(company_id, model, len(part))
+        ListenerEmbedding._get_collection().bulk_write([  # by _id with the condition (core.db.quirks)
+            UpdateOne({"_id": key, "text_hash": text_hash(t), "text": {"$exists": False}},
+                      {"$set": {"text": t, "seq": last - len(part) + 1 + i}}) for i, (key, t) in enumerate(part)],
+            ordered=False)
+
+
+def _seqs(company_id: int, model: str, count: int) -> int:
+    """Hand out `count` fresh `seq` numbers (one atomic $inc); the last of them."""
+    return EmbeddingCounter._get_collection().find_one_and_update(
+        {"company_id": company_id, "model": model},
+        {"$inc": {"seq": count}, "$set": {"written_at": utcnow()}}, upsert=True,
+        return_document=ReturnDocument.AFTER)["seq"]
 
 
 def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None) -> None:
@@ -157,9 +182,13 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
     """Delete a listener's vectors from MongoDB and from this process's indexes (an erasure hook)."""
     deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
     with _lock:
-        for (company, _model), found in _indexes.items():
+        for (company, model), found in _indexes.items():
             if company == company_id:
                 found.remove([originator])
+                lexical = _lexicals.get((company, model))
+                was = lexical.where.pop(originator, None) if lexical is not None else None
+                if was is not None:
+                    lexical.put([], [], dead=[was])
     return deleted.deleted_count
 
 
@@ -171,6 +200,33 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
     with _lock:
         found = _indexes.get(key) or _from_file(company_id, model)
         _indexes[key] = found = _caught_up(company_id, model, found)
+    return found
+
+
+def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embedder | None = None) -> LexicalIndex:
+    """This process's lexical index of the company over the same vector ids as `index` (current_index's): the
+    texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are."""
+    model = model or embedder()
+    key = (company_id, model.name)
+    with _lock:
+        found = _lexicals.get(key)
+        if found is None or found.lineage != (index.made,):
+            found = _lexicals[key] = LexicalIndex((index.made,))
+        if found.seq < index.seq:
+            ids, texts, dead = [], [], []
+            for doc in ListenerEmbedding._get_collection().find(
+                    {"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq, "$lte": index.seq}},
+                    {"_id": 0, "originator": 1, "text": 1}):
+                at, was = index.current.get(doc["originator"]), found.where.get(doc["originator"])
+                if was is not None and was != at:
+                    dead.append(was)
+                if at is not None:
+                    ids.append(at)
+                    texts.append(doc.get("text") or "")
+                    found.where[doc["originator"]] = at
+            found.put(ids, texts, dead)
+            found.seq = index.seq
+    found.refresh()
     return found
 
 
@@ -228,6 +284,7 @@ def forget_indexes() -> None:
     """Drop this process's indexes (tests, and after the database was replaced)."""
     with _lock:
         _indexes.clear()
+        _lexicals.clear()
 
 
 def status() -> dict:

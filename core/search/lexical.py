@@ -1,0 +1,117 @@
+"""Lexical relevance: BM25 (bm25s, Lucene's variant) over the same listener texts the vectors were made from, one
+document per vector id, so that the words a listener wrote ("Jerusalema", "load shedding") find them even where a
+sentence embedding of a short query does not.
+
+bm25s builds a static index; a station's documents change with every run. So the documents are kept here as token
+ids (tokenised once, when their vector is written) and the index is built again from them when they changed, the way
+a search engine refreshes: at once for a small station, in the background for a large one (about 6 s per 100,000
+listeners), searches meanwhile reading the last build (a listener written since has no lexical score until the next
+one, as a document indexed after Elasticsearch's last refresh is not found yet).
+
+A score is given as a share of the query: the BM25 score over what a document of average length holding each of
+the query's known terms once would score (Lucene's BM25 gives such a term idf / (1 + k1)); words no listener wrote
+cannot tell listeners apart and count for nothing. A raw BM25 score grows with the number and rarity of the
+query's terms; the share is comparable across queries, which a station-wide calibration needs.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+import Stemmer
+
+K1, B = 1.5, 0.75
+BUILD_AT_ONCE_BELOW = 20_000
+"""Documents under which an index is built on the request that finds it stale (well under a second)."""
+_stemmer = Stemmer.Stemmer("english")
+
+
+def tokenized(texts: list[str]) -> list[list[str]]:
+    """Lower-cased word tokens of each text, English stop words out, English stems (other languages' words pass
+    through the stemmer mostly unchanged, and match as written)."""
+    if not texts:
+        return []
+    return bm25s.tokenize(texts, stopwords="english", stemmer=_stemmer, return_ids=False, show_progress=False)
+
+
+@dataclass(frozen=True)
+class Built:
+    """One build: the retriever, the vocabulary size and document count it covers, and each term's idf."""
+
+    retriever: bm25s.BM25 | None
+    terms: int
+    docs: int
+    idf: np.ndarray
+
+
+EMPTY = Built(None, 0, 0, np.zeros(0))
+
+
+class LexicalIndex:
+    """Token ids of each vector id's text (an empty array: no text, or a dead id), the terms' ids, and the last
+    build of the BM25 index over them."""
+
+    def __init__(self, lineage: tuple = ()):
+        self.lineage = lineage  # which vector index the ids are of
+        self.seq = 0  # the embeddings' write counter this is current to
+        self.terms: dict[str, int] = {}
+        self.where: dict[str, int] = {}  # each listener's vector id
+        self.docs: list[np.ndarray] = []
+        self.changed = False
+        self.built = EMPTY
+        self._building = threading.Lock()
+
+    def put(self, ids: list[int], texts: list[str], dead: list[int] = ()) -> None:
+        """Set these vector ids' texts, and empty those of ids no longer live."""
+        top = max([*ids, *dead], default=-1)
+        if top >= len(self.docs):
+            self.docs.extend(np.zeros(0, dtype=np.int32) for _ in range(top + 1 - len(self.docs)))
+        for at in dead:
+            self.docs[at] = np.zeros(0, dtype=np.int32)
+        for at, tokens in zip(ids, tokenized(list(texts))):
+            self.docs[at] = np.fromiter((self.terms.setdefault(t, len(self.terms)) for t in tokens), dtype=np.int32)
+        self.changed = self.changed or bool(ids) or bool(dead)
+
+    def refresh(self) -> None:
+        """Build again if the documents changed: here for a small index or the first build, else in a background
+        thread (one at a time), the last build serving meanwhile."""
+        if not self.changed:
+            return
+        if self.built.retriever is None or len(self.docs) < BUILD_AT_ONCE_BELOW:
+            self._build()
+        elif self._building.acquire(blocking=False):
+            self._building.release()
+            threading.Thread(target=self._build, daemon=True, name="lexical-index").start()
+
+    def _build(self) -> None:
+        with self._building:
+            self.changed = False
+            docs, terms = list(self.docs), dict(self.terms)
+            if not any(len(d) for d in docs):
+                self.built = Built(None, len(terms), len(docs), np.zeros(len(terms)))
+                return
+            retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
+            retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=terms),
+                            show_progress=False)
+            self.built = Built(retriever, len(terms), len(docs), _idf(docs, len(terms)))
+
+    def shares(self, query: str) -> np.ndarray:
+        """Each vector id's BM25 score for the query as a share of the query (0: none of its words, or no text yet)."""
+        built, out = self.built, np.zeros(len(self.docs))
+        asked = sorted({self.terms[t] for t in (tokenized([query]) or [[]])[0] if t in self.terms})
+        asked = [t for t in asked if t < built.terms]
+        whole = float(built.idf[asked].sum()) / (1 + K1) if asked else 0.0
+        if built.retriever is None or whole <= 0:
+            return out
+        scores = built.retriever.get_scores(asked)
+        out[:built.docs] = scores[:built.docs] / whole
+        return out
+
+
+def _idf(docs: list[np.ndarray], terms: int) -> np.ndarray:
+    """Lucene's idf of every term: ln(1 + (N - df + 0.5) / (df + 0.5)), as bm25s computes it."""
+    live = [np.unique(d) for d in docs if len(d)]
+    df = np.bincount(np.concatenate(live), minlength=terms) if live else np.zeros(terms)
+    return np.log1p((len(docs) - df + 0.5) / (df + 0.5))  # bm25s counts every document, empty or not

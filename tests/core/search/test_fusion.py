@@ -1,0 +1,159 @@
+"""Free text by meaning and by words: the lexical index (BM25 over the texts the vectors were made from), the pooling
+of both rankings within the candidates, reciprocal rank fusion, the learned combination, and the lexical index kept
+with the vectors in MongoDB (texts written with them, read by seq, gone with erasure)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.privacy.erasure import erase_listener
+from core.search import vectors
+from core.search.fusion import Evidence, gather, learned
+from core.search.index import VectorIndex
+from core.search.lexical import BUILD_AT_ONCE_BELOW, LexicalIndex
+from core.search.models import ListenerEmbedding
+from core.segmentation.runs import segment_company
+from tests.factories import make_listener
+from tests.memory import NOW, event
+
+TEXTS = ["messages: please play Jerusalema for my gogo", "messages: load shedding again in Soweto",
+         "messages: stuck in traffic on the N3", "tags: gospel. messages: we entered the competitions",
+         "messages: play Jerusalema, Jerusalema again!"]
+
+
+def lexical(texts: list[str] = TEXTS) -> LexicalIndex:
+    found = LexicalIndex()
+    found.put(list(range(len(texts))), texts)
+    found.refresh()
+    return found
+
+
+def test_a_word_finds_exactly_the_texts_that_hold_it():
+    shares = lexical().shares("Jerusalema")
+    assert np.flatnonzero(shares).tolist() == [0, 4]
+
+
+def test_words_meet_their_other_forms_and_case():
+    assert np.flatnonzero(lexical().shares("COMPETITION"))[0] == 3
+    assert np.flatnonzero(lexical().shares("shedding"))[0] == 1
+
+
+def test_a_text_holding_every_word_of_the_query_scores_more_than_one_holding_some():
+    shares = lexical().shares("load shedding Soweto")
+    partial = lexical(["messages: load shedding in Durban", "messages: load shedding in Soweto"]).shares(
+        "load shedding Soweto")
+    assert shares[1] > 0 and partial[1] > partial[0] > 0
+
+
+def test_a_share_of_the_query_is_about_one_for_a_text_of_average_length_holding_each_word_once():
+    shares = lexical(["alpha beta", "gamma delta", "epsilon zeta"]).shares("alpha")
+    assert shares[0] == pytest.approx(1.0, abs=0.01)
+
+
+def test_words_nobody_wrote_count_for_nothing():
+    assert not lexical().shares("xylophone").any()
+    assert lexical().shares("Jerusalema xylophone")[0] == lexical().shares("Jerusalema")[0]
+
+
+def test_a_replaced_or_dead_text_is_found_no_more():
+    found = lexical()
+    found.put([5], ["messages: Jerusalema"], dead=[0])
+    found.refresh()
+    assert np.flatnonzero(found.shares("Jerusalema")).tolist() == [4, 5]
+    assert not found.shares("gogo").any()
+
+
+def test_a_large_index_is_built_again_in_the_background_and_serves_its_last_build_meanwhile():
+    found = lexical(["messages: filler words only"] * BUILD_AT_ONCE_BELOW)
+    found.put([BUILD_AT_ONCE_BELOW], ["messages: Jerusalema"])
+    found.refresh()
+    assert len(found.shares("filler")) == BUILD_AT_ONCE_BELOW + 1  # every id answers, the new one at 0 until built
+    found._building.acquire()  # the background build is done once it lets go
+    found._building.release()
+    assert found.shares("Jerusalema")[BUILD_AT_ONCE_BELOW] > 0
+
+
+# pooling meaning and words
+
+def index_of(vectors: np.ndarray) -> VectorIndex:
+    index = VectorIndex(vectors.shape[1])
+    index.upsert([f"o{n}" for n in range(len(vectors))], vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+    return index
+
+
+def test_a_listener_meaning_ranks_last_is_pooled_when_their_words_match():
+    index = index_of(np.array([[1.0, 0.0]] * 4 + [[0.0, 1.0]]))
+    texts = ["messages: hello"] * 4 + ["messages: Jerusalema"]
+    rows = np.arange(5) + 100  # snapshot rows differ from vector ids
+    evidence = gather(rows, np.arange(5), index, lexical(texts), np.array([1.0, 0.0]), "Jerusalema", depth=2)
+    assert sorted(evidence.rows.tolist()) == [100, 101, 104]
+    assert evidence.lexical[evidence.rows == 104][0] > 0 and evidence.similarity[evidence.rows == 104][0] == 0.5
+
+
+def test_only_the_candidates_are_pooled_whatever_the_words_or_the_meaning():
+    index = index_of(np.array([[1.0, 0.0]] * 5))
+    evidence = gather(np.array([1, 3]), np.array([1, 3]), index, lexical(), np.array([1.0, 0.0]), "Jerusalema")
+    assert sorted(evidence.rows.tolist()) == [1, 3]
+
+
+def test_reciprocal_rank_fusion_puts_first_who_both_rankings_put_high():
+    evidence = Evidence(np.arange(3), np.array([0.9, 0.8, 0.7]), np.array([0.5, 0.0, 0.9]))
+    fused = evidence.rrf()
+    assert fused[0] > fused[2] > fused[1]
+
+
+def test_a_combination_learned_where_words_tell_relevance_weighs_words():
+    rng = np.random.default_rng(1)
+    relevant = rng.random(400) < 0.5
+    features = np.column_stack([rng.random(400), np.where(relevant, 1.0, 0.0) + rng.normal(0, 0.1, 400)])
+    combination = learned(features, relevant)
+    assert combination.weights[2] > 0 and abs(combination.weights[1]) < combination.weights[2]
+
+
+def test_with_one_class_only_similarity_alone_ranks():
+    evidence = Evidence(np.arange(2), np.array([0.9, 0.6]), np.array([0.0, 2.0]))
+    combination = learned(evidence.features(), np.zeros(2, dtype=bool))
+    assert combination.raw(evidence)[0] > combination.raw(evidence)[1]
+
+
+# the lexical index kept with the vectors
+
+@pytest.fixture
+def station(app):
+    for n, words in enumerate(["Play Jerusalema for my gogo", "Load shedding again", "Traffic on the N3"]):
+        make_listener(1, f"2783000000{n}", [event(2, message=words)])
+    segment_company(1, NOW)
+    vectors.refresh_embeddings(1)
+    return 1
+
+
+def words_find(text: str) -> list[str]:
+    index = vectors.current_index(1)
+    shares = vectors.current_lexical(1, index).shares(text)
+    return sorted(index.owner[i] for i in np.flatnonzero(shares))  # dead ids too: what the index still holds
+
+
+@pytest.mark.db
+def test_a_listener_is_found_by_the_words_they_wrote(station):
+    assert words_find("Jerusalema") == ["27830000000"]
+    assert words_find("load shedding") == ["27830000001"]
+
+
+@pytest.mark.db
+def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere(station):
+    assert words_find("gogo") == ["27830000000"]
+    erase_listener(1, "27830000000", "test-secret")
+    assert words_find("gogo") == []
+    assert not ListenerEmbedding.objects(text__contains="gogo").count()
+
+
+@pytest.mark.db
+def test_vectors_stored_without_their_text_get_it_without_being_embedded_again(station):
+    collection = ListenerEmbedding._get_collection()
+    before = {d["originator"]: d["vector"] for d in collection.find({})}
+    collection.update_many({}, {"$unset": {"text": ""}})
+    vectors.forget_indexes()
+    assert words_find("Jerusalema") == []
+    assert vectors.refresh_embeddings(1)["embedded"] == 0
+    assert words_find("Jerusalema") == ["27830000000"]
+    assert {d["originator"]: d["vector"] for d in collection.find({})} == before
