@@ -96,7 +96,7 @@ INTEREST_WORDS = {
     "gospel": ("gospel music",),
     "faith": ("church goers", "churchgoers", "christians", "worshippers"),
     "food": ("foodies", "cooking"),
-    "music_lover": ("music lovers", "music"),
+    "music_lover": ("music lovers",),  # not "music" alone: "thanking the station for the music" is no taste
     "rnb_soul": ("r&b", "rnb", "soul music"),
     "talk_radio": ("talk radio",),
     "competitions": ("competitions", "contests"),

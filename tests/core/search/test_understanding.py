@@ -191,3 +191,9 @@ def test_a_query_in_isizulu_sesotho_or_afrikaans_is_read_whole_with_no_free_text
                             query)
     assert field in {c["field"] for c in understood.as_dict()["criteria"]}
     assert understood.free_text == ""
+
+
+def test_music_alone_is_no_taste_but_music_lovers_are():
+    vocab = make_vocabulary(tags=["gospel", "music_lover"])
+    assert read(vocab, "thanking the station for the music") == []
+    assert read(vocab, "music lovers") == [("tags", ["music_lover"])]
