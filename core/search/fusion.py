@@ -91,7 +91,7 @@ class Combination:
 
 def learned(features: np.ndarray, relevant: np.ndarray) -> Combination:
     """The logistic regression of relevance on the features (scikit-learn), as a Combination."""
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression  # about 1 s to import: only a fit needs it, not a search
 
     if len(np.unique(relevant)) < 2:  # one class only: nothing tells the features apart, similarity alone ranks
         return Combination(np.array([0.0, 1.0, 0.0]))

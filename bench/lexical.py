@@ -1,0 +1,85 @@
+"""What the lexical index costs: `python -m bench.lexical [--listeners 100000]`.
+
+The texts are the demo station's (bench/data/search_quality, left by `python -m bench.search_quality`), repeated
+until there are `--listeners` of them, each with a number of its own appended so that no two are alike (a station's
+texts differ by their messages). Measured: tokenising them all (done once, when a vector is written), the first
+build, a query's scores over every listener, touching 1% (their texts written again) and building again, and the
+memory of the documents and of a build (tracemalloc: what Python and numpy allocate). Figures go to
+measured/lexical.json.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import tracemalloc
+from datetime import UTC, datetime
+
+from bench.search_quality import COMPANY, DATA
+
+QUERIES = ("Jerusalema", "load shedding", "stuck in traffic on the N3", "greetings to my gogo", "Miriam Makeba")
+
+
+def station_texts() -> list[str]:
+    """The bench station's stored texts (what its vectors were made from)."""
+    from core import startup
+    from core.config import Settings
+    from core.search.models import ListenerEmbedding
+
+    startup.start(Settings(data_dir=DATA.resolve(), database_name="bench_search_quality", auto_embed=False))
+    return [d["text"] for d in ListenerEmbedding._get_collection().find({"company_id": COMPANY}, {"text": 1})
+            if d.get("text")]
+
+
+def measure(listeners: int) -> dict:
+    """Every figure, on `listeners` texts."""
+    from core.search.lexical import LexicalIndex
+
+    base = station_texts()
+    texts = [f"{base[n % len(base)]} {n}" for n in range(listeners)]
+    tracemalloc.start()
+    index = LexicalIndex()
+    started = time.perf_counter()
+    index.put(list(range(listeners)), texts)
+    tokenised = time.perf_counter() - started
+    documents = tracemalloc.get_traced_memory()[0]
+    started = time.perf_counter()
+    index._build()
+    built = time.perf_counter() - started
+    whole = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    query_ms = []
+    for query in QUERIES * 5:
+        started = time.perf_counter()
+        index.shares(query)
+        query_ms.append((time.perf_counter() - started) * 1000)
+    touched = max(1, listeners // 100)
+    started = time.perf_counter()
+    index.put(list(range(listeners, listeners + touched)), texts[:touched], dead=list(range(touched)))
+    index._build()
+    updated = time.perf_counter() - started
+    return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners,
+            "tokenise s": round(tokenised, 2), "build s": round(built, 2), "update 1% s": round(updated, 2),
+            "query ms (median)": round(statistics.median(query_ms), 2),
+            "documents MB": round(documents / 2**20, 1), "documents and build MB": round(whole / 2**20, 1)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line entry point."""
+    from bench.run import markdown
+    from core import measured
+    from core.db import embedded
+
+    parser = argparse.ArgumentParser(prog="python -m bench.lexical", description=__doc__.splitlines()[0])
+    parser.add_argument("--listeners", type=int, default=100_000)
+    args = parser.parse_args(argv)
+    try:
+        figures = measure(args.listeners)
+    finally:
+        embedded.stop(DATA.resolve())
+    print(markdown([figures]))
+    print(f"\nwritten to {measured.write('lexical', figures)}")
+
+
+if __name__ == "__main__":
+    main()
