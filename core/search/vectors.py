@@ -179,16 +179,16 @@ def _drop_erased(company_id: int, model: str, originators: list[str], population
 
 
 def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
-    """Delete a listener's vectors from MongoDB and from this process's indexes (an erasure hook)."""
+    """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
+    erasure hook)."""
     deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
     with _lock:
         for (company, model), found in _indexes.items():
             if company == company_id:
                 found.remove([originator])
-                lexical = _lexicals.get((company, model))
-                was = lexical.where.pop(originator, None) if lexical is not None else None
-                if was is not None:
-                    lexical.put([], [], dead=[was])
+                # the lexical index goes whole: its terms would keep the listener's words (the next search reads
+                # the station's stored texts again, the erased one's gone)
+                _lexicals.pop((company, model), None)
     return deleted.deleted_count
 
 
@@ -207,11 +207,11 @@ def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embe
     """This process's lexical index of the company over the same vector ids as `index` (current_index's): the
     texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are."""
     model = model or embedder()
-    key = (company_id, model.name)
+    key, lineage = (company_id, model.name), (index.made, _erasures(company_id))
     with _lock:
         found = _lexicals.get(key)
-        if found is None or found.lineage != (index.made,):
-            found = _lexicals[key] = LexicalIndex((index.made,))
+        if found is None or found.lineage != lineage:
+            found = _lexicals[key] = LexicalIndex(lineage)
         if found.seq < index.seq:
             ids, texts, dead = [], [], []
             for doc in ListenerEmbedding._get_collection().find(
@@ -228,6 +228,13 @@ def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embe
             found.seq = index.seq
     found.refresh()
     return found
+
+
+def _erasures(company_id: int) -> int:
+    """How many of the station's listeners are erased: when another process erased one, this process's lexical index
+    is read again from MongoDB (its terms would keep the listener's words; the snapshot is how it hears of it)."""
+    snap = snapshot.current(company_id)
+    return int(snap.cols["erased"].sum()) if len(snap) and "erased" in snap.cols else 0
 
 
 def _path(company_id: int, model: str) -> Path:

@@ -145,6 +145,19 @@ def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere
     erase_listener(1, "27830000000", "test-secret")
     assert words_find("gogo") == []
     assert not ListenerEmbedding.objects(text__contains="gogo").count()
+    lexical = vectors.current_lexical(1, vectors.current_index(1))
+    assert "gogo" not in lexical.terms and "jerusalema" not in lexical.terms  # no word of theirs is kept anywhere
+    assert words_find("shedding") == ["27830000001"]
+
+
+@pytest.mark.db
+def test_a_process_that_did_not_erase_the_listener_forgets_their_words_too(station):
+    assert words_find("gogo") == ["27830000000"]
+    kept = dict(vectors._lexicals)
+    erase_listener(1, "27830000000", "test-secret")
+    vectors._lexicals.update(kept)  # as another process holds it: its erasure hook never ran there
+    assert words_find("gogo") == []
+    assert "gogo" not in vectors.current_lexical(1, vectors.current_index(1)).terms
 
 
 @pytest.mark.db
