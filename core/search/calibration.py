@@ -119,24 +119,40 @@ def fit(company_id: int, model: str, queries: list[Labelled], vectors: np.ndarra
         lexical: LexicalIndex | None, row_ids: np.ndarray) -> Scorer:
     """Fit the station's scoring of free text, and keep it with what it was fitted on."""
     found = fitted_on(*measured(queries, vectors, index, lexical, row_ids))
-    SearchCalibration._get_collection().replace_one(
-        {"company_id": company_id, "model": model},
-        {"company_id": company_id, "model": model, "weights": found.combination.weights.tolist(),
-         "upper": found.calibration.upper.tolist(), "accuracy": found.calibration.accuracy.tolist(),
-         "samples": found.calibration.samples, "queries": [q.text for q in queries], "vectors": int(len(index)),
-         "seq": int(index.seq), "made_at": utcnow()}, upsert=True)
+    _store(company_id, model, found.calibration, index, [q.text for q in queries],
+           weights=found.combination.weights.tolist())
     return found
 
 
 def kept(company_id: int, model: str, vectors: int, seq: int | None = None) -> Scorer | None:
-    """The station's stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most
-    REFIT_SHARE of those it was fitted on, counting those added or removed and those written again since (`seq`, the
-    index's write counter: a listener whose text changed is embedded again)."""
+    """The station's stored scoring of free text, when it still stands (`standing`)."""
+    doc = standing(company_id, model, vectors, seq)
+    if doc is None or "weights" not in doc:
+        return None
+    return Scorer(Combination(np.array(doc["weights"])), _calibration_of(doc))
+
+
+def standing(company_id: int, model: str, vectors: int, seq: int | None = None) -> dict | None:
+    """A stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most REFIT_SHARE
+    of those it was fitted on, counting those added or removed and those written again since (`seq`, the index's
+    write counter: a listener whose text changed is embedded again)."""
     doc = SearchCalibration._get_collection().find_one({"company_id": company_id, "model": model}, {"_id": 0})
-    if doc is None or "weights" not in doc or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
+    if doc is None or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
         return None
     rewritten = 0 if seq is None else max(0, seq - doc.get("seq", seq)) - max(0, vectors - doc["vectors"])
     if abs(doc["vectors"] - vectors) + max(0, rewritten) > max(1, REFIT_SHARE * doc["vectors"]):
         return None
-    return Scorer(Combination(np.array(doc["weights"])),
-                  Calibration(np.array(doc["upper"]), np.array(doc["accuracy"]), doc["samples"]))
+    return doc
+
+
+def _calibration_of(doc: dict) -> Calibration:
+    return Calibration(np.array(doc["upper"]), np.array(doc["accuracy"]), doc["samples"])
+
+
+def _store(company_id: int, model: str, found: Calibration, index: VectorIndex, queries: list[str],
+           **extra) -> None:
+    SearchCalibration._get_collection().replace_one(
+        {"company_id": company_id, "model": model},
+        {"company_id": company_id, "model": model, **extra, "upper": found.upper.tolist(),
+         "accuracy": found.accuracy.tolist(), "samples": found.samples, "queries": queries,
+         "vectors": int(len(index)), "seq": int(index.seq), "made_at": utcnow()}, upsert=True)
