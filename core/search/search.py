@@ -23,7 +23,7 @@ from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.index import similarity_of
 from core.search.queries import Understood, understand
-from core.search.texts import listener_texts
+from core.search.texts import MESSAGES_LABEL, listener_texts
 from core.search.vectors import current_index, current_lexical, refresh_embeddings
 from core.search.vocabulary import vocabulary_of
 
@@ -228,11 +228,18 @@ def _rounded(value: float) -> float | None:
     return None if np.isnan(value) else round(float(value), 4)
 
 
+def _once(part: str) -> str:
+    """A messages part with each message once (a listener who sent the same words twice is shown them once)."""
+    if not part.startswith(MESSAGES_LABEL):
+        return part
+    return MESSAGES_LABEL + " | ".join(dict.fromkeys(part[len(MESSAGES_LABEL):].split(" | ")))
+
+
 def matched(query: str | None, text: str) -> list[str]:
     """The parts of a listener's text that share a word with the query (words compared by their first five letters,
     so that "gospel" meets "Gospel Sunday" and "competitions" meets "competition"); without shared words, the
     listener's leading traits (a match in meaning, not in words)."""
-    parts = [part.strip() for part in text.split(". ") if part.strip()]
+    parts = [_once(part.strip()) for part in text.split(". ") if part.strip()]
     if query:
         stems = {word[:5] for word in WORD.findall(query.casefold()) if word not in STOPWORDS}
         hits = [part for part in parts if stems & {w[:5] for w in WORD.findall(part.casefold())}]

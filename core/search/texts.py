@@ -19,6 +19,7 @@ from core.stations.shows import show_titles
 
 MESSAGES = 2  # the latest messages of a listener that go into the text (the model pays per token)
 MESSAGE_CHARS = 120
+MESSAGES_LABEL = "messages: "
 CATEGORIES = ("gender", "age_group", "language", "location", "inferred_gender", "inferred_age_group",
               "inferred_language", "inferred_location", "inferred_lsm")
 DAYPART_WORDS = {"overnight": "overnight", "breakfast": "breakfast, mornings", "midmorning": "mid-morning",
@@ -76,7 +77,7 @@ def _text(snap: Snapshot, row: int, names: dict[str, list[str]], messages: list[
         if value:
             parts.append(f"{name.replace('inferred_', 'likely ').replace('_', ' ')}: {value}")
     if messages:
-        parts.append("messages: " + " | ".join(messages))
+        parts.append(MESSAGES_LABEL + " | ".join(messages))
     return ". ".join(parts)
 
 

@@ -1,6 +1,7 @@
 """Free text by meaning and by words: the lexical index (BM25 over the texts the vectors were made from), the pooling
 of both rankings within the candidates, reciprocal rank fusion, the learned combination, and the lexical index kept
-with the vectors in MongoDB (texts written with them, read by seq, gone with erasure)."""
+with the vectors in MongoDB (texts written with them, read by seq, gone with erasure), and what a result shows
+as matched."""
 from __future__ import annotations
 
 import numpy as np
@@ -170,3 +171,10 @@ def test_vectors_stored_without_their_text_get_it_without_being_embedded_again(s
     assert vectors.refresh_embeddings(1)["embedded"] == 0
     assert words_find("Jerusalema") == ["27830000000"]
     assert {d["originator"]: d["vector"] for d in collection.find({})} == before
+
+
+def test_what_matched_shows_a_message_sent_twice_once():
+    from core.search.search import matched
+
+    text = "segment: Super fan. messages: Load shedding again | Load shedding again | Lights out"
+    assert matched("load shedding", text) == ["messages: Load shedding again | Lights out"]
