@@ -38,15 +38,15 @@ def tokenized(texts: list[str]) -> list[list[str]]:
 
 @dataclass(frozen=True)
 class Built:
-    """One build: the retriever, the vocabulary size and document count it covers, and each term's idf."""
+    """One build: the retriever, the term ids and document count it covers, and each term's idf."""
 
     retriever: bm25s.BM25 | None
-    terms: int
+    terms: dict[str, int]
     docs: int
     idf: np.ndarray
 
 
-EMPTY = Built(None, 0, 0, np.zeros(0))
+EMPTY = Built(None, {}, 0, np.zeros(0))
 
 
 class LexicalIndex:
@@ -90,18 +90,33 @@ class LexicalIndex:
             self.changed = False
             docs, terms = list(self.docs), dict(self.terms)
             if not any(len(d) for d in docs):
-                self.built = Built(None, len(terms), len(docs), np.zeros(len(terms)))
+                self.built = Built(None, terms, len(docs), np.zeros(len(terms)))
                 return
             retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
-            retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=terms),
+            retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=dict(terms)),
                             show_progress=False)
-            self.built = Built(retriever, len(terms), len(docs), _idf(docs, len(terms)))
+            self.built = Built(retriever, terms, len(docs), _idf(docs, len(terms)))
+
+    def without(self, gone: list[int], lineage: tuple) -> LexicalIndex:
+        """A copy without these ids' texts, holding only the terms the others use (an erased listener's words go
+        with them), which serves this one's last build until its own is made (a gone id is no candidate)."""
+        fresh, gone_ids = LexicalIndex(lineage), set(gone)
+        fresh.seq, fresh.where = self.seq, {o: at for o, at in self.where.items() if at not in gone_ids}
+        docs = [np.zeros(0, dtype=np.int32) if at in gone_ids else d for at, d in enumerate(self.docs)]
+        held = [d for d in docs if len(d)]
+        used = np.unique(np.concatenate(held)) if held else np.zeros(0, dtype=np.int32)
+        renumbered = np.full(len(self.terms), -1, dtype=np.int32)
+        renumbered[used] = np.arange(len(used), dtype=np.int32)
+        names = list(self.terms)  # ids were given in order, so a term's position is its id
+        fresh.terms = {names[at]: n for n, at in enumerate(used.tolist())}
+        fresh.docs = [renumbered[d] if len(d) else d for d in docs]
+        fresh.built, fresh.changed = self.built, True
+        return fresh
 
     def shares(self, query: str) -> np.ndarray:
         """Each vector id's BM25 score for the query as a share of the query (0: none of its words, or no text yet)."""
         built, out = self.built, np.zeros(len(self.docs))
-        asked = sorted({self.terms[t] for t in (tokenized([query]) or [[]])[0] if t in self.terms})
-        asked = [t for t in asked if t < built.terms]
+        asked = sorted({built.terms[t] for t in (tokenized([query]) or [[]])[0] if t in built.terms})
         whole = float(built.idf[asked].sum()) / (1 + K1) if asked else 0.0
         if built.retriever is None or whole <= 0:
             return out

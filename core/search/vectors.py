@@ -186,9 +186,10 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
         for (company, model), found in _indexes.items():
             if company == company_id:
                 found.remove([originator])
-                # the lexical index goes whole: its terms would keep the listener's words (the next search reads
-                # the station's stored texts again, the erased one's gone)
-                _lexicals.pop((company, model), None)
+                lexical = _lexicals.get((company, model))
+                was = lexical.where.get(originator) if lexical is not None else None
+                if was is not None:  # not only their text: the terms only they used go too
+                    _lexicals[(company, model)] = lexical.without([was], lexical.lineage)
     return deleted.deleted_count
 
 
@@ -210,6 +211,8 @@ def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embe
     key, lineage = (company_id, model.name), (index.made, _erasures(company_id))
     with _lock:
         found = _lexicals.get(key)
+        if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
+            found = _lexicals[key] = _without_erased(company_id, found, lineage)
         if found is None or found.lineage != lineage:
             found = _lexicals[key] = LexicalIndex(lineage)
         if found.seq < index.seq:
@@ -230,9 +233,20 @@ def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embe
     return found
 
 
+def _without_erased(company_id: int, found: LexicalIndex, lineage: tuple) -> LexicalIndex:
+    """The lexical index without the listeners erased since (by another process: its hook never ran here), who are
+    those it holds that the snapshot no longer names (erasure renames them)."""
+    named = set(snapshot.current(company_id).originators.tolist())
+    gone = [at for originator, at in found.where.items() if originator not in named]
+    if not gone:
+        found.lineage = lineage
+        return found
+    return found.without(gone, lineage)
+
+
 def _erasures(company_id: int) -> int:
-    """How many of the station's listeners are erased: when another process erased one, this process's lexical index
-    is read again from MongoDB (its terms would keep the listener's words; the snapshot is how it hears of it)."""
+    """How many of the station's listeners are erased: the snapshot is how a process hears of an erasure made by
+    another, whose listener its lexical index must then let go of (`_without_erased`)."""
     snap = snapshot.current(company_id)
     return int(snap.cols["erased"].sum()) if len(snap) and "erased" in snap.cols else 0
 

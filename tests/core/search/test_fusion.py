@@ -178,3 +178,14 @@ def test_what_matched_shows_a_message_sent_twice_once():
 
     text = "segment: Super fan. messages: Load shedding again | Load shedding again | Lights out"
     assert matched("load shedding", text) == ["messages: Load shedding again | Lights out"]
+
+
+def test_without_a_listener_their_words_go_and_the_others_are_found_as_before():
+    found = lexical()
+    before = found.shares("load shedding")
+    fresh = found.without([0], ("next",))
+    assert "gogo" not in fresh.terms and "jerusalema" in fresh.terms  # id 4 still says Jerusalema
+    assert fresh.built is found.built  # the last build serves until the copy's own is made
+    fresh.refresh()
+    assert np.flatnonzero(fresh.shares("Jerusalema")).tolist() == [4] and not fresh.shares("gogo").any()
+    assert np.flatnonzero(fresh.shares("load shedding")).tolist() == np.flatnonzero(before).tolist() == [1]
