@@ -85,7 +85,8 @@ class Alternative:
 def alternatives(sel, model) -> dict:
     """Dense alone, lexical alone and reciprocal rank fusion, each calibrated on the station's labelled queries."""
     from core.search import calibration
-    from core.search.vectors import current_index, current_lexical
+    from core.search.lexical_store import current_lexical
+    from core.search.vectors import current_index
     from core.search.vocabulary import vocabulary_of
 
     index = current_index(COMPANY)
@@ -101,7 +102,8 @@ def alternatives(sel, model) -> dict:
 def ranked_by(asked, text: str, vector: np.ndarray, scorer) -> np.ndarray:
     """The rows an alternative scorer returns for free text among the asked listeners, at the defaults."""
     from core.search.fusion import DEPTH, gather
-    from core.search.vectors import current_index, current_lexical
+    from core.search.lexical_store import current_lexical
+    from core.search.vectors import current_index
 
     index = current_index(COMPANY)
     ids = index.ids_of(asked.snap.originators)[asked.rows]
@@ -187,7 +189,8 @@ def reliability() -> dict:
     from core.explore.operations import select
     from core.search import calibration
     from core.search.embeddings import embedder
-    from core.search.vectors import current_index, current_lexical
+    from core.search.lexical_store import current_lexical
+    from core.search.vectors import current_index
     from core.search.vocabulary import vocabulary_of
 
     sel, model, index = select(COMPANY, ListenerFilter()), embedder(), current_index(COMPANY)

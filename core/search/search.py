@@ -22,9 +22,10 @@ from core.search import calibration
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.index import similarity_of
+from core.search.lexical_store import current_lexical
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
-from core.search.vectors import current_index, current_lexical, refresh_embeddings
+from core.search.vectors import current_index, refresh_embeddings
 from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT, SIMILAR_LIMIT = (1, 1000), (1, 1000)

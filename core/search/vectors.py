@@ -24,8 +24,8 @@ from core.db.quirks import IN_CHUNK, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
+from core.search import lexical_store
 from core.search.embeddings import Embedder, embedder
-from core.search.lexical import LexicalIndex
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts, text_hash
 from core.stations.companies import ensure_company
@@ -36,7 +36,6 @@ EMBED_BATCH = 20_000  # listeners embedded at a time: enough to pay back the sta
 WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
 RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
-_lexicals: dict[tuple[int, str], LexicalIndex] = {}
 _lock = threading.Lock()
 _queue: queue.Queue = queue.Queue()
 _worker: threading.Thread | None = None
@@ -186,10 +185,7 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
         for (company, model), found in _indexes.items():
             if company == company_id:
                 found.remove([originator])
-                lexical = _lexicals.get((company, model))
-                was = lexical.where.get(originator) if lexical is not None else None
-                if was is not None:  # not only their text: the terms only they used go too
-                    _lexicals[(company, model)] = lexical.without([was], lexical.lineage)
+                lexical_store.erased(company, model, originator)
     return deleted.deleted_count
 
 
@@ -202,53 +198,6 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
         found = _indexes.get(key) or _from_file(company_id, model)
         _indexes[key] = found = _caught_up(company_id, model, found)
     return found
-
-
-def current_lexical(company_id: int, index: faiss_index.VectorIndex, model: Embedder | None = None) -> LexicalIndex:
-    """This process's lexical index of the company over the same vector ids as `index` (current_index's): the
-    texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are."""
-    model = model or embedder()
-    key, lineage = (company_id, model.name), (index.made, _erasures(company_id))
-    with _lock:
-        found = _lexicals.get(key)
-        if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
-            found = _lexicals[key] = _without_erased(company_id, found, lineage)
-        if found is None or found.lineage != lineage:
-            found = _lexicals[key] = LexicalIndex(lineage)
-        if found.seq < index.seq:
-            ids, texts, dead = [], [], []
-            for doc in ListenerEmbedding._get_collection().find(
-                    {"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq, "$lte": index.seq}},
-                    {"_id": 0, "originator": 1, "text": 1}):
-                at, was = index.current.get(doc["originator"]), found.where.get(doc["originator"])
-                if was is not None and was != at:
-                    dead.append(was)
-                if at is not None:
-                    ids.append(at)
-                    texts.append(doc.get("text") or "")
-                    found.where[doc["originator"]] = at
-            found.put(ids, texts, dead)
-            found.seq = index.seq
-    found.refresh()
-    return found
-
-
-def _without_erased(company_id: int, found: LexicalIndex, lineage: tuple) -> LexicalIndex:
-    """The lexical index without the listeners erased since (by another process: its hook never ran here), who are
-    those it holds that the snapshot no longer names (erasure renames them)."""
-    named = set(snapshot.current(company_id).originators.tolist())
-    gone = [at for originator, at in found.where.items() if originator not in named]
-    if not gone:
-        found.lineage = lineage
-        return found
-    return found.without(gone, lineage)
-
-
-def _erasures(company_id: int) -> int:
-    """How many of the station's listeners are erased: the snapshot is how a process hears of an erasure made by
-    another, whose listener its lexical index must then let go of (`_without_erased`)."""
-    snap = snapshot.current(company_id)
-    return int(snap.cols["erased"].sum()) if len(snap) and "erased" in snap.cols else 0
 
 
 def _path(company_id: int, model: str) -> Path:
@@ -305,7 +254,7 @@ def forget_indexes() -> None:
     """Drop this process's indexes (tests, and after the database was replaced)."""
     with _lock:
         _indexes.clear()
-        _lexicals.clear()
+    lexical_store.forget()
 
 
 def status() -> dict:

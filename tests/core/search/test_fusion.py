@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from core.privacy.erasure import erase_listener
-from core.search import vectors
+from core.search import lexical_store, vectors
 from core.search.fusion import Evidence, gather, learned
 from core.search.index import VectorIndex
 from core.search.lexical import BUILD_AT_ONCE_BELOW, LexicalIndex
@@ -130,7 +130,7 @@ def station(app):
 
 def words_find(text: str) -> list[str]:
     index = vectors.current_index(1)
-    shares = vectors.current_lexical(1, index).shares(text)
+    shares = lexical_store.current_lexical(1, index).shares(text)
     return sorted(index.owner[i] for i in np.flatnonzero(shares))  # dead ids too: what the index still holds
 
 
@@ -146,7 +146,7 @@ def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere
     erase_listener(1, "27830000000", "test-secret")
     assert words_find("gogo") == []
     assert not ListenerEmbedding.objects(text__contains="gogo").count()
-    lexical = vectors.current_lexical(1, vectors.current_index(1))
+    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
     assert "gogo" not in lexical.terms and "jerusalema" not in lexical.terms  # no word of theirs is kept anywhere
     assert words_find("shedding") == ["27830000001"]
 
@@ -154,11 +154,11 @@ def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere
 @pytest.mark.db
 def test_a_process_that_did_not_erase_the_listener_forgets_their_words_too(station):
     assert words_find("gogo") == ["27830000000"]
-    kept = dict(vectors._lexicals)
+    kept = dict(lexical_store._lexicals)
     erase_listener(1, "27830000000", "test-secret")
-    vectors._lexicals.update(kept)  # as another process holds it: its erasure hook never ran there
+    lexical_store._lexicals.update(kept)  # as another process holds it: its erasure hook never ran there
     assert words_find("gogo") == []
-    assert "gogo" not in vectors.current_lexical(1, vectors.current_index(1)).terms
+    assert "gogo" not in lexical_store.current_lexical(1, vectors.current_index(1)).terms
 
 
 @pytest.mark.db

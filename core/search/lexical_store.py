@@ -1,0 +1,78 @@
+"""This process's lexical index of each station and model (core.search.lexical), kept over the same vector ids as
+its FAISS index (core.search.vectors): the texts stored with the vectors, read from MongoDB by `seq` as the vectors
+are, and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it).
+"""
+from __future__ import annotations
+
+import threading
+
+from core.listeners import snapshot
+from core.search.embeddings import Embedder, embedder
+from core.search.index import VectorIndex
+from core.search.lexical import LexicalIndex
+from core.search.models import ListenerEmbedding
+
+_lexicals: dict[tuple[int, str], LexicalIndex] = {}
+_lock = threading.Lock()
+
+
+def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None = None) -> LexicalIndex:
+    """This process's lexical index of the company over the same vector ids as `index` (current_index's): the
+    texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are."""
+    model = model or embedder()
+    key, lineage = (company_id, model.name), (index.made, _erasures(company_id))
+    with _lock:
+        found = _lexicals.get(key)
+        if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
+            found = _lexicals[key] = _without_erased(company_id, found, lineage)
+        if found is None or found.lineage != lineage:
+            found = _lexicals[key] = LexicalIndex(lineage)
+        if found.seq < index.seq:
+            ids, texts, dead = [], [], []
+            for doc in ListenerEmbedding._get_collection().find(
+                    {"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq, "$lte": index.seq}},
+                    {"_id": 0, "originator": 1, "text": 1}):
+                at, was = index.current.get(doc["originator"]), found.where.get(doc["originator"])
+                if was is not None and was != at:
+                    dead.append(was)
+                if at is not None:
+                    ids.append(at)
+                    texts.append(doc.get("text") or "")
+                    found.where[doc["originator"]] = at
+            found.put(ids, texts, dead)
+            found.seq = index.seq
+    found.refresh()
+    return found
+
+
+def _without_erased(company_id: int, found: LexicalIndex, lineage: tuple) -> LexicalIndex:
+    """The lexical index without the listeners erased since (by another process: its hook never ran here), who are
+    those it holds that the snapshot no longer names (erasure renames them)."""
+    named = set(snapshot.current(company_id).originators.tolist())
+    gone = [at for originator, at in found.where.items() if originator not in named]
+    if not gone:
+        found.lineage = lineage
+        return found
+    return found.without(gone, lineage)
+
+
+def _erasures(company_id: int) -> int:
+    """How many of the station's listeners are erased: the snapshot is how a process hears of an erasure made by
+    another, whose listener its lexical index must then let go of (`_without_erased`)."""
+    snap = snapshot.current(company_id)
+    return int(snap.cols["erased"].sum()) if len(snap) and "erased" in snap.cols else 0
+
+
+def erased(company_id: int, model: str, originator: str) -> None:
+    """Let go of an erased listener's text and of the terms only they used (the vector store's erasure hook)."""
+    with _lock:
+        found = _lexicals.get((company_id, model))
+        was = found.where.get(originator) if found is not None else None
+        if was is not None:
+            _lexicals[(company_id, model)] = found.without([was], found.lineage)
+
+
+def forget() -> None:
+    """Drop this process's lexical indexes (with its vector indexes)."""
+    with _lock:
+        _lexicals.clear()
