@@ -70,6 +70,9 @@ class CoverageFields(Schema):
 
     candidates = fields.Int(metadata={"description": "listeners the filters (and a query's criteria) allowed"})
     indexed = fields.Int(metadata={"description": "how many of the candidates have a vector yet"})
+    seconds_left = fields.Int(allow_none=True, metadata={
+        "description": "while fewer are indexed: about how many seconds until the embedding under way has read them "
+                       "all, at the pace it has kept (null: nothing is waited for, or its pace is not known yet)"})
 
 
 class SearchSchema(CoverageFields):

@@ -2,7 +2,7 @@
 index from (core.search.index), so that any node can rebuild it and nothing is lost with an index file."""
 from __future__ import annotations
 
-from mongoengine import BinaryField, DateTimeField, Document, FloatField, IntField, ListField, StringField
+from mongoengine import BinaryField, DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -29,12 +29,14 @@ class ListenerEmbedding(Document):
 
 @stored
 class EmbeddingCounter(Document):
-    """The last `seq` given out per company and model (an atomic $inc hands out the next ones)."""
+    """The last `seq` given out per company and model (an atomic $inc hands out the next ones), and the embedding
+    runs under way (core.search.progress)."""
 
     company_id = IntField(required=True)
     model = StringField(required=True)
     seq = IntField(default=0)
     written_at = DateTimeField()
+    runs = DictField()
     meta = {"collection": "embedding_counters",
             "indexes": [{"fields": ["company_id", "model"], "unique": True}]}
 

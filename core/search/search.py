@@ -18,7 +18,7 @@ from core.explore.filters import ListenerFilter
 from core.explore.operations import LISTING_PROJECTION, Selection, select
 from core.explore.records import record
 from core.listeners.declared import read_listeners
-from core.search import calibration
+from core.search import calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.index import similarity_of
@@ -140,10 +140,15 @@ def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
 
 
 def coverage(sel: Selection) -> dict:
-    """{"candidates": the selected listeners, "indexed": how many of them have a vector}: every answer that ranks
-    by meaning says it, so that a station still being embedded is never read as "nobody matched"."""
+    """{"candidates": the selected listeners, "indexed": how many of them have a vector, "seconds_left": about how
+    long until the embedding under way has read them all (None when none is waited for, or its pace is not known
+    yet)}: every answer that ranks by meaning says it, so that a station still being embedded is never read as
+    "nobody matched"."""
     index = current_index(sel.company.company_id)
-    return {"candidates": int(sel.mask.sum()), "indexed": int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())}
+    candidates, indexed = int(sel.mask.sum()), int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())
+    waiting = indexed < candidates
+    return {"candidates": candidates, "indexed": indexed,
+            "seconds_left": progress.seconds_left(sel.company.company_id, embedder().name) if waiting else None}
 
 
 def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,

@@ -24,7 +24,7 @@ from core.db.quirks import IN_CHUNK, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
-from core.search import lexical_store
+from core.search import lexical_store, progress
 from core.search.embeddings import Embedder, embedder
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts, text_hash
@@ -55,16 +55,21 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
     _fill_texts(company_id, model.name, snap.originators[rows].tolist(), texts, stored)
     made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
-    for start in range(0, len(changed), EMBED_BATCH):
-        part = changed[start:start + EMBED_BATCH]
-        fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
-        if fresh:
-            text_of = {hashes[i]: texts[i] for i in part}
-            made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
-        for at in range(0, len(part), WRITE_BATCH):
-            written = part[at:at + WRITE_BATCH]
-            _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
-                   [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
+    run = progress.begin(company_id, model.name, len(changed))
+    try:
+        for start in range(0, len(changed), EMBED_BATCH):
+            part = changed[start:start + EMBED_BATCH]
+            fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
+            if fresh:
+                text_of = {hashes[i]: texts[i] for i in part}
+                made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
+            for at in range(0, len(part), WRITE_BATCH):
+                written = part[at:at + WRITE_BATCH]
+                _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
+                       [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
+                progress.advance(company_id, model.name, run, len(written))
+    finally:
+        progress.end(company_id, model.name, run)
     return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
 
 

@@ -93,6 +93,17 @@ def days_ago(days: float | None) -> str:
     return "today" if whole <= 0 else f"{plural(whole, 'day')} ago"
 
 
+def time_left(seconds: float) -> str:
+    """A wait in the words a person says it: "a minute" up to 90 seconds, then whole minutes ("3 minutes"), then
+    hours and a half ("1.5 hours"); an estimate, so never finer than that."""
+    minutes = math.ceil(max(0.0, seconds) / 60)
+    if minutes <= 1 or seconds <= 90:
+        return "a minute"
+    if minutes < 90:
+        return plural(minutes, "minute")
+    return plural(round(minutes / 30) / 2, "hour")
+
+
 def daypart(key: str) -> str:
     """When a daypart is, as a sentence says it: "overnight", "at breakfast", "in the evening"."""
     return DAYPART_PHRASES.get(key) or f"at {key.replace('_', ' ')}"

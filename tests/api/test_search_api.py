@@ -2,10 +2,13 @@
 (1 + cos) / 2, the contract's bounds and defaults, tenancy and erasure."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from core.search import vectors
-from core.search.models import ListenerEmbedding
+from core.clock import utcnow
+from core.search import progress, vectors
+from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
@@ -207,6 +210,18 @@ def test_while_a_station_is_being_embedded_the_answer_says_how_many_candidates_a
     assert all(r["similarity"] is not None for r in free_text["results"]) and len(free_text["results"]) == 6
     exact = answered(client, key_for(1), q="gospel")
     assert (exact["candidates"], exact["indexed"]) == (4, 2)
+
+
+def test_while_the_rest_is_being_embedded_the_answer_says_about_how_long_it_has_left(client, half_embedded, key_for):
+    model = vectors.embedder().name
+    assert answered(client, key_for(1), q="talk about the weather", min_score=0)["seconds_left"] is None
+    run = progress.begin(1, model, 6)
+    progress.advance(1, model, run, 2)
+    EmbeddingCounter._get_collection().update_one(  # two of six written in the first minute
+        {"company_id": 1, "model": model}, {"$set": {f"runs.{run}.started_at": utcnow() - timedelta(minutes=1)}})
+    assert 115 <= answered(client, key_for(1), q="talk about the weather", min_score=0)["seconds_left"] <= 125
+    progress.end(1, model, run)
+    assert answered(client, key_for(1), q="talk about the weather", min_score=0)["seconds_left"] is None
 
 
 def test_a_query_met_exactly_returns_the_listeners_not_embedded_yet_never_nobody(client, half_embedded, key_for):

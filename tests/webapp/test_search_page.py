@@ -3,11 +3,16 @@ filters, the contract's defaults, invalid values as messages, htmx fragments, te
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html import unescape
 
 import pytest
 
 from core.access.users import create_user
+from core.clock import utcnow
+from core.search import progress
+from core.search.embeddings import embedder
+from core.search.models import EmbeddingCounter
 from core.search.vectors import refresh_embeddings
 from core.segmentation.runs import segment_company
 from tests.factories import make_company, make_listener
@@ -195,3 +200,25 @@ def test_a_station_without_listeners_explains_how_to_get_them_whatever_the_query
     for path in ("/stations/3/search", "/stations/3/search?q=gospel"):
         response = client.get(path)
         assert response.status_code == 200 and 'data-testid="search-empty-station"' in response.text
+
+
+def test_while_the_station_is_being_embedded_the_page_says_how_many_are_ready_and_about_how_long(client, app):
+    make_company(1, name="Jozi FM")
+    for n in range(4):
+        person(1, f"2782100000{n}", GOSPEL, name=f"Gospel {n}")
+    segment_company(1, NOW)
+    refresh_embeddings(1, ["27821000000", "27821000001"])
+    model = embedder().name
+    run = progress.begin(1, model, 2)
+    progress.advance(1, model, run, 1)  # one of two written in three minutes: about three minutes left
+    EmbeddingCounter._get_collection().update_one(
+        {"company_id": 1, "model": model}, {"$set": {f"runs.{run}.started_at": utcnow() - timedelta(minutes=3)}})
+    create_user("thandi@jozi.fm", PASSWORD, companies=[1], name="Thandi Mokoena")
+    client.post("/login", data={"email": "thandi@jozi.fm", "password": PASSWORD})
+    html = client.get(SEARCH, query_string={"q": "praise and worship", "min_score": "0"}).text
+    notice = " ".join(re.search(r'data-testid="search-coverage">(.*?)</p>', html, re.S).group(1).split())
+    assert notice.startswith("Ready for 2 of 4 listeners, about") and "3 minutes</span> left" in notice
+    progress.end(1, model, run)
+    html = client.get(SEARCH, query_string={"q": "praise and worship", "min_score": "0"}).text
+    notice = " ".join(re.search(r'data-testid="search-coverage">(.*?)</p>', html, re.S).group(1).split())
+    assert notice.startswith("Ready for 2 of 4 listeners: the others are still being read") and "left" not in notice

@@ -7,7 +7,7 @@ import pytest
 
 from core.privacy.erasure import erase_listener
 from core.search import vectors
-from core.search.models import ListenerEmbedding
+from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
 from tests.conftest import empty_database
 from tests.factories import add_interactions, make_listener
@@ -107,3 +107,25 @@ def test_a_vector_written_after_its_listener_was_erased_does_not_stay(station):
     late = vectors.embedder().embed(["Play my song number 3, please"])
     vectors._write(1, vectors.embedder().name, ["27830000003"], ["late"], late)
     assert ListenerEmbedding.objects(company_id=1, originator="27830000003").count() == 0
+
+
+def runs() -> list[dict]:
+    """The embedding runs under way (core.search.progress), as stored."""
+    doc = EmbeddingCounter._get_collection().find_one({"company_id": 1}) or {}
+    return [{k: run[k] for k in ("total", "done")} for run in (doc.get("runs") or {}).values()]
+
+
+def test_a_refresh_counts_its_run_while_it_writes_and_leaves_none_after_even_when_it_fails(app, monkeypatch):
+    for n in range(6):
+        make_listener(1, f"2783000000{n}", [event(2 + n, message=f"Play my song number {n}, please")])
+    segment_company(1, NOW)
+    seen, write = [], vectors._write
+    monkeypatch.setattr(vectors, "_write", lambda *a, **k: (write(*a, **k), seen.append(runs())))
+    vectors.refresh_embeddings(1)
+    assert seen == [[{"total": 6, "done": 0}]] and runs() == []
+    add_interactions(1, "27830000002", [event(1, message="Soccer! Chiefs all the way")], import_id="second")
+    segment_company(1, NOW)
+    monkeypatch.setattr(vectors, "_write", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        vectors.refresh_embeddings(1)
+    assert runs() == []

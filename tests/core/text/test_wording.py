@@ -17,6 +17,7 @@ from core.text.wording import (
     percentage,
     plural,
     sentence,
+    time_left,
 )
 
 
@@ -105,3 +106,9 @@ def test_a_daypart_reads_as_when_it_is(key, expected):
 
 def test_every_daypart_of_the_behaviour_profile_has_its_own_phrase():
     assert set(DAYPART_PHRASES) == set(DAYPARTS)
+
+
+@pytest.mark.parametrize("seconds, said", [(0, "a minute"), (90, "a minute"), (91, "2 minutes"), (200, "4 minutes"),
+                                           (5340, "89 minutes"), (5400, "1.5 hours"), (7200, "2 hours")])
+def test_a_wait_is_said_in_minutes_then_half_hours_never_finer_than_an_estimate(seconds, said):
+    assert time_left(seconds) == said

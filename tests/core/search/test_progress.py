@@ -1,0 +1,58 @@
+"""How long the embedding under way has left (core.search.progress): at the pace each run has kept, unknown before
+a run has written anything or once it stopped moving, and nothing to wait for once it ended."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from core.clock import utcnow
+from core.search import progress
+from core.search.models import EmbeddingCounter
+
+pytestmark = pytest.mark.db
+MODEL = "local:test"
+
+
+def run_started(ago: timedelta, total: int, done: int, moved: timedelta = timedelta(0)) -> str:
+    """A run that began `ago`, has `done` of `total` written and last wrote `moved` ago."""
+    run = progress.begin(1, MODEL, total)
+    progress.advance(1, MODEL, run, done)
+    EmbeddingCounter._get_collection().update_one(
+        {"company_id": 1, "model": MODEL},
+        {"$set": {f"runs.{run}.started_at": utcnow() - ago, f"runs.{run}.at": utcnow() - moved}})
+    return run
+
+
+def test_a_run_a_quarter_done_in_a_minute_has_about_three_minutes_left(app):
+    run_started(timedelta(minutes=1), total=4000, done=1000)
+    assert 175 <= progress.seconds_left(1, MODEL) <= 185
+
+
+def test_with_two_runs_under_way_the_slower_one_says_how_long(app):
+    run_started(timedelta(minutes=1), total=4000, done=1000)
+    run_started(timedelta(minutes=1), total=2000, done=200)
+    assert 530 <= progress.seconds_left(1, MODEL) <= 545
+
+
+def test_a_run_that_has_written_nothing_yet_has_no_pace_so_no_estimate(app):
+    run_started(timedelta(minutes=1), total=4000, done=0)
+    assert progress.seconds_left(1, MODEL) is None
+
+
+@pytest.mark.parametrize("moved, waited_for", [(timedelta(minutes=9), True), (timedelta(minutes=11), False)])
+def test_a_run_that_stopped_moving_for_ten_minutes_is_no_longer_waited_for(app, moved, waited_for):
+    run_started(timedelta(minutes=30), total=4000, done=1000, moved=moved)
+    assert (progress.seconds_left(1, MODEL) is not None) is waited_for
+
+
+def test_an_ended_run_leaves_nothing_to_wait_for_and_other_stations_are_apart(app):
+    run = run_started(timedelta(minutes=1), total=4000, done=1000)
+    assert progress.seconds_left(2, MODEL) is None
+    progress.end(1, MODEL, run)
+    assert progress.seconds_left(1, MODEL) is None
+
+
+def test_nothing_to_embed_records_no_run(app):
+    assert progress.begin(1, MODEL, 0) is None
+    assert progress.seconds_left(1, MODEL) is None
