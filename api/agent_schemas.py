@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.ai import MeteredFields
-from core.search.churn import LEVELS
+from core.churn.explain import LEVELS
 from core.search.words import GOALS
 
 RISKS = ", ".join(LEVELS)

@@ -15,22 +15,42 @@ from core.segmentation.rules import SEGMENTS
 
 
 class SignalSchema(Schema):
-    name = fields.Str(metadata={"description": "silence_beyond_habit, days_since_last, frequency_trend or "
-                                              "active_weeks"})
-    value = fields.Raw(allow_none=True, metadata={"description": "the number the signal reads (a risk 0..1, days, "
-                                                                 "a change in interactions, weeks)"})
-    weight = fields.Int(metadata={"description": "points the signal gives at full risk (the weights add up to 100)"})
-    points = fields.Float(metadata={"description": "points it gives this listener"})
-    sentence = fields.Str()
+    name = fields.Str(metadata={"description": "silence, habit, trend or reach: the part of their behaviour it reads"})
+    points = fields.Float(metadata={"description": "how far the score moves when this part of their behaviour is "
+                                                   "replaced by the station's typical listener's (negative: it "
+                                                   "lowers the score)"})
+    effect = fields.Str(metadata={"enum": ["raises", "lowers", "barely moves"]})
+    sentence = fields.Str(metadata={"description": "the signal with the listener's own numbers"})
+
+
+class BacktestSchema(Schema):
+    chosen = fields.Str(metadata={"enum": ["model", "recency", "bgnbd"],
+                                  "description": "what scores the station: its own model, days since the last "
+                                                 "interaction, or BG/NBD's expected active days"})
+    reason = fields.Str(metadata={"description": "why, in a sentence"})
+    horizon_days = fields.Int()
+    held_out = fields.Str(metadata={"description": "the date of the cut-off the methods were checked on"})
+    labelled = fields.Int(metadata={"description": "listeners checked at that cut-off"})
+    auc = fields.Dict(keys=fields.Str(), values=fields.Float(allow_none=True), metadata={
+        "description": "per method: the chance it ranked a listener who went quiet above one who did not"})
+    brier = fields.Dict(keys=fields.Str(), values=fields.Float(allow_none=True), metadata={
+        "description": "per method: mean squared error of its probabilities (lower is better)"})
 
 
 class ChurnRiskSchema(Schema):
     company_id = fields.Int()
     originator = fields.Str()
+    probability = fields.Float(allow_none=True, metadata={
+        "description": "the chance they send nothing within the horizon, calibrated on the station's past (null: "
+                       "never heard from)"})
     level = fields.Str(metadata={"enum": ["low", "medium", "high"],
                                  "description": "high from a score of 70, medium from 40, else low"})
-    score = fields.Int(metadata={"description": "0 to 100, the sum of the signals' points"})
-    signals = fields.List(fields.Nested(SignalSchema), metadata={"description": "most points first"})
+    score = fields.Int(metadata={"description": "0 to 100: the probability in hundredths (100 for a listener never "
+                                                "heard from)"})
+    signals = fields.List(fields.Nested(SignalSchema), metadata={"description": "what moved the score most first"})
+    method = fields.Str(metadata={"description": "what scored it (backtest.chosen)"})
+    backtest = fields.Nested(BacktestSchema, allow_none=True, metadata={
+        "description": "how the station's scoring did on its own past (null before a full run learned it)"})
     as_of = fields.Str(metadata={"description": "the time the score is computed for (ISO 8601, UTC)"})
 
 

@@ -24,6 +24,7 @@ class AveragesSchema(Schema):
     rfm_recency = fields.Float(allow_none=True)
     rfm_frequency = fields.Float(allow_none=True)
     rfm_engagement = fields.Float(allow_none=True)
+    churn = fields.Float(allow_none=True, metadata={"description": "mean chance of going quiet in the next 30 days"})
 
 
 class SegmentStatsSchema(Schema):
@@ -33,6 +34,9 @@ class SegmentStatsSchema(Schema):
     count = fields.Int()
     percentage = fields.Float()
     averages = fields.Nested(AveragesSchema)
+    expected_quiet = fields.Int(allow_none=True, metadata={
+        "description": "how many of the segment are expected to go quiet in the next 30 days (the sum of their "
+                       "chances; null before a run scored them)"})
 
 
 class BreakdownSchema(Schema):

@@ -67,15 +67,16 @@ def bench_import(ctx: Context) -> dict:
 
 
 def bench_segmentation(ctx: Context) -> dict:
-    """One full segmentation run as of the dataset's `now`, with its read/compute/write split."""
+    """One full segmentation run as of the dataset's `now`, with its read/churn/compute/write split (churn: the
+    backtest that learns who goes quiet, core.churn)."""
     from core.segmentation.runs import segment_company
 
     started = time.perf_counter()
     run = segment_company(ctx.company_id, ctx.now)
     seconds = time.perf_counter() - started
     timings = getattr(run, "timings", None) or {}
-    split = "/".join(f"{timings[k]:.1f}" for k in ("read_s", "compute_s", "write_s") if k in timings)
-    return {"segmentation s": f"{seconds:.1f}", "read/compute/write s": split or "-"}
+    split = "/".join(f"{timings[k]:.1f}" for k in ("read_s", "churn_s", "compute_s", "write_s") if k in timings)
+    return {"segmentation s": f"{seconds:.1f}", "read/churn/compute/write s": split or "-"}
 
 
 def _explorer_benchmarks() -> list:

@@ -18,6 +18,7 @@ from core.audiences import models as _audience_models  # noqa: F401 - registers 
 from core.audiences.members import erase_members
 from core.campaigns import models as _campaign_models  # noqa: F401 - registers the package's documents
 from core.campaigns.cache import erase_recommendations
+from core.churn import models as _churn_models  # noqa: F401 - registers the package's documents
 from core.config import Settings
 from core.credits import ledger
 from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents

@@ -14,6 +14,7 @@ LAYERS = (
     ("core.db", "core.text"),
     ("core.stations", "core.access", "core.credits"),
     ("core.listeners",),
+    ("core.churn",),
     ("core.segmentation",),
     ("core.explore",),
     ("core.search",),

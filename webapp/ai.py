@@ -18,7 +18,7 @@ from core.ai.promote import PROMOTABLE, THRESHOLD, promote_demographics, promoti
 from core.clock import as_utc
 from core.credits.ledger import account
 from core.errors import AiPaused
-from core.search.churn import published_evaluation
+from core.search.risk import station_backtest
 from core.text.wording import join_words
 from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
 from webapp.labels import value_label
@@ -57,7 +57,7 @@ def _insights_page(station: dict, found: dict | None = None, problem: str | None
     return render_template("ai/page.html", station=station, insights=found, problem=problem,
                            price=price_of(INSIGHTS), credits=account(company_id), threshold=THRESHOLD,
                            quality=inference_quality(measured.read("inference")),
-                           churn_evaluation=published_evaluation())
+                           churn_backtest=station_backtest(company_id))
 
 
 @bp.get("/stations/<int:company_id>/listeners/<originator>/ai")

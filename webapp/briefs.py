@@ -13,10 +13,10 @@ from flask_login import login_required
 
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
+from core.churn.explain import LEVELS as CHURN_LEVELS
 from core.errors import ValidationFailed
 from core.explore.filters import TRUE, parse_filters
 from core.explore.spec import SPEC, included
-from core.search.churn import LEVELS as CHURN_LEVELS
 from core.stations.companies import get_company
 from core.stations.shows import show_titles
 from core.text.query import whole_number

@@ -21,7 +21,7 @@ bp = Blueprint("explorer", __name__)
 
 PAGE_SIZES = (25, 50, 100)
 GROUPS = (
-    ("Segment", ("segment", "tags")),
+    ("Segment", ("segment", "churn_risk", "tags")),
     ("Declared", ("gender", "age_group", "ethnicity", "language", "location", "income_bracket", "education",
                   "employment_status")),
     ("Contact", ("name", "email", "originator")),
@@ -39,7 +39,7 @@ as the spec groups them (a test holds the two together)."""
 WIDGETS = {"strings": "checks", "ints": "checks", "all_of": "checks", "string": "select", "int": "select",
            "bool": "yesno", "exact": "text", "partial": "text", "datetime": "date"}
 PRESET_DAYS = (7, 30, 90)
-NEWEST_FIRST = ("last_active", "interactions_30d")
+NEWEST_FIRST = ("last_active", "interactions_30d", "churn")
 """Columns whose first click sorts the largest first."""
 NO_INFERENCE = ("No listener has inferred values yet, so these filters match nobody for now. They fill in once "
                 "AI inference has run on this station's listeners.")

@@ -13,7 +13,6 @@ from core.explore.operations import int_param
 from core.explore.timeline import listener_timeline
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
-from core.search.churn import published_evaluation
 from core.search.risk import listener_churn_risk
 from core.search.search import similar_listeners
 from core.stations.shows import show_titles
@@ -38,7 +37,7 @@ def page(company_id: int, originator: str):
         context.update(listener=get_listener(company_id, originator), shows=show_titles(company_id),
                        back=explorer_url(company_id, request.referrer), days=DAYS, months=MONTHS,
                        field_labels=FIELD_LABELS, declared_total=len(COMPLETENESS),
-                       churn=listener_churn_risk(company_id, originator), churn_evaluation=published_evaluation())
+                       churn=listener_churn_risk(company_id, originator))
     return render_htmx("listener/page.html", "listener/_timeline_entries.html", **context)
 
 

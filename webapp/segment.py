@@ -7,7 +7,9 @@ from flask_login import login_required
 
 from core.explore.operations import int_param
 from core.explore.spec import SPEC
+from core.search.risk import station_backtest
 from core.search.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
+from core.segmentation.overview import segment_breakdown
 from webapp.charts import with_filter
 from webapp.helpers import open_station, render_htmx
 from webapp.labels import title, value_label
@@ -28,7 +30,9 @@ def page(company_id: int, segment_key: str):
     limit = int_param(request.args.to_dict(flat=False), "limit", DEFAULT_LIMIT)
     profile = segment_profile(company_id, segment_key, limit)
     base = url_for("explorer.page", company_id=company_id)
+    stats = next(row for row in segment_breakdown(company_id)["segments"] if row["segment"] == segment_key)
     return render_htmx("segment/page.html", "segment/_fragment.html", station=station, profile=profile,
+                       stats=stats, churn_backtest=station_backtest(company_id),
                        groups=[{"key": g, "title": GROUP_TITLES[g], "charts": [chart(profile, name, base)
                                                                              for name in GROUPS[g]]} for g in GROUPS])
 

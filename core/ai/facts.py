@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.clock import utcnow
+from core.churn.explain import mix
 from core.listeners import snapshot
-from core.listeners.events import load_events
-from core.search.churn import LEVELS, churn_inputs, churn_levels, churn_scores
 from core.search.segment_profile import profile_of
 from core.segmentation.overview import latest_run, segment_breakdown, segment_insights, segment_movements
 from core.segmentation.rules import SEGMENTS
 from core.stations.companies import get_company
 from core.stations.shows import show_titles
 
-CHURN_SAMPLE = 150  # listeners per segment whose churn risk is computed (every k-th, so the same each time)
 PROFILED = 300  # the most engaged listeners of a segment whose traits are set against the station
 TRAITS = 3
 
@@ -32,7 +29,7 @@ def station_facts(company_id: int) -> dict:
     summaries = {row["segment"]: row["explanation"] for row in insights["insights"]}
     run = latest_run(company_id)
     habits = {key: seg.get("habits", {}) for key, seg in (run.rollup if run else {}).get("segments", {}).items()}
-    churn = churn_mix(company, snap) if len(snap) else {}
+    churn = churn_mix(snap) if len(snap) else {}
     titles = show_titles(company_id) if len(snap) else {}
     segments = []
     for row in breakdown["segments"]:
@@ -61,29 +58,14 @@ def _traits(company, snap, key: str, titles: dict) -> list[dict]:
             for t in profile["distinctive"][:TRAITS]]
 
 
-def churn_mix(company, snap) -> dict:
-    """Share of each segment's sampled listeners at low, medium and high churn risk now."""
-    codes = snap.cols["segment"]
-    alive = ~snap.cols["erased"] if "erased" in snap.cols else np.ones(len(snap), dtype=bool)
-    chosen = {key: _sample(np.flatnonzero((codes == code) & alive)) for code, key in enumerate(snap.vocab["segment"])
-              if key in SEGMENTS}
-    wanted = [str(o) for rows in chosen.values() for o in snap.originators[rows].tolist()]
-    if not wanted:
+def churn_mix(snap) -> dict:
+    """Each segment's churn mix now (core.churn.explain.mix), from the probabilities the last run scored; none before
+    a run has scored any."""
+    if "churn" not in snap.cols or np.isnan(snap.cols["churn"]).all():
         return {}
-    events = load_events(company.company_id, wanted)
-    levels = churn_levels(churn_scores(churn_inputs(events.row, events.ts, len(events.originators), utcnow(),
-                                                    company.timezone)))
-    level_of = dict(zip(events.originators, levels.tolist()))
-    out = {}
-    for key, rows in chosen.items():
-        found = [level_of[o] for o in snap.originators[rows].tolist() if o in level_of]
-        if found:
-            counts = np.bincount(found, minlength=len(LEVELS))
-            out[key] = {"sampled": len(found), **{LEVELS[i]: round(float(counts[i]) / len(found), 3)
-                                                  for i in range(len(LEVELS))}}
-    return out
+    codes, churn = snap.cols["segment"], snap.cols["churn"]
+    alive = ~snap.cols["erased"] if "erased" in snap.cols else np.ones(len(snap), dtype=bool)
+    return {key: mix(churn[(codes == code) & alive]) for code, key in enumerate(snap.vocab["segment"])
+            if key in SEGMENTS and ((codes == code) & alive).any()}
 
 
-def _sample(rows: np.ndarray) -> np.ndarray:
-    step = max(1, len(rows) // CHURN_SAMPLE)
-    return rows[::step][:CHURN_SAMPLE]

@@ -16,11 +16,10 @@ from datetime import datetime
 import numpy as np
 
 from core.ai.interests import THEMES
+from core.churn.explain import LEVELS, level_codes
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.explore.records import reachable
-from core.listeners.events import load_events
-from core.search.churn import LEVELS, churn_inputs, churn_levels, churn_scores
 from core.search.texts import latest_messages
 from core.segmentation.rules import LABELS
 from core.stations.shows import show_titles
@@ -60,7 +59,7 @@ def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: di
     chosen = sample_rows(snap, rows, sample_size)
     originators = [str(o) for o in snap.originators[chosen].tolist()]
     out["sample"] = {"size": len(chosen), "drawn": SAMPLE_DRAWN}
-    out["churn"] = _churn(sel, originators, now)
+    out["churn"] = _churn(snap, chosen)
     out["themes"] = _themes(sel.company.company_id, originators)
     out["figures"] = figures(out)
     return out
@@ -114,14 +113,13 @@ def sample_rows(snap, rows: np.ndarray, sample_size: int) -> np.ndarray:
     return order[np.unique(np.linspace(0, len(order) - 1, sample_size).round().astype(np.int64))]
 
 
-def _churn(sel: Selection, originators: list[str], now: datetime) -> dict:
-    """The sample's churn-risk mix: listeners at low, medium and high risk (core.search.churn)."""
-    events = load_events(sel.company.company_id, originators, now=now)
-    levels = churn_levels(churn_scores(churn_inputs(events.row, events.ts, len(events.originators), now,
-                                                    sel.company.timezone)))
-    counts = np.bincount(levels, minlength=len(LEVELS)) if len(levels) else np.zeros(len(LEVELS), dtype=np.int64)
-    return {"sampled": int(len(levels)),
-            **{level: {"count": int(counts[i]), "share": percentage(int(counts[i]), len(levels))}
+def _churn(snap, rows: np.ndarray) -> dict:
+    """The sample's churn-risk mix: listeners at low, medium and high risk, as the last run scored them
+    (core.churn)."""
+    churn = snap.cols["churn"][rows] if "churn" in snap.cols else np.zeros(0)
+    counts = np.bincount(level_codes(churn), minlength=len(LEVELS)) if len(churn) else np.zeros(len(LEVELS), int)
+    return {"sampled": int(len(churn)),
+            **{level: {"count": int(counts[i]), "share": percentage(int(counts[i]), len(churn))}
                for i, level in enumerate(LEVELS)}}
 
 

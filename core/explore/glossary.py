@@ -30,6 +30,17 @@ METRICS: dict[str, tuple[str, str]] = {
                       "is everyone who used that channel."),
     "movements": ("Movements", "How many listeners went from one segment to another in the latest segmentation "
                   "run."),
+    "churn": ("Chance of going quiet", "The chance a listener sends nothing in the next 30 days, learned from the "
+              "station's own past: of listeners scored 70, about 70 in 100 went quiet last time. Low under 40, "
+              "medium from 40, high from 70."),
+    "churn_ranking": ("How well going quiet is predicted", "Listeners scored as of 30 days back, then checked "
+                      "against who was heard from since: how often one who went quiet ranked above one who did not "
+                      "(AUC; 50% is a coin toss)."),
+    "habit_model": ("Habit model (BG/NBD)", "A standard model of customers who stop without saying so: each takes "
+                    "part at their own pace and may stop after any active day. A yardstick for the chance of going "
+                    "quiet."),
+    "expected_quiet": ("Expected to go quiet", "The sum of the listeners' chances of going quiet: how many of them "
+                       "the station can expect not to hear from in the next 30 days."),
     **{key: (f"{key.capitalize()} score", text) for key, text in SCORES.items()},
 }
 """The dashboard's other numbers: (title, one line) by key."""

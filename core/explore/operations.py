@@ -65,7 +65,7 @@ def select(company_id: int, flt: ListenerFilter) -> Selection:
 
 
 SORTS = {"last_active": "last_ts", "listener": "originator", "segment": "segment", "interactions_30d": "n_30",
-         "channel": "primary_channel", "location": "location"}
+         "channel": "primary_channel", "location": "location", "churn": "churn"}
 """The orders the explorer's listener table offers (`sort=name` ascending, `sort=-name` descending); the API keeps
 its one documented order, most recently active first."""
 DEFAULT_SORT = "-last_active"
@@ -84,6 +84,8 @@ def _sort_key(snap: snapshot.Snapshot, rows: np.ndarray, name: str) -> np.ndarra
     column = snap.cols[SORTS[name]][rows]
     if name == "listener":
         return np.unique(column, return_inverse=True)[1]
+    if name == "churn":  # in thousandths; a listener never heard from (or not scored yet) ranks as the surest
+        return np.where(np.isnan(column), 1001, np.round(1000 * np.nan_to_num(column)))
     if name == "location":
         vocab = [str(v).lower() for v in snap.vocab.get("location", [])]
         rank = np.append(np.argsort(np.argsort(vocab)), len(vocab)) if vocab else np.zeros(1, dtype=np.int64)

@@ -46,6 +46,7 @@ def behaviour(snap: Snapshot, row: int, tz: str | None = None) -> dict:
         "competition_share": round(float(c["competition_share"][row]), 4),
         "top_show_share_90d": round(float(c["top_show_share_90"][row]), 4),
         "active_weeks_90d": int(c["active_weeks_90"][row]),
+        "churn_probability": None if np.isnan(c["churn"][row]) else round(float(c["churn"][row]), 3),
         "channels": _members(snap, "channels", row),
         "primary_channel": int(c["primary_channel"][row]) or None,
         "peak_hour": _non_negative(c["peak_hour"][row]),

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from core.churn.explain import LEVELS
 from core.listeners.fields import AGE_GROUPS, COMPLETENESS, GENDERS
 from core.segmentation.behaviour import DAYPART_OF_HOUR, DAYPARTS, WEEKDAY_SHARE
 from core.segmentation.rules import SEGMENTS
@@ -27,6 +28,7 @@ _INCLUDING: dict[str, tuple[str, str, Any]] = {
     "inferred_lsm": ("strings", "inferred_lsm", None),
     "campaign_type": ("strings", "campaign_types", None),
     "peak_time_of_day": ("strings", "peak_time_of_day", DAYPARTS),
+    "churn_risk": ("strings", "churn_level", LEVELS),
     "public_holiday": ("strings", "public_holidays", None),
     "missing_fields": ("strings", "missing_fields", COMPLETENESS),
     "channel_type": ("ints", "primary_channel", (1, 10_000)),
@@ -96,6 +98,8 @@ def _declared(names: tuple[str, ...]) -> str:
 
 HELP: dict[str, str] = {
     "segment": "Their segment as of the latest segmentation run.",
+    "churn_risk": "Their chance of going quiet in the next 30 days, as the latest segmentation run scored it: low "
+                  "under 40 in 100, medium from 40, high from 70.",
     "gender": "Gender as the listener declared it.",
     "age_group": "Age group, from the age the listener declared.",
     "ethnicity": "Ethnicity as the listener declared it.",
@@ -131,6 +135,7 @@ HELP: dict[str, str] = {
     "last_interaction_before": "Last took part before this date began (midnight, station time).",
     "timeslot_id": "Took part at least once during any ticked show.",
     "exclude_segment": "In none of these segments.",
+    "exclude_churn_risk": "Their chance of going quiet is at none of these levels; listeners not scored yet are kept.",
     "exclude_gender": "Declared a gender other than these; listeners who declared none are kept.",
     "exclude_age_group": "Declared an age outside these age groups; listeners who declared none are kept.",
     "exclude_ethnicity": "Declared an ethnicity other than these; listeners who declared none are kept.",

@@ -26,7 +26,7 @@ from core.stations.models import Company
 
 BUCKET = "snapshots"
 KINDS = {
-    "cat": ("segment", "first_segment", *CATEGORICAL, *INFERRED_SINGLE, "peak_time_of_day"),
+    "cat": ("segment", "first_segment", *CATEGORICAL, *INFERRED_SINGLE, "peak_time_of_day", "churn_level"),
     "multi": ("tags", "inferred_interests", "channels", "timeslots", "campaign_types", "public_holidays",
               "missing_fields"),
     "text": PARTIAL_TEXT,
@@ -171,10 +171,21 @@ def _packed(snapshot: Snapshot) -> tuple[bytes, dict]:
     return buffer.getvalue(), {"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}
 
 
+ADDED = {"churn": (np.float32, np.nan), "churn_level": (np.int16, -1)}
+"""Columns added after files were first written, with their absent value: a file or delta from before reads them as
+absent (a station's next full run fills them), never as a missing column."""
+
+
 def _unpacked(data: bytes, metadata: dict) -> Snapshot:
     with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
         cols = {name: arrays[name] for name in arrays.files}
-    return Snapshot(metadata["company_id"], cols, metadata["vocab"], metadata.get("meta", {}))
+    vocab, rows = dict(metadata["vocab"]), len(cols["originator"]) if "originator" in cols else 0
+    for name, (kind, absent) in ADDED.items():
+        if name not in cols:
+            cols[name] = np.full(rows, absent, dtype=kind)
+            if np.issubdtype(kind, np.integer):
+                vocab.setdefault(name, [])
+    return Snapshot(metadata["company_id"], cols, vocab, metadata.get("meta", {}))
 
 
 def save(snapshot: Snapshot) -> object:

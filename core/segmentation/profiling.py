@@ -5,6 +5,9 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from core.churn.explain import LEVELS, level_codes
+from core.churn.model import Scoring
+from core.churn.store import interactions, probabilities
 from core.listeners.declared import declared_columns
 from core.listeners.events import Events
 from core.listeners.snapshot import Snapshot
@@ -32,13 +35,18 @@ def _align(docs: list[dict], events: Events) -> tuple[list[dict], Events]:
 
 
 def profile_listeners(company: Company, docs: list[dict], events: Events, now: datetime,
-                      timeslots: list[int]) -> Snapshot:
+                      timeslots: list[int], churn: Scoring | None = None) -> Snapshot:
     """Every column of the snapshot for these listeners as of `now` (a pure function: nothing is read or written).
 
-    `timeslots` are the station's show ids, so that a show nobody listened to still has its column.
+    `timeslots` are the station's show ids, so that a show nobody listened to still has its column; `churn` is the
+    station's churn scoring (core.churn), None before one was learned (the column is then empty).
     """
     docs, events = _align(docs, events)
     cols, vocab = declared_columns(docs)
+    cols["churn"] = probabilities(churn, interactions(events, company.timezone or defaults.TIMEZONE), now)
+    vocab["churn_level"] = list(LEVELS)
+    cols["churn_level"] = (level_codes(cols["churn"]) if churn is not None
+                           else np.full(len(docs), -1)).astype(np.int16)  # nothing learned yet: absent
     behaviour = profile(events, now, company.timezone or defaults.TIMEZONE, company.country or defaults.COUNTRY,
                         timeslots, sorted(company.channel_names()))
     for name, value in behaviour.items():

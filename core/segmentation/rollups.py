@@ -12,8 +12,9 @@ from core.text.wording import agree, article, percent, percentage
 
 AVERAGED = {"recency_days": "recency_days", "interactions_30d": "n_30", "interactions_90d": "n_90",
             "channels": "channels", "competition_share": "competition_share", "rfm_recency": "rfm_recency",
-            "rfm_frequency": "rfm_frequency", "rfm_engagement": "rfm_engagement"}
-"""Each average of a segment and the snapshot column it is taken over (`channels`: how many a listener uses)."""
+            "rfm_frequency": "rfm_frequency", "rfm_engagement": "rfm_engagement", "churn": "churn"}
+"""Each average of a segment and the snapshot column it is taken over (`channels`: how many a listener uses;
+`churn`: the chance of going quiet, whose sum is how many the segment is expected to lose)."""
 
 
 def sums(s: Snapshot) -> dict:
@@ -102,7 +103,9 @@ def render(parts: dict, company: Company) -> dict:
         seg = parts["segments"].get(key) or {"count": 0}
         entry = {"count": seg["count"], "percentage": percentage(seg["count"], total)}
         if seg["count"]:
-            entry["averages"] = {name: _mean(seg["sums"][name]) for name in AVERAGED}
+            entry["averages"] = {name: _mean(seg["sums"][name]) for name in AVERAGED if name in seg["sums"]}
+            churn = seg["sums"].get("churn") or {"n": 0}
+            entry["expected_quiet"] = round(churn["sum"]) if churn["n"] else None
             entry["habits"] = _habits(seg, shows, channels)
         out["segments"][key] = entry
     if total:

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.listeners import snapshot
@@ -23,6 +24,7 @@ from core.segmentation import rollups
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.segmentation.profiling import profile_listeners
 from core.stations.companies import ensure_company
+from core.stations.defaults import TIMEZONE
 from core.stations.models import Company
 from core.stations.shows import timeslot_ids
 
@@ -82,7 +84,8 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     rows as a snapshot delta (the file is not rewritten); returns each listener's segment."""
     now, company = as_utc(now), ensure_company(company_id)
     stopwatch = Stopwatch()
-    fresh = profile_listeners(company, docs, events_of(batches, now=now), now, timeslot_ids(company_id))
+    fresh = profile_listeners(company, docs, events_of(batches, now=now), now, timeslot_ids(company_id),
+                              churn.kept(company_id))
     stopwatch.lap("compute_s")
     run, previous_at = _live_run(company_id, now)
     previous = snapshot.current(company_id)
@@ -166,8 +169,14 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
     say("reading listeners and interactions")
     docs, events = read_listeners(company.company_id, touched), load_events(company.company_id, touched, now=now)
     stopwatch.lap("read_s")
+    if touched is None:
+        say(f"learning who goes quiet from {len(events):,} interactions")
+        scoring = churn.learn(company.company_id, churn.interactions(events, company.timezone or TIMEZONE), now)
+        stopwatch.lap("churn_s")
+    else:
+        scoring = churn.kept(company.company_id)
     say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
-    return profile_listeners(company, docs, events, now, timeslot_ids(company.company_id))
+    return profile_listeners(company, docs, events, now, timeslot_ids(company.company_id), scoring)
 
 
 def _finish(run: SegmentRun, stopwatch: Stopwatch) -> None:

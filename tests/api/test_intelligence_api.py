@@ -20,9 +20,12 @@ def churn_risk(client, headers, originator: str, company_id: int = 1):
 
 @pytest.fixture
 def regulars(app):
-    """Company 1: one listener who wrote every 4 days for half a year and then went quiet 27 days ago, and one who
-    wrote every 4 days until yesterday (times against the real clock: the endpoint scores as of now)."""
+    """Company 1: sixty listeners who wrote every 4 days for half a year and stopped for good, one every 3 days up
+    to half a year ago (the station's past that teaches what a silence means); then one who went quiet 27 days ago
+    and one who wrote every 4 days until yesterday (times against the real clock: the endpoint scores as of now)."""
     now = utcnow()
+    for k in range(60):
+        make_listener(1, f"278300000{k:02d}", [event(3 * k + 4 * i, now=now) for i in range(45)])
     make_listener(1, "27820000027", [event(27 + 4 * i, now=now) for i in range(45)])
     make_listener(1, "27820000001", [event(1 + 4 * i, now=now) for i in range(45)])
 
@@ -46,10 +49,18 @@ def test_listener_who_wrote_every_4_days_and_is_silent_27_days_is_high_risk(clie
     body = response.get_json()
     assert body["level"] == "high" and body["score"] >= 70
     assert (body["company_id"], body["originator"]) == (1, "27820000027")
-    assert any("27 days" in signal["sentence"] for signal in body["signals"])
-    assert {s["name"] for s in body["signals"]} == {"silence_beyond_habit", "days_since_last", "frequency_trend",
-                                                     "active_weeks"}
+    assert body["signals"][0]["name"] == "silence"
+    assert body["signals"][0]["sentence"] == "Last heard from 27 days ago; usually active every 4 days."
+    assert body["probability"] == pytest.approx(body["score"] / 100, abs=0.005)
     assert body["as_of"].startswith(str(utcnow().date()))
+
+
+def test_a_station_too_small_to_learn_from_is_scored_by_days_since_the_last_interaction_and_says_so(
+        client, regulars, key_for):
+    body = churn_risk(client, key_for(1), "27820000027").get_json()
+    assert body["method"] == body["backtest"]["chosen"] == "recency"
+    assert body["backtest"]["labelled"] < 500 and "Only" in body["backtest"]["reason"]
+    assert body["backtest"]["auc"]["model"] is None
 
 
 def test_listener_active_yesterday_is_low_risk(client, regulars, key_for):

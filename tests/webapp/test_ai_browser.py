@@ -154,7 +154,7 @@ def test_the_listener_ai_panel_fits_the_screen(open_tab, screenshot, size):
 def test_the_ai_insights_page_shows_each_segment_and_the_measured_quality(open_tab, screenshot, size):
     tab = open_tab("/stations/1/ai", size)
     expect(tab.get_by_test_id("ai-quality-row")).to_have_count(4)
-    expect(tab.get_by_test_id("ai-churn-table")).to_be_visible()
+    expect(tab.get_by_test_id("ai-churn").get_by_test_id("churn-backtest")).to_be_visible()
     tab.get_by_role("button", name=re.compile(r"(Get AI insights|Ask again) · 5 credits")).click()
     expect(tab.get_by_test_id("ai-segment")).to_have_count(7)
     expect(tab.get_by_test_id("ai-receipt")).to_contain_text("Made on")

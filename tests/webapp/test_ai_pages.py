@@ -183,7 +183,7 @@ def test_the_insights_page_shows_the_price_and_how_good_the_ai_measured(signed_i
     assert "Get AI insights · 5 credits" in text and f"Balance {DEMO_CREDITS} credits" in text
     assert "A confidence of 0.70 means" in text
     assert len(re.findall(r'data-testid="ai-quality-row"', response.text)) == 4
-    assert 'data-testid="ai-churn-table"' in response.text
+    assert 'data-testid="churn-backtest"' in response.text
     assert f'href="{INSIGHTS}" aria-current="page"' in response.text  # the navigation's entry is on and current
     assert account(1)["balance"] == DEMO_CREDITS  # a look costs nothing
 

@@ -13,17 +13,14 @@ pytestmark = pytest.mark.db
 def test_the_listener_page_shows_the_churn_risk_with_its_signals_in_words(open_tab):
     tab = open_tab("listener")
     panel = tab.get_by_test_id("churn-risk")
-    expect(panel.get_by_role("heading", name="Churn risk")).to_be_visible()
+    expect(panel.get_by_role("heading", name="Chance of going quiet")).to_be_visible()
     expect(tab.get_by_test_id("churn-level")).to_have_text(re.compile(r"^(Low|Medium|High) risk · \d{1,3} of 100$"))
-    expect(panel.get_by_test_id("churn-signal")).to_have_count(4)
+    expect(panel.get_by_test_id("churn-signal").first).to_contain_text("Last heard from")
     assert panel.get_attribute("data-level") in ("low", "medium", "high")
-    evaluation = panel.get_by_test_id("churn-evaluation")
-    evaluation.get_by_text("How well this score predicts").click()
-    rows = evaluation.locator("tbody tr")
-    expect(rows).to_have_count(3)  # the score, then the two baselines it is measured against
-    expect(rows.first).to_contain_text("Churn risk")
-    expect(rows.nth(1)).to_contain_text("Days since last interaction")
-    expect(rows.nth(2)).to_contain_text("BG/NBD")
+    expect(panel.get_by_test_id("churn-and-segment")).to_contain_text("looks ahead to the next 30 days")
+    backtest = panel.get_by_test_id("churn-backtest")
+    expect(backtest).to_contain_text(re.compile(r"ranked who went quiet correctly \d+% of the time"))
+    expect(backtest).to_contain_text("days since the last interaction")
 
 
 def test_the_overview_links_each_segment_to_its_profile_page(open_tab):

@@ -1,0 +1,243 @@
+"""Learn, judge and choose a station's churn scoring on its own past (the backtest), then score its listeners now.
+
+At CUTOFFS cut-offs one horizon apart, the newest one horizon back (its outcomes are known), the listeners with an
+interaction before the cut-off are read as of it (core.churn.features) and labelled quiet when none followed within
+the horizon. The newest cut-off is held out: the model (a logistic regression on the features) learns from the older
+ones, and every method is calibrated on the newest of those (core.churn.model.fitted says why). Each method (the
+model; days since the last interaction; BG/NBD's expected active days, core.churn.bgnbd) is judged on the held-out
+cut-off by how well it ranks who went quiet (AUC: the chance that of one listener who went quiet and one who did not,
+the first is scored higher) and by the Brier score of its probabilities. The model scores the station only when it
+ranks better than both baselines, else the better baseline does; a station with fewer than MIN_LABELLED listeners at
+the held-out cut-off is scored by days since the last interaction (too little to learn from). Whatever scores is
+fitted again with the newest cut-off included, so that a probability of 0.7 means that about 7 in 10 listeners like
+that went quiet within the horizon last time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+
+from core.churn import bgnbd
+from core.churn.features import DAY, AsOf, as_of, quiet_after
+
+HORIZON_DAYS = 30
+CUTOFFS = 4
+"""Cut-offs one horizon apart, the newest one horizon back (its labels are complete): 30, 60, 90 and 120 days."""
+MIN_LABELLED = 500
+MODEL, RECENCY, BGNBD = "model", "recency", "bgnbd"
+METHODS = (MODEL, RECENCY, BGNBD)
+BANDS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
+
+
+@dataclass(frozen=True)
+class Interactions:
+    """A station's interactions as the features read them: listener row, time (epoch seconds) and what they were."""
+
+    row: np.ndarray
+    ts: np.ndarray
+    n: int
+    tz: str = "UTC"
+    channel: np.ndarray | None = None
+    campaign: np.ndarray | None = None
+    timeslot: np.ndarray | None = None
+
+    def __post_init__(self):
+        """In order of listener, then time, as core.churn.features.as_of reads them."""
+        if len(self.row) and not _in_order(self.row, self.ts):
+            order = np.lexsort((self.ts, self.row))
+            for name in ("row", "ts", "channel", "campaign", "timeslot"):
+                if getattr(self, name) is not None:
+                    object.__setattr__(self, name, np.asarray(getattr(self, name))[order])
+
+    def at(self, cutoff: int) -> AsOf:
+        return as_of(self.row, self.ts, self.n, cutoff, self.tz, self.channel, self.campaign, self.timeslot)
+
+
+def _in_order(row: np.ndarray, ts: np.ndarray) -> bool:
+    step, same = np.diff(row), np.diff(row) == 0
+    return bool((step >= 0).all() and (np.diff(ts)[same] >= 0).all())
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The listeners as of one cut-off and whether each went quiet in the horizon after it."""
+
+    cutoff: int
+    features: AsOf
+    quiet: np.ndarray
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A fitted way of scoring: the method, what it learned, and its calibration from raw risk to probability."""
+
+    method: str
+    weights: dict = field(default_factory=dict)  # model: mean, scale, coef, intercept; bgnbd: params
+    knots: tuple = ((), ())  # the isotonic calibration's raw risks and probabilities
+    usual: tuple = ()  # the typical listener's features (medians at the latest cut-off), core.churn.explain
+
+    def risk(self, features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
+        """Raw risk, higher for more likely quiet (not a probability)."""
+        if self.method == MODEL:
+            w = self.weights
+            z = ((features.matrix - w["mean"]) / w["scale"]) @ np.asarray(w["coef"]) + w["intercept"]
+            return 1.0 / (1.0 + np.exp(-z))
+        if self.method == BGNBD:
+            params = np.asarray(self.weights["params"])
+            return -bgnbd.expected_active_days(params, horizon_days, features.repeat_days, features.span,
+                                               features.age)
+        return features.recency
+
+    def probability(self, features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
+        """The calibrated chance of going quiet within the horizon; for a station with nothing to calibrate on yet
+        (no listener heard from before the newest cut-off), each listener's own pace (`own_pace`)."""
+        xs, ys = self.knots
+        if not len(xs):
+            return own_pace(features, horizon_days)
+        return np.interp(self.risk(features, horizon_days), xs, ys)
+
+
+def own_pace(features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
+    """The chance that a listener active on d days over s days, silent for the last R, stays silent for h more days,
+    if they take part at a steady rate of their own, Gamma(d, s + 30 + R) a day (a prior worth one 30-day gap): the
+    Gamma-Poisson chance ((s + 30 + R) / (s + 30 + R + h)) ** d. What a station too young to learn from is scored by."""
+    exposure = features.span + 30.0 + features.recency
+    return (exposure / (exposure + horizon_days)) ** (features.repeat_days + 1)
+
+
+@dataclass(frozen=True)
+class Backtest:
+    """How each method did on the held-out cut-off, and which one scores the station, and why."""
+
+    held_out: int  # epoch seconds of the newest cut-off
+    horizon_days: int
+    labelled: int
+    quiet_share: float
+    metrics: dict  # method -> {"auc", "brier"}
+    chosen: str
+    reason: str
+    reliability: list  # bands of the chosen method's held-out probabilities -> share that went quiet
+
+
+def samples(events: Interactions, now: datetime, horizon_days: int = HORIZON_DAYS,
+            cutoffs: int = CUTOFFS) -> list[Sample]:
+    """The labelled listeners at each cut-off, newest first."""
+    end = int(now.astimezone(UTC).timestamp())
+    found = []
+    for k in range(1, cutoffs + 1):
+        cutoff = end - k * horizon_days * DAY
+        features = events.at(cutoff)
+        quiet = quiet_after(events.row, events.ts, events.n, cutoff, horizon_days)[features.rows]
+        found.append(Sample(cutoff, features, quiet))
+    return found
+
+
+def fitted(method: str, training: list[Sample], horizon_days: int = HORIZON_DAYS) -> Scoring:
+    """The method fitted on these samples (newest first): the model learns from all of them, and every method is
+    calibrated on the newest alone, the season closest to the one it will score (a station's share of listeners
+    going quiet moves with its campaigns, from a third one month to two thirds another)."""
+    from sklearn.isotonic import IsotonicRegression  # about 1 s to import: only a fit needs it, not a score
+
+    used = [s for s in training if len(s.quiet)]
+    quiet = np.concatenate([s.quiet for s in used]) if used else np.zeros(0, dtype=bool)
+    if not used:
+        return Scoring(method, {"params": [1.0, 1.0, 1.0, 1.0]} if method == BGNBD else {})
+    latest = used[0]
+    weights = {}
+    if method == MODEL:
+        weights = _learned([s.features.matrix for s in used], quiet)
+    elif method == BGNBD:  # the station's habits as they stood at the latest cut-off
+        weights = {"params": bgnbd.fit(latest.features.repeat_days, latest.features.span,
+                                       latest.features.age).tolist()}
+    scoring = Scoring(method, weights)
+    raw = scoring.risk(latest.features, horizon_days)
+    calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raw, latest.quiet.astype(float))
+    return Scoring(method, scoring.weights, (tuple(calibration.X_thresholds_.tolist()),
+                                             tuple(calibration.y_thresholds_.tolist())),
+                   tuple(np.median(latest.features.matrix, axis=0).tolist()))
+
+
+def _learned(matrices: list[np.ndarray], quiet: np.ndarray) -> dict:
+    """A logistic regression of going quiet on the standardised features."""
+    from sklearn.linear_model import LogisticRegression  # about 1 s to import: only a fit needs it, not a score
+
+    if not matrices or len(np.unique(quiet)) < 2:
+        width = matrices[0].shape[1] if matrices else 0
+        return {"mean": [0.0] * width, "scale": [1.0] * width, "coef": [0.0] * width, "intercept": 0.0}
+    x = np.vstack(matrices)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    found = LogisticRegression(C=1.0, max_iter=2000).fit((x - mean) / scale, quiet.astype(int))
+    return {"mean": mean.tolist(), "scale": scale.tolist(), "coef": found.coef_[0].tolist(),
+            "intercept": float(found.intercept_[0])}
+
+
+def backtest(events: Interactions, now: datetime, horizon_days: int = HORIZON_DAYS,
+             cutoffs: int = CUTOFFS) -> tuple[Backtest, Scoring]:
+    """Judge every method on the newest cut-off, choose, and fit the chosen one on every cut-off."""
+    every = samples(events, now, horizon_days, cutoffs)
+    newest, older = every[0], every[1:]
+    judged = METHODS if len(newest.quiet) >= MIN_LABELLED else (RECENCY,)  # too few to learn: nothing to judge
+    metrics = {method: {"auc": None, "brier": None} for method in METHODS}
+    probabilities = {}
+    for method in judged:
+        scoring = fitted(method, older, horizon_days)
+        p = scoring.probability(newest.features, horizon_days)
+        probabilities[method] = p
+        metrics[method] = {"auc": auc(scoring.risk(newest.features, horizon_days), newest.quiet),
+                           "brier": brier(p, newest.quiet)}
+    chosen, reason = choose(metrics, len(newest.quiet))
+    report = Backtest(newest.cutoff, horizon_days, len(newest.quiet),
+                      float(newest.quiet.mean()) if len(newest.quiet) else 0.0, metrics, chosen, reason,
+                      reliability(probabilities[chosen], newest.quiet))
+    return report, fitted(chosen, every, horizon_days)
+
+
+def choose(metrics: dict, labelled: int) -> tuple[str, str]:
+    """The method that scores the station, and why in a sentence."""
+    if not labelled:
+        return RECENCY, ("No listener was heard from before the newest cut-off, so nothing could be checked yet: "
+                         "each listener is scored by their own pace until the station has history enough.")
+    if labelled < MIN_LABELLED:
+        return RECENCY, (f"Only {labelled} listeners could be checked against what they did next (at least "
+                         f"{MIN_LABELLED} are needed to learn from): scored by days since the last interaction.")
+    best_baseline = max((RECENCY, BGNBD), key=lambda m: (_value(metrics[m]["auc"]), m == RECENCY))
+    if _value(metrics[MODEL]["auc"]) > _value(metrics[best_baseline]["auc"]):
+        return MODEL, "The station's own model ranked who went quiet better than both simple rules."
+    return best_baseline, ("The station's own model did not rank who went quiet better than "
+                           + ("days since the last interaction" if best_baseline == RECENCY else
+                              "the habit model (BG/NBD)") + ", so that scores the station.")
+
+
+def _value(x: float | None) -> float:
+    return -1.0 if x is None or not np.isfinite(x) else x
+
+
+def auc(score: np.ndarray, positive: np.ndarray) -> float | None:
+    """ROC AUC as the Mann-Whitney U of the positives' ranks (ties take their average rank); None with one class."""
+    positive = np.asarray(positive, dtype=bool)
+    n_pos = int(positive.sum())
+    n_neg = len(positive) - n_pos
+    if not n_pos or not n_neg:
+        return None
+    _, inverse, counts = np.unique(score, return_inverse=True, return_counts=True)
+    ranks = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse.reshape(-1)]
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def brier(p: np.ndarray, quiet: np.ndarray) -> float | None:
+    """Mean squared distance of the probabilities from what happened (0 is perfect; always 0.5 scores 0.25)."""
+    return float(np.mean((p - quiet) ** 2)) if len(p) and np.isfinite(p).all() else None
+
+
+def reliability(p: np.ndarray, quiet: np.ndarray) -> list[dict]:
+    """Per band of predicted probability: how many listeners, and the share that went quiet."""
+    out = []
+    for low, high in zip(BANDS, BANDS[1:]):
+        inside = (p >= low) & (p < high)
+        out.append({"band": f"{low:.1f}-{min(high, 1.0):.1f}", "listeners": int(inside.sum()),
+                    "predicted": round(float(p[inside].mean()), 3) if inside.any() else None,
+                    "observed": round(float(quiet[inside].mean()), 3) if inside.any() else None})
+    return out

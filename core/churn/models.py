@@ -1,0 +1,31 @@
+"""A station's churn scoring as its last full run learned it (core.churn.model): what scores, how well each method
+did on the held-out cut-off, and the fitted weights and calibration, so that a live run or another process scores the
+same way without learning again."""
+from __future__ import annotations
+
+from mongoengine import DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
+
+from core.clock import utcnow
+from core.db.documents import stored
+
+
+@stored
+class ChurnModel(Document):
+    """One per station: the backtest's report and the chosen, fitted scoring."""
+
+    company_id = IntField(required=True)
+    as_of = DateTimeField(required=True)  # the run it was learned in
+    held_out = DateTimeField()  # the newest cut-off, on which the methods were judged
+    horizon_days = IntField(required=True)
+    labelled = IntField(default=0)
+    quiet_share = FloatField()
+    metrics = DictField()  # method -> {"auc", "brier"}
+    chosen = StringField(required=True)
+    reason = StringField()
+    reliability = ListField(DictField())
+    weights = DictField()
+    knots = ListField(ListField(FloatField()))
+    usual = ListField(FloatField())
+    trained_s = FloatField()
+    made_at = DateTimeField(default=utcnow)
+    meta = {"collection": "churn_models", "indexes": [{"fields": ["company_id"], "unique": True}]}

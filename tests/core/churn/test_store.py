@@ -1,0 +1,97 @@
+"""Churn in the runs: a full run learns the station's scoring and keeps it with its report, every run scores its
+listeners into the snapshot with it (so churn is a column like any other), and the next full run learns again."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from core.churn import store
+from core.churn.models import ChurnModel
+from core.listeners import snapshot
+from core.segmentation.runs import resegment_listeners, segment_company
+from tests.factories import add_interactions, make_listener
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def station(app):
+    """Twelve listeners heard from every few days until a day ago, twelve silent for seven weeks, one with none."""
+    for n in range(12):
+        make_listener(1, f"2782000{n:04d}", [event(d) for d in range(1, 200, 4)])
+        make_listener(1, f"2783000{n:04d}", [event(d) for d in range(50, 200, 4)])
+    make_listener(1, "27840000000", [])
+    segment_company(1, NOW)
+    return snapshot.current(1)
+
+
+def churn_of(snap, originator: str) -> float:
+    return float(snap.cols["churn"][snap.row_of(originator)])
+
+
+def test_a_full_run_keeps_what_it_learned_and_why(station):
+    report = store.report_of(1)
+    assert report["chosen"] == "recency" and report["labelled"] == 24 and "Only 24" in report["reason"]
+    assert report["metrics"]["recency"]["auc"] == 1.0  # the silent ones went quiet, the others did not
+    assert report["horizon_days"] == 30 and report["held_out"].date() == (NOW - timedelta(days=30)).date()
+
+
+def test_every_listener_gets_a_probability_in_the_snapshot_higher_for_the_long_silent(station):
+    heard, silent = churn_of(station, "27820000000"), churn_of(station, "27830000000")
+    assert 0 <= heard < silent <= 1
+    assert np.isnan(churn_of(station, "27840000000"))  # nobody can say how a listener never heard from behaves
+
+
+def test_a_listener_heard_from_again_is_scored_by_the_kept_model_without_learning_again(station):
+    learned_at = ChurnModel.objects.get(company_id=1).made_at
+    add_interactions(1, "27830000000", [event(0.5)], import_id="again")
+    resegment_listeners(1, ["27830000000"], NOW)
+    fresh = snapshot.current(1)
+    assert churn_of(fresh, "27830000000") == pytest.approx(churn_of(station, "27820000000"), abs=0.01)
+    assert ChurnModel.objects.get(company_id=1).made_at == learned_at
+
+
+def test_the_next_full_run_learns_again_as_of_its_own_time(station):
+    segment_company(1, NOW + timedelta(days=1))
+    assert store.report_of(1)["as_of"].date() == (NOW + timedelta(days=1)).date()
+
+
+def test_churn_risk_is_a_filter_and_the_silent_ones_are_high(station):
+    from core.explore.filters import parse_filters
+    from core.explore.operations import filter_listeners
+
+    high = filter_listeners(1, parse_filters({"churn_risk": ["high"]}), 1, 100)["listeners"]
+    low = filter_listeners(1, parse_filters({"churn_risk": ["low"]}), 1, 100)["listeners"]
+    assert {r["originator"][:5] for r in low} == {"27820"} and len(low) == 12
+    assert {r["originator"] for r in high} >= {f"2783000{n:04d}" for n in range(12)}
+    assert all(r["churn_probability"] < 0.4 for r in low)
+
+
+def test_the_explorer_sorts_by_churn_the_likeliest_to_go_quiet_first(station):
+    from core.explore.filters import ListenerFilter
+    from core.explore.operations import explore
+
+    rows = explore(1, ListenerFilter(), 1, 30, sort="-churn")["results"]["listeners"]
+    chances = [r["churn_probability"] for r in rows if r["churn_probability"] is not None]
+    assert chances == sorted(chances, reverse=True) and rows[-1]["originator"].startswith("27820")
+
+
+def test_each_segment_says_how_many_it_is_expected_to_lose(station):
+    from core.segmentation.overview import segment_breakdown
+
+    rows = [r for r in segment_breakdown(1)["segments"] if r["expected_quiet"] is not None]
+    churn = snapshot.current(1).cols["churn"]
+    assert rows and sum(r["expected_quiet"] for r in rows) == pytest.approx(np.nansum(churn), abs=len(rows))
+    assert all(0 <= r["averages"]["churn"] <= 1 for r in rows)
+
+
+def test_a_snapshot_written_before_churn_reads_it_as_absent(station):
+    from core.listeners.snapshot import _packed, _unpacked
+
+    old = snapshot.current(1)
+    old.cols.pop("churn"), old.cols.pop("churn_level"), old.vocab.pop("churn_level")
+    read = _unpacked(*_packed(old))
+    assert np.isnan(read.cols["churn"]).all() and (read.cols["churn_level"] == -1).all()
