@@ -51,6 +51,7 @@ class AggregateSchema(Schema):
     tags = fields.Dict()
     campaign_type = fields.Dict()
     peak_time_of_day = fields.Dict()
+    churn_risk = fields.Dict(metadata={"description": "listeners at each level of their chance of going quiet"})
     peak_hour = fields.Dict()
     primary_day_of_week = fields.Dict()
     peak_month = fields.Dict()

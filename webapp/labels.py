@@ -10,7 +10,8 @@ TITLES = {"name": "Name contains", "email": "Email contains", "originator": "Num
           "primary_day_of_week": "Main day", "weekday_pattern": "Mostly on weekdays",
           "public_holiday": "Active on holiday", "opt_in": "Opted in", "missing_fields": "Missing field",
           "last_interaction_after": "Last active after", "last_interaction_before": "Last active before",
-          "timeslot_id": "Show", "employment_status": "Employment", "channel_pair": "Active on both"}
+          "timeslot_id": "Show", "employment_status": "Employment", "channel_pair": "Active on both",
+          "churn_risk": "Chance of going quiet"}
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")

@@ -179,6 +179,7 @@ def breakdown(sel: Selection, titles: dict | None = None) -> dict:
         return out
     channels = sel.company.channel_names()
     out.update({name: _cat_counts(snap, name, rows) for name in CATEGORICAL_DIMENSIONS})
+    out["churn_risk"] = _cat_counts(snap, "churn_level", rows)
     out.update({name: _multi_counts(snap, column, rows) for name, column in
                 (("tags", "tags"), ("inferred_interests", "inferred_interests"), ("campaign_type", "campaign_types"),
                  ("public_holiday", "public_holidays"), ("missing_fields", "missing_fields"))})

@@ -32,7 +32,10 @@ from core.stations.companies import ensure_company
 
 log = logging.getLogger(__name__)
 
-EMBED_BATCH = 20_000  # listeners embedded at a time: enough to pay back the start of the model's worker processes
+EMBED_BATCH = 10_000
+"""Listeners embedded at a time: enough to pay back the start of the model's worker processes (about 2 s against
+some 35 s of embedding), and small enough that a station being embedded says how far it got, and so how long the
+rest needs (core.search.progress), within a minute of starting."""
 WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
 RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}

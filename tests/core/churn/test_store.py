@@ -95,3 +95,13 @@ def test_a_snapshot_written_before_churn_reads_it_as_absent(station):
     old.cols.pop("churn"), old.cols.pop("churn_level"), old.vocab.pop("churn_level")
     read = _unpacked(*_packed(old))
     assert np.isnan(read.cols["churn"]).all() and (read.cols["churn_level"] == -1).all()
+
+
+def test_the_explorer_counts_listeners_at_each_level_as_the_filter_finds_them(station):
+    from core.explore.filters import ListenerFilter, parse_filters
+    from core.explore.operations import aggregate, filter_listeners
+
+    counts = aggregate(1, ListenerFilter())["churn_risk"]
+    assert counts and sum(counts.values()) == 25
+    for level, count in counts.items():
+        assert filter_listeners(1, parse_filters({"churn_risk": [level]}), 1, 100)["total"] == count
