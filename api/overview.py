@@ -35,8 +35,8 @@ class SegmentStatsSchema(Schema):
     percentage = fields.Float()
     averages = fields.Nested(AveragesSchema)
     expected_quiet = fields.Int(allow_none=True, metadata={
-        "description": "how many of the segment are expected to go quiet in the next 30 days (the sum of their "
-                       "chances; null before a run scored them)"})
+        "description": "how many of the segment are expected to go quiet within churn_horizon_days (the sum of "
+                       "their chances; null before a run scored them)"})
 
 
 class BreakdownSchema(Schema):
@@ -44,6 +44,8 @@ class BreakdownSchema(Schema):
     total_listeners = fields.Int()
     as_of = fields.Str(allow_none=True)
     segments = fields.List(fields.Nested(SegmentStatsSchema))
+    churn_horizon_days = fields.Int(metadata={"description": "the days within which expected_quiet counts going "
+                                                            "quiet (the station's setting, 30 by default)"})
 
 
 class InsightSchema(Schema):

@@ -50,23 +50,23 @@ def mix(probabilities: np.ndarray) -> dict:
             "expected_quiet": round(float(np.nan_to_num(probabilities, nan=1.0).sum()), 1)}
 
 
-def signals(scoring: Scoring, one: AsOf, horizon_days: int) -> list[dict]:
+def signals(scoring: Scoring, one: AsOf) -> list[dict]:
     """The listener's signals (`one` holds one listener), those that moved the score most first."""
-    score, usual = _score(scoring, one, horizon_days), np.asarray(scoring.usual)
+    score, usual = _score(scoring, one), np.asarray(scoring.usual)
     if not len(usual):  # nothing learned yet, so no typical listener to set them against: their pace alone
         return [{"name": "silence", "points": 0.0, "sentence": _sentence("silence", one), "effect": "barely moves"}]
     found = []
     for name, columns in GROUPS.items():
         if scoring.method != "model" and name != "silence":
             continue
-        points = score - _score(scoring, _as_typical(one, usual, columns), horizon_days)
+        points = score - _score(scoring, _as_typical(one, usual, columns))
         found.append({"name": name, "points": round(float(points), 1), "sentence": _sentence(name, one),
                       "effect": "raises" if points > 0.5 else "lowers" if points < -0.5 else "barely moves"})
     return sorted(found, key=lambda s: -abs(s["points"]))
 
 
-def _score(scoring: Scoring, one: AsOf, horizon_days: int) -> float:
-    return 100.0 * float(scoring.probability(one, horizon_days)[0])
+def _score(scoring: Scoring, one: AsOf) -> float:
+    return 100.0 * float(scoring.probability(one)[0])
 
 
 def _as_typical(one: AsOf, usual: np.ndarray, columns: tuple[str, ...]) -> AsOf:

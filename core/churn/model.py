@@ -77,8 +77,9 @@ class Scoring:
     weights: dict = field(default_factory=dict)  # model: mean, scale, coef, intercept; bgnbd: params
     knots: tuple = ((), ())  # the isotonic calibration's raw risks and probabilities
     usual: tuple = ()  # the typical listener's features (medians at the latest cut-off), core.churn.explain
+    horizon_days: int = HORIZON_DAYS  # the chance is of going quiet within this many days
 
-    def risk(self, features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
+    def risk(self, features: AsOf) -> np.ndarray:
         """Raw risk, higher for more likely quiet (not a probability)."""
         if self.method == MODEL:
             w = self.weights
@@ -86,17 +87,17 @@ class Scoring:
             return 1.0 / (1.0 + np.exp(-z))
         if self.method == BGNBD:
             params = np.asarray(self.weights["params"])
-            return -bgnbd.expected_active_days(params, horizon_days, features.repeat_days, features.span,
+            return -bgnbd.expected_active_days(params, self.horizon_days, features.repeat_days, features.span,
                                                features.age)
         return features.recency
 
-    def probability(self, features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
+    def probability(self, features: AsOf) -> np.ndarray:
         """The calibrated chance of going quiet within the horizon; for a station with nothing to calibrate on yet
         (no listener heard from before the newest cut-off), each listener's own pace (`own_pace`)."""
         xs, ys = self.knots
         if not len(xs):
-            return own_pace(features, horizon_days)
-        return np.interp(self.risk(features, horizon_days), xs, ys)
+            return own_pace(features, self.horizon_days)
+        return np.interp(self.risk(features), xs, ys)
 
 
 def own_pace(features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
@@ -143,7 +144,7 @@ def fitted(method: str, training: list[Sample], horizon_days: int = HORIZON_DAYS
     used = [s for s in training if len(s.quiet)]
     quiet = np.concatenate([s.quiet for s in used]) if used else np.zeros(0, dtype=bool)
     if not used:
-        return Scoring(method, {"params": [1.0, 1.0, 1.0, 1.0]} if method == BGNBD else {})
+        return Scoring(method, {"params": [1.0, 1.0, 1.0, 1.0]} if method == BGNBD else {}, horizon_days=horizon_days)
     latest = used[0]
     weights = {}
     if method == MODEL:
@@ -151,12 +152,12 @@ def fitted(method: str, training: list[Sample], horizon_days: int = HORIZON_DAYS
     elif method == BGNBD:  # the station's habits as they stood at the latest cut-off
         weights = {"params": bgnbd.fit(latest.features.repeat_days, latest.features.span,
                                        latest.features.age).tolist()}
-    scoring = Scoring(method, weights)
-    raw = scoring.risk(latest.features, horizon_days)
+    scoring = Scoring(method, weights, horizon_days=horizon_days)
+    raw = scoring.risk(latest.features)
     calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raw, latest.quiet.astype(float))
     return Scoring(method, scoring.weights, (tuple(calibration.X_thresholds_.tolist()),
                                              tuple(calibration.y_thresholds_.tolist())),
-                   tuple(np.median(latest.features.matrix, axis=0).tolist()))
+                   tuple(np.median(latest.features.matrix, axis=0).tolist()), horizon_days)
 
 
 def _learned(matrices: list[np.ndarray], quiet: np.ndarray) -> dict:
@@ -184,9 +185,9 @@ def backtest(events: Interactions, now: datetime, horizon_days: int = HORIZON_DA
     probabilities = {}
     for method in judged:
         scoring = fitted(method, older, horizon_days)
-        p = scoring.probability(newest.features, horizon_days)
+        p = scoring.probability(newest.features)
         probabilities[method] = p
-        metrics[method] = {"auc": auc(scoring.risk(newest.features, horizon_days), newest.quiet),
+        metrics[method] = {"auc": auc(scoring.risk(newest.features), newest.quiet),
                            "brier": brier(p, newest.quiet)}
     chosen, reason = choose(metrics, len(newest.quiet))
     report = Backtest(newest.cutoff, horizon_days, len(newest.quiet),

@@ -27,13 +27,13 @@ def learn(company_id: int, events: Interactions, now: datetime, horizon_days: in
 
 def kept(company_id: int) -> Scoring | None:
     """The station's scoring as its last full run learned it (None before any)."""
-    doc = ChurnModel._get_collection().find_one({"company_id": company_id},
-                                                {"chosen": 1, "weights": 1, "knots": 1, "usual": 1})
+    doc = ChurnModel._get_collection().find_one({"company_id": company_id}, {"chosen": 1, "weights": 1, "knots": 1,
+                                                                             "usual": 1, "horizon_days": 1})
     if doc is None:
         return None
     knots = doc.get("knots") or [[], []]
     return Scoring(doc["chosen"], doc.get("weights") or {}, (tuple(knots[0]), tuple(knots[1])),
-                   tuple(doc.get("usual") or ()))
+                   tuple(doc.get("usual") or ()), doc.get("horizon_days") or HORIZON_DAYS)
 
 
 def report_of(company_id: int) -> dict | None:

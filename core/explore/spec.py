@@ -98,8 +98,8 @@ def _declared(names: tuple[str, ...]) -> str:
 
 HELP: dict[str, str] = {
     "segment": "Their segment as of the latest segmentation run.",
-    "churn_risk": "Their chance of going quiet in the next 30 days, as the latest segmentation run scored it: low "
-                  "under 40 in 100, medium from 40, high from 70.",
+    "churn_risk": "Their chance of going quiet in the station's horizon (30 days unless set), as the latest run "
+                  "scored it: low under 40 in 100, medium from 40, high from 70.",
     "gender": "Gender as the listener declared it.",
     "age_group": "Age group, from the age the listener declared.",
     "ethnicity": "Ethnicity as the listener declared it.",

@@ -34,10 +34,10 @@ def listener_churn_risk(company_id: int, originator: str, now: datetime | None =
               "backtest": _backtest(report), "as_of": moment.isoformat()}
     if not len(one.rows):  # never heard from: nothing says how they behave, and nothing of them is heard
         return {**answer, "probability": None, "score": 100, "level": "high", "signals": []}
-    probability = float(scoring.probability(one, report.get("horizon_days", 30))[0])
+    probability = float(scoring.probability(one)[0])
     score = round(100 * probability)
     return {**answer, "probability": round(probability, 3), "score": score, "level": level(score),
-            "signals": signals(scoring, one, report.get("horizon_days", 30))}
+            "signals": signals(scoring, one)}
 
 
 def _learned_now(company_id: int, tz: str, now: datetime):

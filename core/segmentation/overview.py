@@ -7,7 +7,8 @@ Shapes (all percentages are 0..100 with one decimal):
 - station_summary: {"company_id", "total_listeners", "as_of", "segments": {key: count for all 7 keys}}
 - segment_breakdown: {"company_id", "total_listeners", "as_of", "segments": [{"segment", "label", "meaning", "count",
   "percentage", "averages": {"recency_days", "interactions_30d", "interactions_90d", "channels",
-  "competition_share", "rfm_recency", "rfm_frequency", "rfm_engagement", "churn"}, "expected_quiet"}]}
+  "competition_share", "rfm_recency", "rfm_frequency", "rfm_engagement", "churn"}, "expected_quiet"}],
+  "churn_horizon_days"}
 - segment_insights: {"company_id", "total_listeners", "as_of", "insights": [{"segment", "label", "count",
   "percentage", "explanation"}], "headline"}
 - segment_tags: {"company_id", "as_of", "tags": [{"tag", "total", "segments": {key: count}}]} (most used first)
@@ -52,7 +53,8 @@ def segment_breakdown(company_id: int) -> dict:
         rows.append({"segment": key, "label": LABELS[key], "meaning": MEANINGS[key], "count": seg.get("count", 0),
                      "percentage": seg.get("percentage", 0.0), "averages": seg.get("averages", {}),
                      "expected_quiet": seg.get("expected_quiet")})
-    return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "segments": rows}
+    return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "segments": rows,
+            "churn_horizon_days": rollup.get("churn_horizon_days") or 30}
 
 
 def segment_insights(company_id: int) -> dict:

@@ -98,7 +98,7 @@ def render(parts: dict, company: Company) -> dict:
     """The overview's rollup from its sums: counts, shares, averages, habits and tag counts per segment."""
     total = parts["total"]
     shows, channels = show_titles(company.company_id), company.channel_names()
-    out = {"total": total, "segments": {}, "tags": {}}
+    out = {"total": total, "segments": {}, "tags": {}, "churn_horizon_days": company.churn_horizon_days}
     for key in SEGMENTS:
         seg = parts["segments"].get(key) or {"count": 0}
         entry = {"count": seg["count"], "percentage": percentage(seg["count"], total)}

@@ -171,7 +171,8 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
     stopwatch.lap("read_s")
     if touched is None:
         say(f"learning who goes quiet from {len(events):,} interactions")
-        scoring = churn.learn(company.company_id, churn.interactions(events, company.timezone or TIMEZONE), now)
+        scoring = churn.learn(company.company_id, churn.interactions(events, company.timezone or TIMEZONE), now,
+                              company.churn_horizon_days or churn.HORIZON_DAYS)
         stopwatch.lap("churn_s")
     else:
         scoring = churn.kept(company.company_id)

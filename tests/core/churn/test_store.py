@@ -105,3 +105,14 @@ def test_the_explorer_counts_listeners_at_each_level_as_the_filter_finds_them(st
     assert counts and sum(counts.values()) == 25
     for level, count in counts.items():
         assert filter_listeners(1, parse_filters({"churn_risk": [level]}), 1, 100)["total"] == count
+
+
+def test_the_horizon_is_a_station_setting_the_next_full_run_learns_with(station):
+    from core.segmentation.overview import segment_breakdown
+    from core.stations.models import Company
+
+    Company.objects(company_id=1).update_one(set__churn_horizon_days=14)
+    segment_company(1, NOW)
+    report = store.report_of(1)
+    assert report["horizon_days"] == 14 and report["held_out"].date() == (NOW - timedelta(days=14)).date()
+    assert store.kept(1).horizon_days == 14 and segment_breakdown(1)["churn_horizon_days"] == 14
