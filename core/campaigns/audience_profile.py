@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import datetime
 
 import numpy as np
 
@@ -31,13 +30,13 @@ SAMPLE_DRAWN = ("evenly spread over the audience ordered by latest interaction (
 _THEMES = {theme: re.compile(words, re.IGNORECASE) for theme, words in THEMES.items()}
 
 
-def audience_profile(company_id: int, flt: ListenerFilter, sample_size: int, now: datetime) -> dict:
+def audience_profile(company_id: int, flt: ListenerFilter, sample_size: int) -> dict:
     """The profile of the listeners the filter selects (see the module docstring)."""
     sel = select(company_id, flt)
-    return profile_of(sel, flt, sample_size, show_titles(company_id), now)
+    return profile_of(sel, flt, sample_size, show_titles(company_id))
 
 
-def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: dict, now: datetime) -> dict:
+def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: dict) -> dict:
     """The profile of a selection already made."""
     snap, rows = sel.snap, sel.rows
     size = int(len(rows))

@@ -56,7 +56,7 @@ def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key
         made_at = utcnow()
         parsed = read(vocab, text, made_at)
         combined, overridden = combine(parsed["filters"], given)
-        audience = audience_profile(company_id, combined, size, made_at)
+        audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
         answer = {"company_id": company_id, "brief": text, "sample_size": size,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),

@@ -40,14 +40,12 @@ def level_codes(probabilities: np.ndarray) -> np.ndarray:
 
 
 def mix(probabilities: np.ndarray) -> dict:
-    """Of these listeners: how many, the share at each level, and how many are expected to go quiet within the
-    horizon (the sum of their probabilities; one never heard from counts whole)."""
+    """Of these listeners: how many, and the share at each level."""
     if not len(probabilities):
-        return {"sampled": 0, **{name: 0.0 for name in LEVELS}, "expected_quiet": 0.0}
+        return {"sampled": 0, **{name: 0.0 for name in LEVELS}}
     counts = np.bincount(level_codes(probabilities), minlength=len(LEVELS))
     return {"sampled": int(len(probabilities)),
-            **{name: round(float(counts[i]) / len(probabilities), 3) for i, name in enumerate(LEVELS)},
-            "expected_quiet": round(float(np.nan_to_num(probabilities, nan=1.0).sum()), 1)}
+            **{name: round(float(counts[i]) / len(probabilities), 3) for i, name in enumerate(LEVELS)}}
 
 
 def signals(scoring: Scoring, one: AsOf) -> list[dict]:

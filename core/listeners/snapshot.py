@@ -6,8 +6,7 @@ per document), held in memory per process keyed by the company's file id: filter
 Live interactions do not rewrite the file: each batch adds a delta document (the re-profiled rows, numbered) on top
 of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
-Column kinds (see `KINDS`): `cat` int16 codes into `vocab[name]` (-1 = absent); `multi` an n x len(vocab) boolean
-matrix; `text` lower-cased UTF-8 bytes for partial matching; everything else a plain numeric array.
+Columns are of the kinds core.listeners.columns declares (codes, member matrices, text, numbers).
 """
 from __future__ import annotations
 
@@ -19,19 +18,12 @@ import gridfs
 import numpy as np
 
 from core.db.connection import get_db
-from core.listeners.fields import CATEGORICAL, INFERRED_SINGLE, PARTIAL_TEXT
+from core.listeners.columns import KIND_OF, absent, ordered_union, remapped, with_added
 from core.listeners.models import SnapshotDelta
 from core.stations.companies import bump_version
 from core.stations.models import Company
 
 BUCKET = "snapshots"
-KINDS = {
-    "cat": ("segment", "first_segment", *CATEGORICAL, *INFERRED_SINGLE, "peak_time_of_day", "churn_level"),
-    "multi": ("tags", "inferred_interests", "channels", "timeslots", "campaign_types", "public_holidays",
-              "missing_fields"),
-    "text": PARTIAL_TEXT,
-}
-KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
 
 
 @dataclass
@@ -78,19 +70,13 @@ def concat(parts: list[Snapshot]) -> Snapshot:
     if not parts:
         return empty(0)
     names = parts[-1].cols.keys()
-    vocab = {name: _ordered_union(p.vocab.get(name, []) for p in parts)
+    vocab = {name: ordered_union(p.vocab.get(name, []) for p in parts)
              for name in names if KIND_OF.get(name) in ("cat", "multi")}
-    cols = {name: np.concatenate([_remap(p, name, vocab.get(name)) if name in p.cols else
-                                  _absent(parts[-1].cols[name], len(p), vocab.get(name)) for p in parts])
+    cols = {name: np.concatenate([remapped(p.cols[name], p.vocab.get(name, []), name, vocab.get(name))
+                                  if name in p.cols else absent(name, parts[-1].cols[name], len(p), vocab.get(name))
+                                  for p in parts])
             for name in names}
     return Snapshot(parts[-1].company_id, cols, vocab, dict(parts[-1].meta))
-
-
-def _absent(like: np.ndarray, rows: int, vocab: list | None) -> np.ndarray:
-    """Absent values (-1 codes, no members, zeros) for rows of a file written before the column existed."""
-    if vocab is not None and like.ndim == 1:
-        return np.full(rows, -1, dtype=like.dtype)
-    return np.zeros((rows, len(vocab)) if vocab is not None else (rows, *like.shape[1:]), dtype=like.dtype)
 
 
 def splice(previous: Snapshot, fresh: Snapshot) -> Snapshot:
@@ -109,7 +95,8 @@ def splice_in_place(previous: Snapshot, fresh: Snapshot) -> Snapshot:
     if rows is None:
         return splice(previous, fresh)
     for name in fresh.cols:
-        previous.cols[name][rows] = _remap(fresh, name, previous.vocab.get(name))
+        previous.cols[name][rows] = remapped(fresh.cols[name], fresh.vocab.get(name, []), name,
+                                             previous.vocab.get(name))
     return previous
 
 
@@ -140,29 +127,6 @@ def latest_rows(snapshot: Snapshot) -> Snapshot:
     return snapshot.take(np.sort(len(snapshot) - 1 - first_from_end))
 
 
-def _ordered_union(vocabularies) -> list:
-    """Every value once, in order of first appearance: fixed vocabularies (segments, fields) keep their order."""
-    merged: dict = {}
-    for vocabulary in vocabularies:
-        merged.update(dict.fromkeys(vocabulary))
-    return list(merged)
-
-
-def _remap(part: Snapshot, name: str, vocab: list | None) -> np.ndarray:
-    column = part.cols[name]
-    if vocab is None:
-        return column
-    old = part.vocab.get(name, [])
-    position = {v: i for i, v in enumerate(vocab)}
-    if KIND_OF[name] == "cat":
-        table = np.array([position[v] for v in old] + [-1], dtype=np.int16)
-        return table[column]
-    widened = np.zeros((len(column), len(vocab)), dtype=bool)
-    for i, v in enumerate(old):
-        widened[:, position[v]] = column[:, i]
-    return widened
-
-
 def _packed(snapshot: Snapshot) -> tuple[bytes, dict]:
     """The columns as npz bytes and what goes beside them: one format for files and deltas."""
     buffer = io.BytesIO()
@@ -171,20 +135,10 @@ def _packed(snapshot: Snapshot) -> tuple[bytes, dict]:
     return buffer.getvalue(), {"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}
 
 
-ADDED = {"churn": (np.float32, np.nan), "churn_level": (np.int16, -1)}
-"""Columns added after files were first written, with their absent value: a file or delta from before reads them as
-absent (a station's next full run fills them), never as a missing column."""
-
-
 def _unpacked(data: bytes, metadata: dict) -> Snapshot:
     with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
         cols = {name: arrays[name] for name in arrays.files}
-    vocab, rows = dict(metadata["vocab"]), len(cols["originator"]) if "originator" in cols else 0
-    for name, (kind, absent) in ADDED.items():
-        if name not in cols:
-            cols[name] = np.full(rows, absent, dtype=kind)
-            if np.issubdtype(kind, np.integer):
-                vocab.setdefault(name, [])
+    cols, vocab = with_added(cols, metadata["vocab"])
     return Snapshot(metadata["company_id"], cols, vocab, metadata.get("meta", {}))
 
 

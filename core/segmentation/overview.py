@@ -17,6 +17,7 @@ Shapes (all percentages are 0..100 with one decimal):
 """
 from __future__ import annotations
 
+from core.churn.model import HORIZON_DAYS
 from core.segmentation.insights import explain_segments
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
@@ -54,7 +55,7 @@ def segment_breakdown(company_id: int) -> dict:
                      "percentage": seg.get("percentage", 0.0), "averages": seg.get("averages", {}),
                      "expected_quiet": seg.get("expected_quiet")})
     return {"company_id": company_id, "total_listeners": rollup["total"], "as_of": as_of, "segments": rows,
-            "churn_horizon_days": rollup.get("churn_horizon_days") or 30}
+            "churn_horizon_days": rollup.get("churn_horizon_days") or HORIZON_DAYS}
 
 
 def segment_insights(company_id: int) -> dict:

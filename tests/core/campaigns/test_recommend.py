@@ -89,7 +89,7 @@ def station(_app):
 @pytest.mark.db
 def test_the_audience_is_counted_as_the_explorer_counts_it(station):
     flt = parse_filters({"gender": ["female"]})
-    profile, counts = audience_profile(1, flt, 25, NOW), aggregate(1, flt)
+    profile, counts = audience_profile(1, flt, 25), aggregate(1, flt)
     assert profile["size"] == counts["total"]
     assert {e["value"]: e["count"] for e in profile["segments"]} == counts["segment"]
     assert {e["value"]: e["count"] for e in profile["dayparts"]} == counts["peak_time_of_day"]
@@ -109,7 +109,7 @@ def test_the_sample_is_spread_over_the_audience_and_the_same_each_time(station):
     assert np.array_equal(chosen, sample_rows(snap, rows[::-1].copy(), 30))
     last = snap.cols["last_ts"][chosen]
     assert last.max() == snap.cols["last_ts"][rows].max() and last.min() == snap.cols["last_ts"][rows].min()
-    assert audience_profile(1, ListenerFilter(), 30, NOW)["sample"]["size"] == 30
+    assert audience_profile(1, ListenerFilter(), 30)["sample"]["size"] == 30
 
 
 LAPSED_MOSTLY = [{"value": "dormant", "label": "Dormant", "count": 50, "share": 50.0},
