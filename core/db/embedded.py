@@ -33,6 +33,7 @@ STORAGE = "db"
 LOG = "secantus.log"
 START_TIMEOUT_S = 60
 GUARD = Path(__file__).with_name("guard.py")
+KILL_AFTER_S = 45  # the guard's wait for a clean close before it kills; under `terminate`'s, so the guard ends first
 _started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
 
 class EmbeddedDatabaseError(RuntimeError):
@@ -146,7 +147,7 @@ def start_locked(data_dir: Path) -> dict:
 
 def guarded(command: list[str]) -> list[str]:
     """The command, run under core/db/guard.py so that it never outlives this process."""
-    return [sys.executable, str(GUARD), str(os.getpid()), *command]
+    return [sys.executable, str(GUARD), str(os.getpid()), str(KILL_AFTER_S), *command]
 
 
 def launch(storage: Path, port: int, log_path: Path) -> subprocess.Popen:

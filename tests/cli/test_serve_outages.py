@@ -18,7 +18,7 @@ import httpx
 import pymongo
 import pytest
 
-from core.db.embedded import free_port, locked, pid_alive, uri_of_port
+from core.db.embedded import KILL_AFTER_S, free_port, locked, pid_alive, uri_of_port
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -204,7 +204,7 @@ def test_killing_the_whole_service_leaves_no_database_behind_and_the_next_start_
     data_dir = service["data_dir"]
     pid = database_pid(data_dir)
     os.killpg(service["proc"].pid, signal.SIGKILL)
-    wait_for(lambda: not pid_alive(pid), 30, "the database to end with the service")
+    wait_for(lambda: not pid_alive(pid), KILL_AFTER_S + 15, "the database to end with the service")
     check = subprocess.run([FLASK, "--app", "wsgi", "segment", "--company", "1"], cwd=ROOT, env=env_of(data_dir),
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stdout + check.stderr
