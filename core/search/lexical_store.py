@@ -11,6 +11,7 @@ from core.search.embeddings import Embedder, embedder
 from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
 from core.search.models import ListenerEmbedding
+from core.search.texts import lexical_document
 
 _lexicals: dict[tuple[int, str], LexicalIndex] = {}
 _lock = threading.Lock()
@@ -37,7 +38,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
                     dead.append(was)
                 if at is not None:
                     ids.append(at)
-                    texts.append(doc.get("text") or "")
+                    texts.append(lexical_document(doc.get("text") or ""))
                     found.where[doc["originator"]] = at
             found.put(ids, texts, dead)
             found.seq = index.seq

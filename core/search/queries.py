@@ -19,6 +19,7 @@ import numpy as np
 from core.explore.filters import parse_filters
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.snapshot import Snapshot
+from core.search.glosses import glossed
 from core.search.understanding import read_criteria
 from core.search.vocabulary import WORD, Vocabulary
 from core.segmentation.rules import LABELS
@@ -74,8 +75,8 @@ class Understood:
     @property
     def ranked_text(self) -> str:
         """What meaning ranks by: the rest of the query when it has free text, else the whole query (which orders
-        the listeners who meet it)."""
-        return self.rest if self.free_text else self.query
+        the listeners who meet it), with the English of the themes it names in the station's other languages."""
+        return glossed(self.rest if self.free_text else self.query)
 
     def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
         """The listeners who meet every ask."""

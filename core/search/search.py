@@ -21,6 +21,7 @@ from core.listeners.declared import read_listeners
 from core.search import calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
+from core.search.glosses import glossed
 from core.search.index import similarity_of
 from core.search.lexical_store import current_lexical
 from core.search.queries import Understood, understand
@@ -223,9 +224,9 @@ def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
     originators = snap.originators[ranked.rows].tolist()
     docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, originators,
                                                        projection=LISTING_PROJECTION)}
-    texts = listener_texts(snap, ranked.rows, sel.company)
+    texts, stems = listener_texts(snap, ranked.rows, sel.company), _stems(glossed(query)) if query else set()
     return [{**record(docs.get(o, {"originator": o}), snap, int(row), sel.company.timezone),
-             "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": matched(query, text)}
+             "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": _matched(stems, text)}
             for o, row, score, similarity, text in zip(originators, ranked.rows.tolist(), ranked.scores,
                                                        ranked.similarities, texts)]
 
@@ -244,11 +245,20 @@ def _once(part: str) -> str:
 def matched(query: str | None, text: str) -> list[str]:
     """The parts of a listener's text that share a word with the query (words compared by their first five letters,
     so that "gospel" meets "Gospel Sunday" and "competitions" meets "competition"); without shared words, the
-    listener's leading traits (a match in meaning, not in words)."""
+    listener's leading traits (a match in meaning, not in words). Messages are read with the English of their words
+    in the station's other languages, as the query is ("beurtkrag" meets "krag is weer af"), and shown as written."""
+    return _matched(_stems(glossed(query)) if query else set(), text)
+
+
+def _matched(stems: set[str], text: str) -> list[str]:
     parts = [_once(part.strip()) for part in text.split(". ") if part.strip()]
-    if query:
-        stems = {word[:5] for word in WORD.findall(query.casefold()) if word not in STOPWORDS}
-        hits = [part for part in parts if stems & {w[:5] for w in WORD.findall(part.casefold())}]
+    if stems:
+        hits = [part for part in parts
+                if stems & _stems(glossed(part) if part.startswith(MESSAGES_LABEL) else part)]
         if hits:
             return hits[:4]
     return parts[:3]
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:5] for word in WORD.findall(text.casefold()) if word not in STOPWORDS}

@@ -13,6 +13,7 @@ from core.db.quirks import find_by_originator
 from core.listeners.events import timed_messages
 from core.listeners.models import InteractionBatch
 from core.listeners.snapshot import Snapshot
+from core.search.glosses import glossed
 from core.segmentation.rules import LABELS
 from core.stations.models import Company
 from core.stations.shows import show_titles
@@ -31,6 +32,14 @@ def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company) -> list[s
     names = _names(snap, company)
     messages = latest_messages(company.company_id, snap.originators[rows].tolist(), np.sort(snap.originators))
     return [_text(snap, int(row), names, messages.get(str(snap.originators[row]), [])) for row in rows]
+
+
+def lexical_document(text: str) -> str:
+    """A listener's text as the lexical index reads it: their messages followed by the English of the themes they
+    name in the station's other languages (core.search.glosses), so that "dankie vir die musiek" is found by
+    "thanking the station for the music". Only the messages: the rest of the text is the service's own English."""
+    head, label, said = text.partition(MESSAGES_LABEL)
+    return head + label + glossed(said) if label else text
 
 
 def text_hash(text: str) -> str:

@@ -3,6 +3,7 @@ queries a station's own data gives (core.search.calibration), the fit kept per s
 stay about the same and for a day, and a free-text search on an embedded station ranked by a calibrated score."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import numpy as np
@@ -19,6 +20,7 @@ from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
 from core.search.models import SearchCalibration
 from core.search.search import search_listeners
+from core.search.texts import latest_messages
 from core.search.vectors import refresh_embeddings
 from core.search.vocabulary import build_vocabulary
 from tests.conftest import empty_database
@@ -273,3 +275,13 @@ def test_no_free_text_result_scores_under_min_score(demo_station):
     answer = free_text_search(min_score=0.3)
     assert all(r["score"] >= 0.3 for r in answer["results"])
     assert answer["total"] == len(answer["results"]) < 100
+
+
+@pytest.mark.db
+def test_a_query_in_afrikaans_finds_at_the_defaults_the_listeners_who_wrote_of_load_shedding_in_any_language(
+        demo_station):
+    answer = search_listeners(1, "luisteraars wat oor beurtkrag kla", ListenerFilter())
+    written = latest_messages(1, [r["originator"] for r in answer["results"]])
+    power = re.compile(r"load shedding|ugesi ucimile|krag is weer af|umbane ucimile|motlakase o timile", re.I)
+    assert answer["results"] and all(any(power.search(m) for m in written[r["originator"]])
+                                     for r in answer["results"])
