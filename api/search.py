@@ -1,21 +1,24 @@
 """Semantic search: listeners by the meaning of a plain-language query, within the shared filters."""
 from __future__ import annotations
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
+from api.params import FILTER_PARAMETERS
 from core.explore.filters import parse_filters
-from core.listeners.fields import AGE_GROUPS, GENDERS
 from core.search.search import SEARCH_LIMIT, search_listeners
-from core.segmentation.rules import SEGMENTS
 
-FILTERS = ("segment", "tags", "gender", "age_group", "language")
+OWN = ("q", "min_score", "limit", "location", "as_text")
+"""Search's own parameters; every other one is a shared filter, read and checked by core.explore.filters as on every
+route (`location` is search's own: the contract makes it a partial match here)."""
+FILTERS = [p for p in FILTER_PARAMETERS if p["name"] not in OWN]
 
 
 class SearchArgsSchema(Schema):
     class Meta:
-        unknown = RAISE
+        unknown = EXCLUDE  # the shared filters, documented below; a parameter named nowhere is a 422 (api.query)
 
     q = fields.Str(required=True, validate=validate.Length(min=1, max=500),
                    metadata={"description": "what to look for, in plain language"})
@@ -24,11 +27,6 @@ class SearchArgsSchema(Schema):
                                                       "were relevant on the station's own labelled queries; higher "
                                                       "is stricter"})
     limit = fields.Int(load_default=100, strict=False, validate=validate.Range(*SEARCH_LIMIT))
-    segment = fields.Str(validate=validate.OneOf(SEGMENTS))
-    tags = fields.Str(metadata={"description": "comma-separated; the listener must have all of them"})
-    gender = fields.Str(validate=validate.OneOf(GENDERS))
-    age_group = fields.Str(validate=validate.OneOf(AGE_GROUPS))
-    language = fields.Str(metadata={"description": "exact, case-insensitive"})
     location = fields.Str(metadata={"description": "partial, case-insensitive"})
     as_text = fields.List(fields.Str(validate=validate.Length(min=1, max=500)), validate=validate.Length(max=10),
                           metadata={"description": "words of q (as `understood.criteria[].words` gives them) to "
@@ -97,10 +95,11 @@ blp = Blueprint("semantic_search", __name__, url_prefix="/api/v1/segments",
 
 @blp.route("/<company:company_id>/search")
 class Search(MethodView):
+    @blp.doc(parameters=[{"in": "query", "schema": SearchArgsSchema}, *FILTERS])  # in place of the arguments' own
     @blp.arguments(SearchArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, SearchSchema)
     def get(self, args: dict, company_id: int):
         """Semantic search with a natural-language query, narrowed by the filters before ranking"""
-        flt = parse_filters({name: args[name] for name in FILTERS if name in args})
+        flt = parse_filters({k: v for k, v in request.args.to_dict(flat=False).items() if k not in OWN})
         return search_listeners(company_id, args["q"], flt, args.get("location"), args["min_score"], args["limit"],
                                 tuple(args.get("as_text", ())))

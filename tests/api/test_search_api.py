@@ -70,6 +70,19 @@ def test_filters_narrow_the_candidates_before_ranking_so_the_limit_is_still_fill
     assert all(r["gender"] == "male" for r in results)
 
 
+@pytest.mark.parametrize("gender", ["male", "Male", "MALE"])
+def test_the_shared_filters_read_their_values_as_on_every_other_route(client, station, key_for, gender):
+    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, gender=gender)
+    listed = client.get("/api/v1/segments/1/filter", query_string={"gender": gender}, headers=key_for(1))
+    assert listed.status_code == 200 and len(results) == listed.get_json()["total"] == 6
+
+
+def test_any_shared_filter_narrows_a_search(client, station, key_for):  # not only the five the contract lists
+    results = found(client, key_for(1), q="anything", min_score=0, tags="soccer", location="soweto")
+    assert results == []  # no listener is tagged: the filter applies, it is not ignored
+    assert len(found(client, key_for(1), q="anything", min_score=0, profile_complete="false")) == 12
+
+
 def test_location_is_a_partial_case_insensitive_match(client, station, key_for):
     results = found(client, key_for(1), q="anything", min_score=0, location="sandt")
     assert {r["location"] for r in results} == {"Sandton"} and len(results) == 4
@@ -84,6 +97,7 @@ def test_min_score_cuts_results_and_one_means_only_identical_texts(client, stati
 @pytest.mark.parametrize("params", [{"q": ""}, {"q": "   "}, {"q": "x", "limit": 0}, {"q": "x", "limit": 1001},
                                     {"q": "x", "min_score": 1.01}, {"q": "x", "min_score": -0.01},
                                     {"q": "x", "min_score": "nan"}, {"q": "x", "segment": "fans"},
+                                    {"q": "x", "gender": "robot"}, {"q": "x", "peak_hour": 24},
                                     {"q": "x", "qq": "y"}, {}])
 def test_invalid_searches_are_422(client, station, key_for, params):
     assert client.get(SEARCH, query_string=params, headers=key_for(1)).status_code == 422
