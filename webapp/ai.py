@@ -18,6 +18,7 @@ from core.ai.promote import PROMOTABLE, THRESHOLD, promote_demographics, promoti
 from core.clock import as_utc
 from core.credits.ledger import account
 from core.errors import AiPaused
+from core.explore.listener import find_listener
 from core.search.risk import station_backtest
 from core.text.wording import join_words
 from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
@@ -64,8 +65,10 @@ def _insights_page(station: dict, found: dict | None = None, problem: str | None
 @login_required
 def panel(company_id: int, originator: str):
     """The listener page's AI panel before the click (the price, or that a cached profile is free): loaded by
-    htmx once the page is shown, or a page of its own without scripts."""
-    return _panel(open_station(company_id), originator)
+    htmx once the page is shown, or a page of its own without scripts. 404 for an unknown or erased listener."""
+    station = open_station(company_id)
+    find_listener(company_id, originator, {"originator": 1})
+    return _panel(station, originator)
 
 
 @bp.post("/stations/<int:company_id>/listeners/<originator>/ai")

@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, request, url_for
 from flask_login import login_required
 
+from core.errors import NotFound
 from core.explore.operations import int_param
 from core.explore.spec import SPEC
 from core.search.risk import station_backtest
 from core.search.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
 from core.segmentation.overview import segment_breakdown
+from core.segmentation.rules import SEGMENTS
 from webapp.charts import with_filter
 from webapp.helpers import open_station, render_htmx
 from webapp.labels import title, value_label
@@ -25,8 +27,10 @@ SHOWN = 8  # values per chart, most common in the segment first; the table behin
 @login_required
 def page(company_id: int, segment_key: str):
     """The segment's profile page (`?limit=` listeners profiled, the most engaged first); with HX-Request alone, its
-    body. 422 for an unknown segment."""
+    body. 404 for an unknown segment: its address is one a producer may type."""
     station = open_station(company_id)
+    if segment_key not in SEGMENTS:
+        raise NotFound("No such segment. The segments are listed on the overview.")
     limit = int_param(request.args.to_dict(flat=False), "limit", DEFAULT_LIMIT)
     profile = segment_profile(company_id, segment_key, limit)
     base = url_for("explorer.page", company_id=company_id)

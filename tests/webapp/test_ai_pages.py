@@ -135,6 +135,7 @@ def test_a_provider_that_does_not_answer_is_said_and_refunded(signed_in, demo, m
 
 def test_an_unknown_listener_is_404_and_costs_nothing(signed_in):
     assert signed_in.post(panel("27899999999"), headers=HTMX).status_code == 404
+    assert signed_in.get(panel("27899999999")).status_code == 404  # the panel's own page, an address one may type
     assert account(1)["balance"] == DEMO_CREDITS
 
 

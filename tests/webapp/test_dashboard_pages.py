@@ -156,3 +156,10 @@ def test_navigation_never_links_to_a_page_that_does_not_exist(client, auth, prod
             assert client.get(href).status_code in (200, 302), href
     missing = [endpoint for _, endpoint, _ in NAVIGATION if endpoint not in app.view_functions]
     assert html.count(">Soon<") == len(missing)
+
+
+@pytest.mark.parametrize("key", ["fans", "Super_Fan", "unsegmented"])
+def test_an_unknown_segment_address_is_a_404_page_that_says_where_the_segments_are(client, auth, producer, key):
+    auth.login(producer)
+    response = client.get(f"/stations/1/segments/{key}")
+    assert response.status_code == 404 and "segments are listed on the overview" in response.text
