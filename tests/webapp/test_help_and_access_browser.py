@@ -55,6 +55,7 @@ def test_the_navigation_links_to_the_glossary(open_tab):
     tab = open_tab("overview", "laptop")
     tab.get_by_role("navigation", name="Help").get_by_role("link", name="Glossary").click()
     expect(tab.locator("h1")).to_have_text("Glossary")
+    expect(station_pages(tab).get_by_role("link", name="Explorer")).to_be_visible()  # the station's menu stays
 
 
 def test_a_help_tip_shows_on_hover_and_on_keyboard_focus_and_hides_on_escape(open_tab):

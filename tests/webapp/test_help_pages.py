@@ -50,7 +50,36 @@ def test_the_glossary_is_for_signed_in_users(client, app):
 @pytest.mark.parametrize("path", ["/stations/1/", "/stations/1/explorer", f"/stations/1/listeners/{FAN}"])
 def test_every_page_links_the_glossary_from_its_navigation(signed_in, path):
     html = signed_in.get(path).text
-    assert re.search(r'<nav class="nav" aria-label="Help">\s*<a [^>]*href="/glossary"', html)
+    assert re.search(r'<nav class="nav" aria-label="Help">\s*<a [^>]*href="/glossary\?station=1"', html)
+
+
+def station_menu(html: str) -> list[str]:
+    return re.findall(r'href="(/stations/1/[a-z]*)"', html)
+
+
+def test_the_glossary_keeps_the_menu_of_the_station_it_was_opened_from(signed_in):
+    html = signed_in.get("/glossary?station=1").text
+    assert "/stations/1/explorer" in station_menu(html) and 'data-testid="station-name"' in html
+
+
+def test_the_glossary_of_a_producer_of_one_station_is_in_that_station_even_when_typed(signed_in):
+    assert "/stations/1/explorer" in station_menu(signed_in.get("/glossary").text)
+
+
+def test_the_glossary_of_a_user_of_several_stations_is_in_none_until_one_is_named(client, app):
+    make_company(1, name="Jozi FM")
+    make_company(2, name="Coast Radio")
+    create_user("sam@group.fm", PASSWORD, companies=[1, 2])
+    client.post("/login", data={"email": "sam@group.fm", "password": PASSWORD})
+    response = client.get("/glossary")
+    assert response.status_code == 200 and "/stations/1/explorer" not in station_menu(response.text)
+    assert "/stations/2/explorer" in client.get("/glossary?station=2").text
+
+
+@pytest.mark.parametrize(("station", "status"), [("2", 403), ("x", 422)])
+def test_the_glossary_in_a_station_not_ones_own_or_not_a_number_is_refused(signed_in, station, status):
+    make_company(2, name="Coast Radio")
+    assert signed_in.get(f"/glossary?station={station}").status_code == status
 
 
 def test_help_tips_are_the_descriptions_of_their_buttons_and_no_id_is_used_twice(signed_in):
