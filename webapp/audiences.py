@@ -122,20 +122,25 @@ def create(company_id: int):
 def detail(company_id: int, audience_id: str):
     """One audience: its settings, how many are reachable, its members a page at a time; export, refresh, delete."""
     station = open_station(company_id)
-    return _detail_page(station, store.get_audience(company_id, audience_id))
+    audience = store.get_audience(company_id, audience_id)
+    return _detail_page(station, audience, changes=audience["changes"])
 
 
 @bp.post("/stations/<int:company_id>/audiences/<audience_id>/refresh")
 @login_required
 def refresh(company_id: int, audience_id: str):
-    """Re-run the saved strategy (paid) and show who joined, who left and how many stayed."""
+    """Re-run the saved strategy (paid), then back to the audience's page (post/redirect/get: reloading it spends
+    nothing), which shows who joined, who left and how many stayed until the next refresh."""
     station = open_station(company_id)
     try:
         found = store.refresh_audience(company_id, audience_id)
     except REFUSALS as error:
         return _detail_page(station, store.get_audience(company_id, audience_id),
                             problem=refusal(error, company_id, AUDIENCE)), error.status
-    return _detail_page(station, found, changes=found["changes"])
+    changes = found["changes"]
+    flash(f"Audience refreshed: {plural(len(changes['joined']), 'listener')} joined, {len(changes['left']):,} left "
+          f"and {changes['stayed']:,} stayed; it cost {credits_text(found['cost'])}.")
+    return redirect(url_for("audiences.detail", company_id=company_id, audience_id=audience_id), code=303)
 
 
 @bp.get("/stations/<int:company_id>/audiences/<audience_id>/export.csv")

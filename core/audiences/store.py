@@ -92,7 +92,7 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
         changes = _changes(live_rows(sel.snap, doc["members"])[0], members)
         now = _now()
         update = {"members": members, "refreshed_at": now, "expires_at": now + timedelta(days=doc["expiry_days"]),
-                  "changes": {name: len(v) if isinstance(v, list) else v for name, v in changes.items()}}
+                  "changes": changes}
         if not Audience._get_collection().update_one({"_id": doc["_id"]}, {"$set": update}).matched_count:
             raise AudienceNotFound()  # deleted meanwhile: nothing to pay for
     made = {"provider": strategy["provider"], "model": strategy["model"], "tokens_in": 0, "tokens_out": 0}
@@ -121,13 +121,14 @@ def summary(doc: dict, snap: Snapshot) -> dict:
             "member_count": len(members), "reachable": int(reachable(snap, rows).sum()),
             "created_at": _iso(doc["created_at"]), "refreshed_at": _iso(refreshed) if refreshed else None,
             "expires_at": _iso(doc["expires_at"]), "status": status(doc["expires_at"]),
-            "last_changes": doc.get("changes")}
+            "last_changes": _counted(doc.get("changes"))}
 
 
 def detail(doc: dict, snap: Snapshot, company: Company) -> dict:
     """The summary with the members, each enriched with the listener's profile, and how many have each thing the
     theme asks for."""
-    return {**summary(doc, snap), "traits": trait_counts(snap, company, doc["strategy"]["queries"][0], doc["members"]),
+    return {**summary(doc, snap), "changes": last_changes(doc),
+            "traits": trait_counts(snap, company, doc["strategy"]["queries"][0], doc["members"]),
             "members": enriched(snap, company, doc["members"], doc["strategy"]["queries"])}
 
 
@@ -187,6 +188,17 @@ def _new(company_id: int, audience_id: str, asked: dict, made: dict, filters: di
     return {"company_id": company_id, "audience_id": audience_id, **asked, "name_key": name_key(asked["name"]),
             "strategy": strategy, "members": members, "created_at": now, "refreshed_at": None,
             "expires_at": now + timedelta(days=asked["expiry_days"]), "changes": None}
+
+
+def last_changes(audience_doc: dict) -> dict | None:
+    """Who the last refresh let in and out (their numbers, erased listeners taken out by `erase_members`) and how
+    many stayed; None before the first refresh, or for one stored before the lists were kept."""
+    changes = audience_doc.get("changes")
+    return changes if changes and isinstance(changes.get("joined"), list) else None
+
+
+def _counted(changes: dict | None) -> dict | None:
+    return {name: len(v) if isinstance(v, list) else v for name, v in changes.items()} if changes else None
 
 
 def _changes(before: list[dict], after: list[dict]) -> dict:

@@ -104,6 +104,9 @@ def test_a_refresh_says_who_joined_who_left_and_how_many_stayed(signed_in):
     expect(changes.get_by_test_id("changes-stayed")).to_have_text(str(made["member_count"]))
     changes.get_by_text("Who joined (1)").click()
     expect(changes.get_by_test_id("changes-joined-list")).to_contain_text("27829990001")
+    assert signed_in.url.endswith(f"/stations/1/audiences/{made['audience_id']}")  # not .../refresh
+    signed_in.reload()  # reloading shows the page again; it refreshes (and spends) nothing
+    expect(signed_in.get_by_test_id("changes-joined")).to_have_text("1")
 
 
 def test_delete_asks_first_and_cancel_keeps_the_audience(signed_in):

@@ -240,13 +240,27 @@ def test_refresh_shows_who_joined_who_left_and_who_stayed(signed_in):
     person("27821000009", GOSPEL, gender="female")
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    response = signed_in.post(f"{AUDIENCES}/{made['audience_id']}/refresh")
-    assert response.status_code == 200
+    path = f"{AUDIENCES}/{made['audience_id']}"
+    posted = signed_in.post(f"{path}/refresh")
+    assert posted.status_code == 303 and posted.headers["Location"].endswith(path)  # post/redirect/get
+    response = signed_in.get(path)
     joined = re.search(r'data-testid="changes-joined">(\d+)<', response.text).group(1)
     stayed = re.search(r'data-testid="changes-stayed">(\d+)<', response.text).group(1)
     left = re.search(r'data-testid="changes-left">(\d+)<', response.text).group(1)
     assert int(joined) == int(left) and int(joined) + int(stayed) == 4
-    assert "It cost 2 credits" in words(response.text)
+    assert "it cost 2 credits" in words(response.text)
+
+
+def test_the_last_refresh_is_shown_again_on_a_later_visit_at_no_cost(signed_in):
+    made = saved()
+    path = f"{AUDIENCES}/{made['audience_id']}"
+    assert 'data-testid="audience-changes"' not in signed_in.get(path).text  # never refreshed
+    signed_in.post(f"{path}/refresh")
+    balance = account(1)["balance"]
+    signed_in.get(path)
+    again = signed_in.get(path)
+    assert 'data-testid="audience-changes"' in again.text and "it cost" not in words(again.text)
+    assert account(1)["balance"] == balance
 
 
 def test_a_refused_refresh_is_said_on_the_audience_page_with_its_status(signed_in):
