@@ -84,6 +84,25 @@ def test_erasure_leaves_no_originator_in_a_saved_strategy(station):
     assert saved.strategy["filters"] == {"originator": "erased-abc"} and saved.members == []
 
 
+def test_erasure_leaves_no_originator_in_the_last_refresh_s_lists_of_who_joined_and_left(station):
+    made = gospel(flt=parse_filters({"gender": "female"}))
+    left = made["members"][0]["originator"]
+    Audience._get_collection().update_one({"audience_id": made["audience_id"]},  # as if they had left at a refresh
+                                          {"$set": {"changes": {"joined": [left], "left": [left], "stayed": 3}}})
+    assert erase_members(1, left) == 1
+    stored = Audience._get_collection().find_one({"audience_id": made["audience_id"]})
+    assert stored["changes"] == {"joined": [], "left": [], "stayed": 3} and left not in str(stored)
+
+
+def test_an_audience_refreshed_before_the_lists_were_kept_shows_no_lists_and_erasure_passes_it_by(station):
+    made = gospel()
+    Audience._get_collection().update_one({"audience_id": made["audience_id"]},
+                                          {"$set": {"changes": {"joined": 1, "left": 1, "stayed": 3}}})
+    assert get_audience(1, made["audience_id"])["changes"] is None
+    assert get_audience(1, made["audience_id"])["last_changes"] == {"joined": 1, "left": 1, "stayed": 3}
+    erase_members(1, originator(1, "soccer", 0))  # no error on a count where a list is now kept
+
+
 def test_another_company_s_audience_is_not_found(station):
     themed_station(2)
     theirs = create_audience(2, "Theirs", GOSPEL_THEME, limit=4)["audience_id"]
