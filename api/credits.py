@@ -17,6 +17,7 @@ from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.money import MAX_LOAD
 from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS, usage_report
 from core.db import idempotency
+from core.stations.companies import timezone_of
 
 
 class LoadCreditsSchema(StrictBodySchema):
@@ -38,8 +39,9 @@ class UsageArgsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    from_date = fields.Date(metadata={"description": "first day, YYYY-MM-DD, UTC (included)"})
-    to_date = fields.Date(metadata={"description": "last day, YYYY-MM-DD, UTC (included: up to 23:59:59 that day); "
+    from_date = fields.Date(metadata={"description": "first day, YYYY-MM-DD, in the station's time zone (included)"})
+    to_date = fields.Date(metadata={"description": "last day, YYYY-MM-DD, in the station's time zone (included: up "
+                                                   "to 23:59:59 that day there); "
                                                    "before from_date, nothing is selected"})
     limit = fields.Int(load_default=DEFAULT_LIMIT, strict=False, validate=validate.Range(*LIMITS))
 
@@ -153,7 +155,8 @@ class Usage(MethodView):
     @blp.response(200, UsageSchema)
     def get(self, args: dict, company_id: int):
         """AI usage history, newest first: each paid or cached call and each refund, optionally within whole days"""
-        return usage_report(company_id, args.get("from_date"), args.get("to_date"), args["limit"])
+        return usage_report(company_id, args.get("from_date"), args.get("to_date"), args["limit"],
+                            timezone_of(company_id))
 
 
 @blp.route("/<company:company_id>/credits/pause")

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from core.clock import utcnow
+from core.clock import station_today
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.usage import daily_spend, usage_report
@@ -33,11 +33,11 @@ def page(company_id: int):
     """Balance, pause and totals; the usage of the days asked for (`from_date`, `to_date`: the last 30 days by
     default) as a chart of credits per day and a table. A bad date is said beside its field."""
     station = open_station(company_id)
-    first, last = date_range(request.args.get("from_date"), request.args.get("to_date"))
+    first, last = date_range(request.args.get("from_date"), request.args.get("to_date"), station["timezone"])
     report, chart, problems = None, None, {}
     try:
-        report = usage_report(company_id, first, last, SHOWN)
-        chart = spend_chart(daily_spend(company_id, first, last))
+        report = usage_report(company_id, first, last, SHOWN, station["timezone"])
+        chart = spend_chart(daily_spend(company_id, first, last, station["timezone"]))
     except ValidationFailed as error:
         problems = {str(item["loc"][-1]): item["msg"] for item in error.items}
     return render_template("credits/page.html", station=station, account=account(company_id), report=report,
@@ -116,15 +116,16 @@ def as_number(text: str) -> int | float | str:
     return text
 
 
-def date_range(first: str | None, last: str | None) -> tuple[str, str]:
-    """The days asked for, as typed; a blank end is today (UTC, as the ledger counts days), a blank start the DAYS
-    days up to the end."""
-    last = (last or "").strip() or utcnow().date().isoformat()
+def date_range(first: str | None, last: str | None, tz: str) -> tuple[str, str]:
+    """The days asked for, as typed; a blank end is the station's today, a blank start the DAYS days up to the
+    end."""
+    today = station_today(tz)
+    last = (last or "").strip() or today.isoformat()
     if not (first or "").strip():
         try:
-            end = date.fromisoformat(last) if len(last) == 10 else utcnow().date()
+            end = date.fromisoformat(last) if len(last) == 10 else today
         except ValueError:
-            end = utcnow().date()  # the bad end is said beside its own field
+            end = today  # the bad end is said beside its own field
         return (end - timedelta(days=DAYS - 1)).isoformat(), last
     return first.strip(), last
 

@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from api.errors import is_api_request
 from core.segmentation.insights import being
-from core.text.wording import agree, number, plural, time_left
+from core.text.wording import agree, heard, number, plural, time_left
 from webapp import (
     ai,
     audiences,
@@ -51,6 +51,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(plural, "plural")  # {{ n | plural("listener") }}: "1 listener", "12,480 listeners"
     app.add_template_filter(agree, "agree")  # {{ n | agree("has") }}: the word that goes with n ("has", "have")
     app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
+    app.add_template_filter(heard, "heard")  # {{ iso | heard(tz) }}: "today", "yesterday", by the station's calendar
     app.add_template_filter(time_left, "time_left")  # {{ 200 | time_left }}: "4 minutes"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,

@@ -1,12 +1,14 @@
 """The usage history: each AI call a company paid for or got from a cache, and each refund, newest first.
 
-`from_date` and `to_date` are whole days in UTC, both included: to_date 2026-11-30 keeps a call at 23:59:59 that
-day and leaves out one at midnight after it; a to_date before from_date selects nothing. (UTC, not the station's
-zone: credits sit below stations in the layers, and a ledger is read by whoever pays, in one time.)
+`from_date` and `to_date` are whole days of the station's calendar (its zone `tz`, which the caller gives: credits
+sit below stations in the layers), both included: to_date 2026-11-30 keeps a call at 23:59:59 that day there and
+leaves out one at midnight after it; a to_date before from_date selects nothing. The days of the spend chart are the
+station's days too, as every other date the producer reads.
 """
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from core.credits.ledger import entries
 from core.credits.models import STATUSES
@@ -22,15 +24,15 @@ DEFAULT_LIMIT = 100
 
 
 def usage(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
-          limit: int = DEFAULT_LIMIT) -> list[dict]:
+          limit: int = DEFAULT_LIMIT, tz: str = "UTC") -> list[dict]:
     """The calls (and refunds) within the days, newest first, at most `limit`."""
-    return _rows(_query(company_id, from_date, to_date, limit), limit)
+    return _rows(_query(company_id, from_date, to_date, limit, tz), limit)
 
 
 def usage_report(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
-                 limit: int = DEFAULT_LIMIT) -> dict:
+                 limit: int = DEFAULT_LIMIT, tz: str = "UTC") -> dict:
     """usage() with what was asked and how many entries the days hold in all."""
-    query = _query(company_id, from_date, to_date, limit)
+    query = _query(company_id, from_date, to_date, limit, tz)
     first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
     return {"company_id": company_id, "from_date": first.isoformat() if first else None,
             "to_date": last.isoformat() if last else None, "limit": limit,
@@ -41,8 +43,8 @@ def _rows(query: dict, limit: int) -> list[dict]:
     return [_row(entry) for entry in entries().find(query).sort([("at", -1), ("seq", -1)]).limit(limit)]
 
 
-def _query(company_id: int, from_date, to_date, limit) -> dict:
-    """The ledger query of a company's usage within whole UTC days; 422 for a bad date or limit.
+def _query(company_id: int, from_date, to_date, limit, tz: str) -> dict:
+    """The ledger query of a company's usage within whole days of the zone `tz`; 422 for a bad date or limit.
 
     A to_date before from_date selects nothing rather than 422: the OpenAPI document cannot say that one parameter
     must not precede another, and a request the document calls valid is never refused (tests/api/test_contract.py).
@@ -52,11 +54,18 @@ def _query(company_id: int, from_date, to_date, limit) -> dict:
         raise ValidationFailed.one(["query", "limit"], f"Must be between {LIMITS[0]} and {LIMITS[1]}.")
     query = {"company_id": company_id, "kind": {"$in": list(USAGE_KINDS)}}
     window = {}
-    if first:
-        window["$gte"] = datetime.combine(first, time.min, UTC)
-    if last:
-        window["$lte"] = datetime.combine(last, time.max, UTC)
+    if first and first > date.min:
+        window["$gte"] = _midnight(first, tz)
+    if last and last < date.max:
+        window["$lt"] = _midnight(last + timedelta(days=1), tz)
+    if first and last and first > last:
+        window = {"$in": []}  # nothing (the first and last days of the calendar carry no bound of their own)
     return {**query, "at": window} if window else query
+
+
+def _midnight(day: date, tz: str) -> datetime:
+    """The start of a day in the zone, as the UTC moment the ledger stores (a day of 23 or 25 hours stays whole)."""
+    return datetime.combine(day, time.min, ZoneInfo(tz)).astimezone(UTC)
 
 
 def _day(value: date | str | None, name: str) -> date | None:
@@ -86,10 +95,10 @@ ANSWERED = {"$and": [{"$ne": ["$kind", "refund"]}, {"$eq": ["$status", "ok"]}]}
 """An entry that is an AI call which answered: paid and not refunded, or served from a cache."""
 
 
-def daily_spend(company_id: int, from_date: date | str, to_date: date | str) -> list[dict]:
-    """Credits spent and AI calls answered per UTC day, every day of the range (both ends included) even when nothing
-    was spent: what a chart of spend over time draws. A refund lowers its own day's credits, so the days add up to
-    what the calls cost; 422 for a bad date or a range longer than MAX_DAYS."""
+def daily_spend(company_id: int, from_date: date | str, to_date: date | str, tz: str = "UTC") -> list[dict]:
+    """Credits spent and AI calls answered per day of the zone `tz`, every day of the range (both ends included)
+    even when nothing was spent: what a chart of spend over time draws. A refund lowers its own day's credits, so
+    the days add up to what the calls cost; 422 for a bad date or a range longer than MAX_DAYS."""
     first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
     if first is None or last is None:
         raise ValidationFailed.one(["query", "from_date" if first is None else "to_date"], "Give a date: YYYY-MM-DD.")
@@ -97,8 +106,8 @@ def daily_spend(company_id: int, from_date: date | str, to_date: date | str) -> 
     if days > MAX_DAYS:
         raise ValidationFailed.one(["query", "to_date"], f"Pick at most {MAX_DAYS} days.")
     found = {row["_id"]: row for row in entries().aggregate([
-        {"$match": _query(company_id, first, last, DEFAULT_LIMIT)},
-        {"$group": {"_id": {"$dateToString": {"format": "%Y-%m-%d", "date": "$at"}},
+        {"$match": _query(company_id, first, last, DEFAULT_LIMIT, tz)},
+        {"$group": {"_id": {"$dateToString": {"format": "%Y-%m-%d", "date": "$at", "timezone": tz}},
                     "amount": {"$sum": "$amount"},
                     "calls": {"$sum": {"$cond": [ANSWERED, 1, 0]}}}}])}
     series = []

@@ -17,6 +17,13 @@ def get_company(company_id: int) -> Company:
     return company
 
 
+def timezone_of(company_id: int) -> str:
+    """The company's time zone; the default one for an id no import has created yet (credits may be loaded for a
+    station before its first import)."""
+    company = Company.objects(company_id=company_id).only("timezone").first()
+    return company.timezone if company is not None else Company.timezone.default
+
+
 def ensure_company(company_id: int) -> Company:
     """The company, created with defaults if it does not exist yet (race-safe upsert)."""
     Company.objects(company_id=company_id).update_one(set_on_insert__created_at=utcnow(), upsert=True)

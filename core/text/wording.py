@@ -4,6 +4,9 @@ whatever the numbers (0, 1 or many)."""
 from __future__ import annotations
 
 import math
+from datetime import datetime
+
+from core.clock import station_today
 
 IRREGULAR = {"person": "people", "child": "children", "is": "are", "was": "were", "has": "have", "this": "these",
              "that": "those", "does": "do"}
@@ -91,6 +94,21 @@ def days_ago(days: float | None) -> str:
         return "never"
     whole = int(days)
     return "today" if whole <= 0 else f"{plural(whole, 'day')} ago"
+
+
+def heard(when: str | datetime | None, tz: str | None, now: datetime | None = None, short: bool = False) -> str:
+    """When something last happened, by the station's calendar: "today" is the station's today, so a listener last
+    heard at 23:50 is "yesterday" at 08:00 ("today", "yesterday", "3 days ago"; `short`: "3 d ago"); "never" for
+    no time. Elapsed 24-hour days (`days_ago`) are for the segment rules' thresholds, not for a day named."""
+    if not when:
+        return "never"
+    moment = datetime.fromisoformat(when) if isinstance(when, str) else when
+    days = (station_today(tz, now) - station_today(tz, moment)).days
+    if days <= 0:
+        return "today"
+    if days == 1:
+        return "yesterday"
+    return f"{days} d ago" if short else f"{plural(days, 'day')} ago"
 
 
 def time_left(seconds: float) -> str:

@@ -172,9 +172,13 @@ def test_load_and_pause_need_the_csrf_token(admin, csrf_enabled):
     assert account(1)["balance"] == 143
 
 
-def test_a_day_s_spend_counts_in_utc_days(producer):
-    ledger.entries().update_many({"company_id": 1, "kind": "spend"},
-                                 {"$set": {"at": datetime(2026, 11, 10, 23, 59, 59, tzinfo=UTC)}})
+@pytest.mark.parametrize(("at", "day"), [(datetime(2026, 11, 10, 21, 59, 59, tzinfo=UTC), "2026-11-10"),
+                                         (datetime(2026, 11, 10, 22, 0, 0, tzinfo=UTC), "2026-11-11")])
+def test_a_day_s_spend_counts_in_the_station_s_days(producer, at, day):
+    """Jozi FM keeps Johannesburg time (UTC+2): 22:00 UTC on the 10th is midnight on the 11th there."""
+    ledger.entries().update_many({"company_id": 1, "kind": "spend"}, {"$set": {"at": at}})
     html = producer.get(CREDITS, query_string={"from_date": "2026-11-10", "to_date": "2026-11-11"}).text
-    assert re.findall(r'data-day="([\d-]+)" data-credits="([\d.]+)"', html) == [("2026-11-10", "7"),
-                                                                                 ("2026-11-11", "0")]
+    spent = dict(re.findall(r'data-day="([\d-]+)" data-credits="([\d.]+)"', html))
+    assert spent[day] == "7" and sum(float(v) for v in spent.values()) == 7
+    listed = producer.get(CREDITS, query_string={"from_date": day, "to_date": day}).text
+    assert 'data-kind="spend"' in listed

@@ -1,4 +1,4 @@
-"""The usage history: calls and refunds newest first, within whole UTC days, both ends included."""
+"""The usage history: calls and refunds newest first, within whole days of the station's zone, both ends included."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
@@ -103,3 +103,10 @@ def test_the_last_and_first_days_of_the_calendar_are_ranges_like_any_other(app):
 
 def test_another_companys_calls_are_not_listed(november):
     assert usage(2) == []
+
+
+@pytest.mark.parametrize(("tz", "on_the_10th"), [("UTC", ["last-minute"]), ("Africa/Johannesburg", []),
+                                                ("America/New_York", ["midnight", "last-minute"])])
+def test_a_day_is_the_station_s_day(november, tz, on_the_10th):
+    """23:59:59 UTC on the 10th is 01:59:59 on the 11th in Johannesburg and 18:59:59 on the 10th in New York."""
+    assert subjects(usage(1, date(2026, 11, 10), date(2026, 11, 10), tz=tz)) == on_the_10th

@@ -1,6 +1,8 @@
 """Numbers and sentences in words: one place for percentages, plurals, articles, lists, days and dayparts."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from core.segmentation.behaviour import DAYPARTS
@@ -10,6 +12,7 @@ from core.text.wording import (
     article,
     daypart,
     days_ago,
+    heard,
     is_one,
     join_words,
     number,
@@ -112,3 +115,24 @@ def test_every_daypart_of_the_behaviour_profile_has_its_own_phrase():
                                            (5340, "89 minutes"), (5400, "1.5 hours"), (7200, "2 hours")])
 def test_a_wait_is_said_in_minutes_then_half_hours_never_finer_than_an_estimate(seconds, said):
     assert time_left(seconds) == said
+
+
+JOZI = "Africa/Johannesburg"  # UTC+2
+
+
+@pytest.mark.parametrize(("last", "now", "tz", "expected"), [
+    ("2026-11-24T23:50:00+02:00", "2026-11-25T08:00:00+02:00", JOZI, "yesterday"),  # 8 hours, but another day
+    ("2026-11-25T00:05:00+02:00", "2026-11-25T23:59:00+02:00", JOZI, "today"),  # 24 hours less 6 minutes
+    ("2026-11-24T22:30:00+00:00", "2026-11-25T08:00:00+00:00", JOZI, "today"),  # 00:30 on the 25th at the station
+    ("2026-11-24T22:30:00+00:00", "2026-11-25T08:00:00+00:00", "UTC", "yesterday"),
+    ("2026-11-22T23:59:00+02:00", "2026-11-25T00:01:00+02:00", JOZI, "3 days ago"),
+    ("2026-11-24T12:00:00+02:00", "2026-11-25T12:00:00+02:00", JOZI, "yesterday"),
+])
+def test_a_day_is_named_by_the_station_s_calendar_not_by_hours_elapsed(last, now, tz, expected):
+    assert heard(last, tz, datetime.fromisoformat(now)) == expected
+
+
+def test_a_day_named_in_short_and_never_heard():
+    now = datetime(2026, 11, 25, 10, tzinfo=UTC)
+    assert heard(datetime(2026, 11, 20, 10, tzinfo=UTC), JOZI, now, short=True) == "5 d ago"
+    assert heard(None, JOZI, now) == "never" and heard("", JOZI, now) == "never"
