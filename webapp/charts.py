@@ -11,6 +11,9 @@ from webapp.labels import value_label
 CHARTS = (("Segments", "segment"), ("Gender", "gender"), ("Age group", "age_group"), ("Channels used", "has_channel"),
           ("Peak time of day", "peak_time_of_day"), ("Top shows", "timeslot_id"), ("Languages", "language"),
           ("Locations", "location"))
+FEWEST_FOR_A_SHARE = 20
+"""Listeners under which a value is shown as a count, not as a share with a bar: "1 listener", never "<1% · 40×"
+drawn full length (a share of one listener says nothing of the many)."""
 FIXED_ORDER = {"segment": SEGMENTS, "age_group": AGE_GROUPS, "peak_time_of_day": SPEC["peak_time_of_day"][2]}
 
 

@@ -12,7 +12,7 @@ from core.search.risk import station_backtest
 from core.search.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
 from core.segmentation.overview import segment_breakdown
 from core.segmentation.rules import SEGMENTS
-from webapp.charts import with_filter
+from webapp.charts import FEWEST_FOR_A_SHARE, with_filter
 from webapp.helpers import open_station, render_htmx
 from webapp.labels import title, value_label
 
@@ -36,7 +36,7 @@ def page(company_id: int, segment_key: str):
     base = url_for("explorer.page", company_id=company_id)
     stats = next(row for row in segment_breakdown(company_id)["segments"] if row["segment"] == segment_key)
     return render_htmx("segment/page.html", "segment/_fragment.html", station=station, profile=profile,
-                       stats=stats, churn_backtest=station_backtest(company_id),
+                       stats=stats, FEWEST_FOR_A_SHARE=FEWEST_FOR_A_SHARE, churn_backtest=station_backtest(company_id),
                        groups=[{"key": g, "title": GROUP_TITLES[g], "charts": [chart(profile, name, base)
                                                                              for name in GROUPS[g]]} for g in GROUPS])
 
@@ -44,11 +44,11 @@ def page(company_id: int, segment_key: str):
 def chart(profile: dict, name: str, base: str) -> dict:
     """One facet as bars (the segment's share of each value) with the station's share and the lift beside it."""
     values = next(profile[g][name] for g in GROUPS if name in profile[g])
-    top = max([v["segment_share"] for v in values] or [0]) or 1
+    top = max([v["segment_share"] for v in values if v["segment_count"] >= FEWEST_FOR_A_SHARE] or [0]) or 1
     pairs = [("segment", profile["segment"])]
     rows = [{"label": v.get("label") or value_label(name, v["value"]), "pct": 100 * v["segment_share"],
              "station_pct": 100 * v["station_share"], "count": v["segment_count"], "lift": v["lift"],
-             "width": 100 * v["segment_share"] / top,
+             "width": 100 * v["segment_share"] / top, "few": v["segment_count"] < FEWEST_FOR_A_SHARE,
              "url": with_filter(base, pairs, name, v["value"]) if v["value"] is not None and name in SPEC else None}
             for v in values]
     return {"name": name, "title": title(name), "rows": rows, "shown": rows[:SHOWN],
