@@ -18,7 +18,7 @@ from core.ai.promote import PROMOTABLE, THRESHOLD, promote_demographics, promoti
 from core.clock import as_utc
 from core.credits.ledger import account
 from core.errors import AiPaused
-from core.explore.listener import find_listener
+from core.explore.listener import find_listener, get_listener
 from core.search.risk import station_backtest
 from core.text.wording import join_words
 from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
@@ -78,7 +78,8 @@ def infer(company_id: int, originator: str):
     refusal is said in the panel. 404 for an unknown or erased listener."""
     station = open_station(company_id)
     try:
-        return _panel(station, originator, profile=ai_listener_profile(company_id, originator))
+        profile = ai_listener_profile(company_id, originator)
+        return _panel(station, originator, profile=profile, inferred_listener=get_listener(company_id, originator))
     except REFUSALS as error:
         return _panel(station, originator, problem=refusal(error, company_id, PROFILE), status=error.status)
 
@@ -99,7 +100,7 @@ def promote(company_id: int, originator: str):
 
 
 def _panel(station: dict, originator: str, profile: dict | None = None, problem: str | None = None,
-           status: int = 200):
+           status: int = 200, inferred_listener: dict | None = None):
     """The panel alone for htmx, with 200 even for a refusal (htmx swaps only 2xx answers and the refusal must be
     seen in the panel); without scripts, a page of its own with the refusal's status."""
     company_id = station["company_id"]
@@ -110,6 +111,8 @@ def _panel(station: dict, originator: str, profile: dict | None = None, problem:
                "cached_at": as_utc(cached["made_at"]).isoformat() if cached else None,
                "history": promotion_history(company_id, originator)}
     alone = wants_fragment()
+    if alone:  # the page's "Inferred" card is swapped too (out of band), so the two never disagree
+        context["inferred_listener"] = inferred_listener
     response = make_response(render_template("listener/_ai.html" if alone else "ai/listener.html", **context),
                              200 if alone else status)
     response.vary.add("HX-Request")
