@@ -18,7 +18,9 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 FIELD_LABELS = {"mobile_number": "Mobile number", "gender": "Gender", "age": "Age", "location": "Location",
                 "language": "Language", "ethnicity": "Ethnicity", "name": "Name", "email": "Email",
                 "id_number": "ID number"}
-AS_IS = {"tags", "inferred_interests", "name", "email", "originator"}
+AS_IS = {"name", "email", "originator"}
+"""Values shown as they were given. A tag or an interest is a word a person reads ("music_lover" is Music lover), so
+it is written in sentence case like every other lower-case value; a tag given in capitals ("VIP") stays as given."""
 SPELLING = {"non_binary": "Non-binary"}
 
 
@@ -27,6 +29,11 @@ def title(name: str) -> str:
     if name in EXCLUSIONS:
         return f"{title(EXCLUSIONS[name])} (excluded)"
     return TITLES.get(name) or name.replace("_", " ").capitalize()
+
+
+def tag_label(tag: str) -> str:
+    """A tag or an interest as a producer reads it."""
+    return value_label("tags", tag)
 
 
 def chip_words(name: str, value: str, names: dict | None = None) -> dict:

@@ -28,6 +28,7 @@ from webapp import (
     throttle,
 )
 from webapp.helpers import credits_text, format_when, layout_context, safe_next
+from webapp.labels import tag_label
 
 login_manager = LoginManager()
 csrf = CSRFProtect()
@@ -53,6 +54,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(being, "being")  # {{ key | being(1) }}: "a super fan", "at risk"
     app.add_template_filter(heard, "heard")  # {{ iso | heard(tz) }}: "today", "yesterday", by the station's calendar
     app.add_template_filter(time_left, "time_left")  # {{ 200 | time_left }}: "4 minutes"
+    app.add_template_filter(tag_label, "tag_label")  # {{ "music_lover" | tag_label }}: "Music lover"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
                  briefs, campaigns):

@@ -66,3 +66,10 @@ def test_the_listener_page_counts_its_history_interactions_and_channels(client):
     assert "1 entry" in words and "20 interactions in all" in words
     assert "2 channels in the last 30 days" in words
     assert "Why they are a super fan" in words
+
+
+def test_tags_are_written_as_words_with_the_tag_as_given_beside_them(client, auth, producer):
+    auth.login(producer)
+    html = client.get("/stations/1/").text
+    assert '<span class="tag" title="prize-winner">Prize-winner</span>' in html
+    assert ">prize-winner<" not in html
