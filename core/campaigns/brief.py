@@ -50,11 +50,6 @@ def parse_brief(company_id: int, brief: str) -> dict:
             "cached": False}
 
 
-def criteria_of(company_id: int, brief: str) -> dict:
-    """What parse_brief answers of the brief, uncharged (recommend pays for it as part of its own price)."""
-    return read(station_vocabulary(company_id), check_brief(brief))
-
-
 def read(vocab: Vocabulary, brief: str, now: datetime | None = None) -> dict:
     """The configured provider's reading of the brief, shaped and checked: {criteria, filters, dates, budget, goal,
     unmapped, provider, model, tokens_in, tokens_out}."""

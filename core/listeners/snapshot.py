@@ -234,11 +234,6 @@ def append_delta(previous: Snapshot, fresh: Snapshot) -> Snapshot:
     return merged
 
 
-def pending_deltas(company_id: int) -> int:
-    """How many deltas lie on top of the company's file (the next publish folds them in)."""
-    return _deltas().count_documents({"company_id": company_id})
-
-
 def publish(snapshot: Snapshot) -> object:
     """Save the snapshot, make it the company's current one and drop the older files and the deltas it includes.
 
