@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.access.models import User
 from core.demo.people import originators_of
 from core.demo.station import generate_station
 
@@ -45,3 +46,14 @@ def test_the_readmes_example_listener_is_in_the_demo_station_that_make_run_seeds
     station = generate_station(int(company), listeners, int(seed), datetime(2026, 11, 22, tzinfo=UTC))
     profile = next((row for row in station.profiles() if row["originator"] == example), None)
     assert profile and profile.get("name"), "the example listener has a profile to show"
+
+
+@pytest.mark.db
+def test_the_first_screen_says_how_to_become_an_admin_with_a_command_that_makes_one(runner):
+    first_screen = "\n".join(README.splitlines()[:24])
+    command = re.search(r"`\.venv/bin/flask --app wsgi (users create [^`]+--admin)`", first_screen)
+    assert command and "ADMIN_KEY" in first_screen
+    args = command.group(1).replace("'…'", "a-long-pass-phrase").split()
+    result = runner.invoke(args=args)
+    assert result.exit_code == 0, result.output
+    assert User.objects.get(email="you@station.fm").admin is True
