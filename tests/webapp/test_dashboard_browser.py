@@ -26,7 +26,7 @@ def test_producer_signs_in_and_sees_the_overview(page, sign_in, producer, screen
     expect(page.locator('[data-segment="occasional_engager"]').first).to_contain_text("3,380")
     expect(page.get_by_test_id("insight")).to_have_count(7)
     expect(page.get_by_test_id("headline")).to_contain_text("12,480 listeners")
-    expect(page.get_by_test_id("tags-table")).to_contain_text("breakfast-club")
+    expect(page.get_by_test_id("tags-table")).to_contain_text("Breakfast-club")
     matrix = page.get_by_test_id("movement-matrix")
     expect(matrix.get_by_role("row", name=re.compile("^Super fans"))).to_contain_text("120")
     expect(page.get_by_test_id("highlights")).to_contain_text(
@@ -86,7 +86,7 @@ def test_refresh_swaps_the_overview_in_place(page, sign_in, producer):
     page.locator("#overview-body").wait_for()  # the sign-in's redirect may still be on its way (seen once in CI)
     page.evaluate("document.getElementById('overview-body').dataset.marker = 'old'")
     with page.expect_response(re.compile(r"/stations/1/$")) as answer:
-        page.get_by_role("button", name="Refresh").click()
+        page.get_by_role("button", name="Reload figures").click()
     assert answer.value.request.headers.get("hx-request") == "true"
     expect(page.locator("#overview-body:not([data-marker])")).to_be_visible()
     expect(page.get_by_test_id("total-listeners")).to_have_text("12,480")

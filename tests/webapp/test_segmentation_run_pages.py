@@ -66,3 +66,11 @@ def test_the_overview_names_the_last_full_run_not_a_later_import(signed_in):
     SegmentRun.objects(company_id=1, kind="import").update(set__finished_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC))
     html = signed_in.get("/stations/1/").text
     assert "Last full run finished 20 Nov 2026, 02:05 SAST" in html
+
+
+def test_the_overview_says_how_its_two_times_and_its_two_buttons_differ(client, auth, producer):
+    auth.login(producer)
+    html = " ".join(client.get("/stations/1/").text.split())
+    assert "kept up to date as interactions arrive" in html  # the segments' time: live runs included
+    assert "A full run reads every listener's whole history again" in html.replace("&#39;", "'")
+    assert "Reload figures" in html and "nothing is recomputed" in html
