@@ -112,6 +112,8 @@ class RecommendAudienceSchema(Schema):
 class RecommendFigureSchema(Schema):
     name = fields.Str(metadata={"description": "a key of audience.figures"})
     value = fields.Float()
+    words = fields.Str(metadata={"description": "the figure as a person reads it, with the station's names "
+                                                "(\"Occasional engagers: 23 of the audience\")"})
 
 
 class RecommendClaimSchema(Schema):

@@ -22,7 +22,7 @@ from core.explore.records import reachable
 from core.search.texts import latest_messages
 from core.segmentation.rules import LABELS
 from core.stations.shows import show_titles
-from core.text.wording import percentage
+from core.text.wording import agree, number, percentage, plural
 
 TOP = 5
 SAMPLE_DRAWN = ("evenly spread over the audience ordered by latest interaction (most recent first, then by number): "
@@ -131,18 +131,45 @@ def _themes(company_id: int, originators: list[str]) -> list[dict]:
     return [_entry(t, t, c, len(originators)) for t, c in pairs[:TOP]]
 
 
+FIGURE_GROUPS = {"segment": "segments", "channel": "channels", "daypart": "dayparts", "day": "days", "show": "shows",
+                 "interest": "interests", "sample.theme": "themes"}
+"""The prefix of a figure's name -> the profile's list its value is an entry of ("show.6": the entry 6 of shows)."""
+
+
 def figures(profile: dict) -> dict:
     """Every figure a claim may cite, by name."""
     out = {"size": profile["size"], "reachable": profile["reachable"]}
-    for name, entries in (("segment", "segments"), ("channel", "channels"), ("daypart", "dayparts"),
-                          ("day", "days"), ("show", "shows"), ("interest", "interests"),
-                          ("sample.theme", "themes")):
+    for name, entries in FIGURE_GROUPS.items():
         out.update({f"{name}.{e['value']}": e["count"] for e in profile.get(entries, [])})
     out["weekday_share"] = profile.get("weekday_share", 0)
     out["sample.size"] = profile["sample"]["size"]
     out.update({f"sample.churn.{level}": profile["churn"][level]["count"] for level in LEVELS
                 if "churn" in profile})
     return out
+
+
+def figure_words(name: str, value, profile: dict) -> str:
+    """A figure as a person reads it, with the station's names ("Occasional engagers: 23 of the audience", never
+    "segment.occasional_engager = 23"): what a plan forwarded to an advertiser shows beside each claim."""
+    sampled = profile.get("sample", {}).get("size", 0)
+    fixed = {"size": f"{plural(value, 'listener')} {agree(value, 'matches', 'match')} the brief",
+             "reachable": f"{number(value)} of them can be messaged directly (opted in, with permission)",
+             "weekday_share": f"{number(value)}% of them are mostly active on weekdays",
+             "sample.size": f"{plural(value, 'listener')} sampled for their messages"}
+    if name in fixed:
+        return fixed[name]
+    group, _, key = name.rpartition(".")
+    if group == "sample.churn":
+        return f"{number(value)} of the {number(sampled)} sampled are at {key} risk of going quiet"
+    entry = next((e for e in profile.get(FIGURE_GROUPS.get(group, ""), []) if str(e["value"]) == key), None)
+    label = entry["label"] if entry else key.replace("_", " ")
+    if group == "sample.theme":
+        return f"{_capitalised(label)} in the messages of {number(value)} of the {number(sampled)} sampled"
+    return f"{_capitalised(label)}: {number(value)} of the audience"
+
+
+def _capitalised(label: str) -> str:
+    return label[:1].upper() + label[1:]
 
 
 def emptied_by(sel: Selection, flt: ListenerFilter) -> dict | None:

@@ -8,7 +8,7 @@ one computation and one charge (core.db.leases.single_flight).
 from __future__ import annotations
 
 from core.campaigns import cache, recommend_openai
-from core.campaigns.audience_profile import audience_profile
+from core.campaigns.audience_profile import audience_profile, figure_words
 from core.campaigns.brief import check_brief, read
 from core.campaigns.recommend_local import MODEL, write_recommendation
 from core.clock import utcnow
@@ -92,4 +92,14 @@ def _written(settings: Settings, brief: str, parsed: dict, audience: dict) -> di
         written = {"recommendation": write_recommendation(audience, parsed), "model": MODEL, "tokens_in": 0,
                    "tokens_out": 0}
     written["recommendation"].setdefault("dropped_claims", 0)
+    _worded(written["recommendation"], audience)
     return written
+
+
+def _worded(recommendation: dict, audience: dict) -> None:
+    """Each claim's figure with its words (core.campaigns.audience_profile.figure_words), whoever wrote the plan."""
+    for section in ("target", "channels", "timing", "angles", "expected_reach"):
+        found = recommendation.get(section)
+        for claim in found if isinstance(found, list) else [found] if found else []:
+            figure = claim["figure"]
+            figure["words"] = figure_words(figure["name"], figure["value"], audience)

@@ -243,9 +243,12 @@ def test_the_openai_provider_reads_the_brief_and_misquoted_claims_are_dropped(cl
     assert (body["provider"], body["model"], body["filters"]) == ("openai", "test-model", {"location": ["Durban"]})
     assert body["tokens_in"] == 80 and body["criteria"]["goal"] == {"value": "awareness", "words": "be known"}
     recommendation = body["recommendation"]
-    assert recommendation["target"] == [{"text": "The audience is this big.", "figure": {"name": "size",
-                                                                                          "value": size}}]
-    assert recommendation["expected_reach"]["figure"] == {"name": "reachable", "value": body["audience"]["reachable"]}
+    assert recommendation["target"] == [{"text": "The audience is this big.", "figure": {
+        "name": "size", "value": size, "words": f"{size:,} listeners match the brief"}}]
+    reach = body["audience"]["reachable"]
+    assert recommendation["expected_reach"]["figure"] == {
+        "name": "reachable", "value": reach, "words": f"{reach:,} of them can be messaged directly (opted in, with "
+                                                     "permission)"}
     assert recommendation["dropped_claims"] == 2
     parse = post(client, key_for(1), PARSE, brief="Reach listeners in Durban").get_json()
     assert (parse["provider"], parse["filters"], parse["cost"]) == ("openai", {"location": ["Durban"]}, 1)

@@ -122,7 +122,9 @@ def test_recommend_shows_the_plan_with_figures_the_profile_and_what_it_cost_then
     assert response.status_code == 200
     text = words(response.text)
     assert "it cost 5 credits" in text and f"Balance {DEMO_CREDITS - 6} credits" in text
-    assert re.search(r"Figure: [\w.]+ = [\d,.]+", text)
+    figures = re.findall(r'data-testid="reco-figure" data-figure="([^"]+)">From the data: ([^<]+)<', response.text)
+    assert figures and all(name not in said and not re.search(r"\b\w+\.\w+ =", said) for name, said in figures)
+    assert any(said.endswith("of the audience") and not said[0].isdigit() for _, said in figures)
     size = int(re.search(r'data-testid="reco-size">([\d,]+)<', response.text).group(1).replace(",", ""))
     assert 0 < size < 200 and "Gender: Female" in text
     again = words(signed_in.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text)
