@@ -48,6 +48,9 @@ class ParsedBriefSchema(Schema):
     budget = fields.Nested(BriefBudgetSchema, allow_none=True)
     goal = fields.Nested(BriefGoalSchema, allow_none=True)
     unmapped = fields.List(fields.Nested(BriefUnmappedSchema))
+    unused = fields.List(fields.Str(), metadata={
+        "description": "the brief's words that nothing above was read from, as phrases in their order (\"Black "
+                       "Friday deals\"): the plan does not act on them"})
 
 
 class ParseBriefAnswerSchema(ParsedBriefSchema, MeteredFields):

@@ -7,6 +7,7 @@ whatever a brief says (or makes a model say), the answer can only hold this stat
 """
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from core.campaigns import brief_local, brief_openai
@@ -16,6 +17,7 @@ from core.credits import charges
 from core.errors import ValidationFailed
 from core.explore.filters import parse_filters
 from core.explore.spec import SPEC, included
+from core.search.queries import FILLER
 from core.search.vocabulary import Vocabulary, station_vocabulary
 from core.text.storable import storable
 
@@ -59,8 +61,39 @@ def read(vocab: Vocabulary, brief: str, now: datetime | None = None) -> dict:
     else:
         raw = {**brief_local.read_brief(vocab, brief, now), "provider": "local", "model": brief_local.MODEL,
                "tokens_in": 0, "tokens_out": 0}
-    return {**shaped(vocab, raw), "provider": raw["provider"], "model": raw["model"], "tokens_in": raw["tokens_in"],
-            "tokens_out": raw["tokens_out"]}
+    found = shaped(vocab, raw)
+    return {**found, "unused": unused(brief, found), "provider": raw["provider"], "model": raw["model"],
+            "tokens_in": raw["tokens_in"], "tokens_out": raw["tokens_out"]}
+
+
+def unused(brief: str, found: dict) -> list[str]:
+    """The brief's words that no criterion, date, budget, goal or unmapped ask was read from, as phrases in their
+    order ("furniture store", "Black Friday deals"): every word of a brief is either used or said to be unused, so
+    an advertiser sees what the plan does not act on. Words that only frame a request are neither."""
+    said = [item["words"] for item in [*found["criteria"], *found["unmapped"]] if item.get("words")]
+    covered = [m.span() for words in said for m in re.finditer(re.escape(words), brief, re.IGNORECASE)]
+    phrases, run = [], []
+    for m in re.finditer(r"[^\W_][\w'&-]*", brief):
+        inside = any(start <= m.start() < end for start, end in covered)
+        if inside or m.group().casefold() in FILLER or m.group().casefold() in FRAMING or m.group().isdigit():
+            run = _flushed(phrases, run)
+        else:
+            run.append(m.group())
+    _flushed(phrases, run)
+    return list(dict.fromkeys(phrases))
+
+
+def _flushed(phrases: list[str], run: list[str]) -> list[str]:
+    if run:
+        phrases.append(" ".join(run))
+    return []
+
+
+FRAMING = frozenset("""we us i our client brand campaign campaigns advert adverts ad ads advertise advertising promote
+promoting promotion want wants would like need needs looking aim aims goal reach reaching target targeting run runs
+running please help get make sure can could should will budget spend spending between during over next this week
+weeks month months year day days plan planning message messages send""".split())
+"""Words that frame a brief rather than ask anything of its audience: never listed as unused."""
 
 
 def shaped(vocab: Vocabulary, raw: dict) -> dict:

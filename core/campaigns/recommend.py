@@ -23,7 +23,7 @@ from core.text.query import check_bounds
 
 OPERATION = "recommend"
 DEFAULT_SAMPLE, MAX_SAMPLE = 50, 1000
-PARSED = ("criteria", "filters", "dates", "budget", "goal", "unmapped")
+PARSED = ("criteria", "filters", "dates", "budget", "goal", "unmapped", "unused")
 
 
 def check_sample_size(sample_size) -> int:

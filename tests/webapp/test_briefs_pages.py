@@ -184,3 +184,9 @@ def test_another_station_is_refused(signed_in):
 def test_reading_needs_the_csrf_token(signed_in, csrf_enabled):
     assert read(signed_in).status_code == 400
     assert account(1)["balance"] == DEMO_CREDITS
+
+
+def test_the_words_of_a_brief_the_plan_does_not_act_on_are_listed(signed_in):
+    response = read(signed_in, "Women in Durban for a furniture store's Black Friday deals", **HTMX)
+    unused = re.search(r'data-testid="brief-unused">(.*?)</p>', response.text, re.DOTALL).group(1)
+    assert "furniture store" in unused and "Black Friday deals" in unused

@@ -162,3 +162,15 @@ def test_the_filters_of_every_brief_of_the_quality_set_parse_as_they_are(vocab):
     for case in data["briefs"] + data["held_out"]:
         answer = parsed(vocab, case["brief"])
         assert parse_filters(answer["filters"]).values.keys() == answer["filters"].keys(), case["id"]
+
+
+def test_every_word_of_a_brief_is_used_or_listed_as_unused(vocab):
+    brief = ("A furniture store wants women in Durban on WhatsApp for its Black Friday deals, "
+             "running 20-30 November with a budget of R50k")
+    parsed = read(vocab, brief, NOW)
+    assert {c["field"] for c in parsed["criteria"]} >= {"gender", "location", "channel_type", "dates", "budget"}
+    assert parsed["unused"] == ["furniture store", "Black Friday deals"]
+
+
+def test_a_brief_read_whole_has_nothing_unused(vocab):
+    assert read(vocab, "Reach super fans in Durban on WhatsApp", NOW)["unused"] == []
