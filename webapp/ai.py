@@ -11,7 +11,7 @@ from flask_login import login_required
 
 from core import measured
 from core.ai.insights import OPERATION as INSIGHTS
-from core.ai.insights import ai_segment_insights
+from core.ai.insights import ai_segment_insights, shown_again
 from core.ai.profile import OPERATION as PROFILE
 from core.ai.profile import ai_listener_profile, fresh_profile
 from core.ai.promote import PROMOTABLE, THRESHOLD, promote_demographics, promotion_history
@@ -21,7 +21,7 @@ from core.errors import AiPaused
 from core.explore.listener import find_listener, get_listener
 from core.search.risk import station_backtest
 from core.text.wording import join_words
-from webapp.helpers import REFUSALS, open_station, price_of, refusal, wants_fragment
+from webapp.helpers import REFUSALS, credits_text, open_station, price_of, refusal, wants_fragment
 from webapp.labels import value_label
 
 bp = Blueprint("ai", __name__)
@@ -37,8 +37,11 @@ BANDS = (("<0.5", "Below 0.50"), ("0.5-0.7", "0.50 to 0.69"), (">=0.7", "0.70 an
 @bp.get("/stations/<int:company_id>/ai")
 @login_required
 def page(company_id: int):
-    """The AI insights page before any is asked for: the button with its price, and how good the AI measured."""
-    return _insights_page(open_station(company_id))
+    """The AI insights page: the last answer while the station's data is unchanged (shown again for nothing), the
+    button with its price, and how good the AI measured."""
+    station = open_station(company_id)
+    found = shown_again(company_id)
+    return _insights_page(station, found=most_urgent_first(found) if found else None)
 
 
 @bp.post("/stations/<int:company_id>/ai")
@@ -48,9 +51,12 @@ def insights(company_id: int):
     is said on the page, with its status."""
     station = open_station(company_id)
     try:
-        return _insights_page(station, found=most_urgent_first(ai_segment_insights(company_id)))
+        found = ai_segment_insights(company_id)
     except REFUSALS as error:
         return _insights_page(station, problem=refusal(error, company_id, INSIGHTS)), error.status
+    flash("AI insights from the cache: the station's data has not changed, so they were free." if found["cached"]
+          else f"New AI insights: they cost {credits_text(found['cost'])}.")
+    return redirect(url_for("ai.page", company_id=company_id), code=303)  # post/redirect/get
 
 
 def _insights_page(station: dict, found: dict | None = None, problem: str | None = None) -> str:

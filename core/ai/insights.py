@@ -25,15 +25,26 @@ def ai_segment_insights(company_id: int) -> dict:
     chosen = provider()
 
     def kept() -> dict | None:
-        return AiInsights._get_collection().find_one(
-            {"company_id": company_id, "data_version": version, "provider": chosen.name}, {"_id": 0},
-            sort=[("made_at", -1)])
+        return _kept(company_id, version, chosen.name)
 
     with single_flight(f"{OPERATION}:{company_id}:{version}:{chosen.name}", kept) as found:
         if found is None:
             return _insights(company_id, version, chosen)
     spent = charges.cached(company_id, OPERATION, None, found["provider"], found.get("model"))
     return _answer(found, True, spent["cost"], spent["balance"])
+
+
+def shown_again(company_id: int) -> dict | None:
+    """The last answer while the station's data is what it was made from (what a later visit shows, uncharged and
+    unrecorded: reading a page is not a call), else None; `cost` 0 and `balance` None."""
+    found = _kept(company_id, get_company(company_id).data_version or 0, provider().name)
+    return {**_answer(found, True, 0, None), "shown_again": True} if found else None
+
+
+def _kept(company_id: int, version: int, provider_name: str) -> dict | None:
+    return AiInsights._get_collection().find_one(
+        {"company_id": company_id, "data_version": version, "provider": provider_name}, {"_id": 0},
+        sort=[("made_at", -1)])
 
 
 def _insights(company_id: int, version: int, chosen) -> dict:

@@ -15,6 +15,7 @@ from core.demo.seed import DEMO_CREDITS, seed_demo
 from core.errors import ProviderUnavailable
 from core.listeners import snapshot
 from core.listeners.models import Listener
+from core.stations.companies import bump_version
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -190,14 +191,27 @@ def test_the_insights_page_shows_the_price_and_how_good_the_ai_measured(signed_i
 
 
 def test_getting_the_insights_shows_each_segment_and_costs_5_credits_once(signed_in):
-    first = signed_in.post(INSIGHTS)
-    assert first.status_code == 200
+    posted = signed_in.post(INSIGHTS)
+    assert posted.status_code == 303 and posted.headers["Location"] == INSIGHTS  # post/redirect/get
+    first = signed_in.get(INSIGHTS)
     text = words(first.text)
-    assert "it cost 5 credits" in text and f"Balance {DEMO_CREDITS - 5} credits" in text
+    assert "they cost 5 credits" in text and f"Balance {DEMO_CREDITS - 5} credits" in text
     assert len(re.findall(r'data-testid="ai-segment"', first.text)) == 7
     assert "What to do" in text and re.search(r"(High|Medium|Low) priority", text)
-    again = words(signed_in.post(INSIGHTS).text)
-    assert "this answer was free" in again and f"Balance {DEMO_CREDITS - 5} credits" in again
+    signed_in.post(INSIGHTS)
+    again = words(signed_in.get(INSIGHTS).text)
+    assert "they were free" in again and f"Balance {DEMO_CREDITS - 5} credits" in again
+
+
+def test_a_paid_answer_is_shown_again_on_a_later_visit_until_the_station_s_data_moves(signed_in):
+    signed_in.post(INSIGHTS)
+    signed_in.get(INSIGHTS)  # the visit that shows the receipt
+    later = signed_in.get(INSIGHTS)
+    assert 'data-testid="ai-shown-again"' in later.text and len(re.findall(r'data-testid="ai-segment"',
+                                                                            later.text)) == 7
+    assert account(1)["balance"] == DEMO_CREDITS - 5  # shown again for nothing
+    bump_version(1)  # the station's data moved: the old answer is not shown as current
+    assert 'data-testid="ai-segment"' not in signed_in.get(INSIGHTS).text
 
 
 def test_insights_without_enough_credits_are_refused_with_the_price(signed_in):
