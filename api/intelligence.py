@@ -8,8 +8,8 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from api.search import RESULTS, CoverageFields
 from core.explore.operations import int_param
-from core.search import segment_profile as profiles
-from core.search.risk import listener_churn_risk
+from core.intelligence import segment_profile as profiles
+from core.intelligence.risk import listener_churn_risk
 from core.search.search import SIMILAR_LIMIT, similar_listeners
 from core.segmentation.rules import SEGMENTS
 

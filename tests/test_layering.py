@@ -17,6 +17,7 @@ LAYERS = (
     ("core.churn",),
     ("core.segmentation",),
     ("core.explore",),
+    ("core.intelligence",),
     ("core.search",),
     ("core.ai",),
     ("core.ingest",),

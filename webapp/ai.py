@@ -19,7 +19,7 @@ from core.clock import as_utc
 from core.credits.ledger import account
 from core.errors import AiPaused
 from core.explore.listener import find_listener, get_listener
-from core.search.risk import station_backtest
+from core.intelligence.risk import station_backtest
 from core.text.wording import join_words
 from webapp.helpers import REFUSALS, credits_text, open_station, price_of, refusal, wants_fragment
 from webapp.labels import value_label

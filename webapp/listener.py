@@ -11,9 +11,9 @@ from core.explore.filters import parse_bool_param
 from core.explore.listener import get_listener
 from core.explore.operations import int_param
 from core.explore.timeline import listener_timeline
+from core.intelligence.risk import listener_churn_risk
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
-from core.search.risk import listener_churn_risk
 from core.search.search import similar_listeners
 from core.stations.shows import show_titles
 from core.text.wording import join_words, number

@@ -8,8 +8,8 @@ from flask_login import login_required
 from core.errors import NotFound
 from core.explore.operations import int_param
 from core.explore.spec import SPEC
-from core.search.risk import station_backtest
-from core.search.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
+from core.intelligence.risk import station_backtest
+from core.intelligence.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
 from core.segmentation.overview import segment_breakdown
 from core.segmentation.rules import SEGMENTS
 from webapp.charts import FEWEST_FOR_A_SHARE, with_filter

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from core.churn.explain import mix
+from core.intelligence.segment_profile import profile_of
 from core.listeners import snapshot
-from core.search.segment_profile import profile_of
 from core.segmentation.overview import latest_run, segment_breakdown, segment_insights, segment_movements
 from core.segmentation.rules import SEGMENTS
 from core.stations.companies import get_company

@@ -1,2 +1,2 @@
-"""Listener intelligence: embeddings (offline or OpenAI), the vector store (FAISS per station, vectors in MongoDB as
-the source of truth), search by meaning, look-alikes, churn risk and the composite profile of a segment."""
+"""Search: embeddings (offline or OpenAI), the vector store (FAISS per station, vectors in MongoDB as the source of
+truth), the station's own words understood, lexical and dense retrieval fused and calibrated, look-alikes."""

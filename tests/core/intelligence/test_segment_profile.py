@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from core.errors import ValidationFailed
-from core.search.segment_profile import check_limit, check_segment, most_engaged, profile_of
+from core.intelligence.segment_profile import check_limit, check_segment, most_engaged, profile_of
 from core.stations.models import Company
 from tests.memory import event, snapshot_of
 
