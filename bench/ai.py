@@ -9,7 +9,7 @@ import argparse
 import statistics
 import time
 
-from bench.explorer import _client
+from bench.station import client as station_client
 
 REPEAT = 15
 
@@ -20,7 +20,7 @@ def bench_ai_profile(ctx) -> dict:
     from core.credits.ledger import load
     from core.listeners import snapshot
 
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     AiProfile.objects(company_id=ctx.company_id).delete()  # every listener asked is new to the cache
     load(ctx.company_id, 1000, note="bench")
     people = snapshot.current(ctx.company_id).originators
@@ -43,7 +43,7 @@ def _timed(client, headers, path: str) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     """Run on the database that `python -m bench.run --sizes N` left under bench/data/run-N."""
-    from bench.run import existing_station, markdown
+    from bench.station import existing_station, markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)

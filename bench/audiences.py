@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from bench.explorer import _client
+from bench.station import client as station_client
 
 THEMES = ("gospel lovers who enter competitions", "soccer fans who text in the morning",
           "young listeners who request amapiano songs", "people asking about jobs and money",
@@ -27,7 +27,7 @@ def bench_audiences(ctx) -> dict:
     from core.audiences.models import Audience
     from core.credits.ledger import load
 
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     Audience.objects(company_id=ctx.company_id, name__startswith="bench ").delete()
     load(ctx.company_id, CREDITS, note="bench")
     segment_url, audiences_url = (f"/api/v1/ai/segments/{ctx.company_id}/custom-segment",
@@ -72,7 +72,7 @@ def ensure_embedded(ctx) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run on the station that `python -m bench.run --sizes N` left under bench/data/run-N."""
-    from bench.run import existing_station, markdown
+    from bench.station import existing_station, markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.audiences", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)

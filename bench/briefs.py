@@ -73,11 +73,11 @@ def quality(company_id: int, part: str = "briefs") -> dict:
 
 def bench_briefs(ctx) -> dict:
     """Quality on the 36 briefs, and median ms of parse-brief and recommend (uncached, cached) through the API."""
-    from bench.explorer import _client
+    from bench.station import client as station_client
     from core.campaigns.models import CachedRecommendation
     from core.credits.ledger import load
 
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     load(ctx.company_id, 5 * 3 * REPEAT + 2 * REPEAT + 100, note="bench")
     CachedRecommendation.objects(company_id=ctx.company_id).delete()
     briefs = [case["brief"] for case in load_briefs()["briefs"]][:REPEAT]
@@ -119,7 +119,7 @@ def demo_station(size: int, folder: Path):
 def main(argv: list[str] | None = None) -> None:
     """Run on the database that `python -m bench.run --sizes N` left under bench/data/run-N, or with --demo on a demo
     station of that size made in a temporary folder (and removed after)."""
-    from bench.run import existing_station, markdown
+    from bench.station import existing_station, markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.briefs", description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.generate import DEFAULT_NOW
-from bench.run import markdown
+from bench.station import markdown
 from core import measured
 from core.churn.features import DAY
 from core.churn.model import METHODS, Interactions, backtest

@@ -4,6 +4,8 @@ from __future__ import annotations
 import statistics
 import time
 
+from bench.station import client as station_client
+
 FIVE_FILTERS = ("segment=super_fan&segment=show_loyalist&segment=occasional_engager&gender=female"
                 "&has_channel=2&peak_time_of_day=breakfast&peak_time_of_day=drive&opt_in=true")
 REPEAT = 7
@@ -14,22 +16,11 @@ def _rss_mb() -> float:
         return int(statm.read().split()[1]) * 4096 / 2**20
 
 
-def _client(ctx):
-    """An app on the size's database and an API key for its station (made once per size)."""
-    if "client" not in ctx.found:
-        from core.access.api_keys import create_key
-        from webapp import create_app
 
-        env = {"MONGODB_URI": ctx.settings.mongodb_uri or "", "MONGODB_DATABASE": ctx.settings.database_name,
-               "DATA_DIR": str(ctx.settings.data_dir), "AUTO_EMBED": "false"}
-        app = create_app({"ENV": env})
-        _, token = create_key([ctx.company_id], name="bench")
-        ctx.found["client"] = (app.test_client(), {"X-API-Key": token})
-    return ctx.found["client"]
 
 
 def _median_ms(ctx, path: str) -> float:
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     client.get(path, headers=headers)  # first call loads the snapshot into this process; not counted
     timings = []
     for _ in range(REPEAT):
@@ -60,7 +51,7 @@ def bench_explorer(ctx) -> dict:
 
 def bench_export(ctx) -> dict:
     """CSV export of every listener: time to first byte, total time, and how much memory grew while streaming."""
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     baseline, peak = _rss_mb(), 0.0
     started = time.perf_counter()
     response = client.get(f"/api/v1/segments/{ctx.company_id}/export?format=csv", headers=headers, buffered=False)

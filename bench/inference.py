@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.generate import DEFAULT_NOW, DEFAULT_OUT
-from bench.run import markdown
+from bench.station import markdown
 from core.config import Settings
 from core.listeners.fields import LSM_LEVELS
 

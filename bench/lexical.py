@@ -78,7 +78,7 @@ def memory(texts: list[str]) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
-    from bench.run import markdown
+    from bench.station import markdown
     from core import measured
     from core.db import embedded
 

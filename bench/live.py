@@ -6,7 +6,7 @@ import statistics
 import time
 from datetime import timedelta
 
-from bench.explorer import _client
+from bench.station import client as station_client
 
 BATCHES = 7
 BATCH = 100
@@ -32,7 +32,7 @@ def _other_process_counts(ctx) -> float:
     """Seconds for a process whose cache holds the company's file (and no delta) to answer a filtered count."""
     from core.listeners import snapshot
 
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     with snapshot._cache_lock:
         cached = snapshot._cache[ctx.company_id]
     stale = snapshot.load(cached.file_id)
@@ -48,7 +48,7 @@ def _other_process_counts(ctx) -> float:
 def bench_live(ctx) -> dict:
     """Median answer of a 100-event live batch (stored and re-segmented), and the time another process takes to
     bring its counts up to date with every delta written since the file (worst case: all of them)."""
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     client.get(f"/api/v1/segments/{ctx.company_id}/summary", headers=headers)
     timings = []
     for round_ in range(BATCHES):
@@ -66,7 +66,7 @@ def bench_live_sustained(ctx) -> dict:
     """200 events a second for a minute (a batch of 100 every half second, sent late when the one before took longer):
     the median answer in the first and in the last ten seconds, the rate reached, and how long another process then
     takes to apply every delta written since the file."""
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     started, answers = time.perf_counter(), []
     for round_ in range(int(SUSTAINED_S / SUSTAINED_EVERY_S)):
         time.sleep(max(0.0, started + round_ * SUSTAINED_EVERY_S - time.perf_counter()))

@@ -63,7 +63,7 @@ def measure(listeners: int, repeat: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from bench.run import markdown
+    from bench.station import markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.money", description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=2000)

@@ -12,38 +12,20 @@ import json
 import os
 import platform
 import resource
-import shutil
 import time
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from bench.ai import bench_ai_profile
+from bench.explorer import bench_explorer, bench_export, bench_overview
 from bench.generate import DEFAULT_OUT, folder_of, generate, is_generated
-from core.config import Settings
+from bench.live import bench_live, bench_live_sustained
+from bench.search import bench_embeddings, bench_search
+from bench.station import Context, close, fresh_database, markdown
 from core.ingest.importer import KINDS
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
-
-@dataclass
-class Context:
-    """One size under test: its files, its database and what earlier benchmarks found."""
-
-    size: int
-    folder: Path
-    settings: Settings
-    meta: dict
-    found: dict = field(default_factory=dict)
-
-    @property
-    def company_id(self) -> int:
-        """The station the files are for."""
-        return self.meta["company_id"]
-
-    @property
-    def now(self) -> datetime:
-        """The reference time the dataset was generated for."""
-        return datetime.fromisoformat(self.meta["now"])
 
 
 def bench_import(ctx: Context) -> dict:
@@ -79,12 +61,6 @@ def bench_segmentation(ctx: Context) -> dict:
     return {"segmentation s": f"{seconds:.1f}", "read/churn/compute/write s": split or "-"}
 
 
-def _explorer_benchmarks() -> list:
-    from bench.explorer import bench_explorer, bench_export, bench_overview
-
-    return [bench_overview, bench_explorer, bench_export]
-
-
 def bench_purge(ctx: Context) -> dict:
     """The purge that makes erasure reach the disk: the seconds the database is rewritten (and the service answers
     503), which is what the daily run costs and what the receipt's bound adds to 24 hours."""
@@ -95,26 +71,8 @@ def bench_purge(ctx: Context) -> dict:
     return {"purge s": f"{time.perf_counter() - started:.1f}", "purge": report["method"]}
 
 
-def _live_benchmarks() -> list:
-    from bench.live import bench_live, bench_live_sustained
-
-    return [bench_live, bench_live_sustained]
-
-
-def _search_benchmarks() -> list:
-    from bench.search import bench_embeddings, bench_search
-
-    return [bench_embeddings, bench_search]
-
-
-def _ai_benchmarks() -> list:
-    from bench.ai import bench_ai_profile
-
-    return [bench_ai_profile]
-
-
-BENCHMARKS = [bench_import, bench_segmentation, *_explorer_benchmarks(), *_live_benchmarks(), *_search_benchmarks(),
-              *_ai_benchmarks(), bench_purge]
+BENCHMARKS = [bench_import, bench_segmentation, bench_overview, bench_explorer, bench_export, bench_live,
+              bench_live_sustained, bench_embeddings, bench_search, bench_ai_profile, bench_purge]
 
 
 def _peak_rss_mb() -> float:
@@ -122,49 +80,12 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _fresh_database(size: int, data: Path) -> Settings:
-    """Connect to an empty database of its own for this size."""
-    from core import startup
-    from core.db import connection as database
-    from core.db import embedded as embedded_db
 
-    uri = os.environ.get("MONGODB_URI") or None
-    run_dir = data / f"run-{size}"
-    if uri is None:
-        embedded_db.stop(run_dir)
-        shutil.rmtree(run_dir, ignore_errors=True)
-    settings = Settings(mongodb_uri=uri, data_dir=run_dir, database_name=f"bench_{size}",
-                        auto_embed=False)  # bench_embeddings measures embedding on its own
-    database.connect(settings).client.drop_database(settings.database_name)
-    startup.start(settings)  # again after the drop, so that the indexes exist
-    return settings
-
-
-def existing_station(size: int) -> Context:
-    """The station a `bench.run --sizes <size>` left under bench/data/run-<size>, opened again (for the benchmarks
-    that run alone: `bench.ai`, `bench.search --embeddings`, `bench.audiences`, `bench.briefs`)."""
-    from core import startup
-
-    settings = Settings(data_dir=DEFAULT_OUT / f"run-{size}", database_name=f"bench_{size}", auto_embed=False)
-    startup.start(settings)
-    meta = json.loads((folder_of(DEFAULT_OUT, size) / "meta.json").read_text())
-    return Context(size, DEFAULT_OUT, settings, meta)
-
-
-def _close(settings: Settings) -> None:
-    """Stop the embedded server of this size (its data stays for inspection until the next run)."""
-    import mongoengine
-
-    from core.db import embedded as embedded_db
-
-    mongoengine.disconnect_all()
-    if not settings.mongodb_uri:
-        embedded_db.stop(settings.data_dir)
 
 
 def run_size(size: int, data: Path, without: tuple[str, ...] = ()) -> dict:
     """Every benchmark on one size; returns its table row."""
-    settings = _fresh_database(size, data)
+    settings = fresh_database(size, data)
     ctx = Context(size, folder_of(data, size), settings, json.loads((folder_of(data, size) / "meta.json").read_text()))
     row = {"size": f"{size:,}"}
     try:
@@ -172,17 +93,12 @@ def run_size(size: int, data: Path, without: tuple[str, ...] = ()) -> dict:
             print(f"  {size:,}: {benchmark.__name__} ...", flush=True)
             row.update(benchmark(ctx))
     finally:
-        _close(settings)
+        close(settings)
     row["peak RSS MB"] = f"{_peak_rss_mb():,.0f}"
     return row
 
 
-def markdown(rows: list[dict]) -> str:
-    """The rows as a Markdown table (columns in order of first appearance)."""
-    columns = list(dict.fromkeys(column for row in rows for column in row))
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(str(row.get(column, "")) for column in columns) + " |" for row in rows]
-    return "\n".join(lines)
+
 
 
 def _record(table: str) -> Path:

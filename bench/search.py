@@ -13,7 +13,7 @@ import uuid
 
 import numpy as np
 
-from bench.explorer import _client
+from bench.station import client as station_client
 
 QUERIES = ("gospel lovers who enter competitions on WhatsApp", "soccer fans who text in the morning",
            "young listeners who request amapiano songs", "people asking about jobs and money",
@@ -57,7 +57,7 @@ def bench_search(ctx) -> dict:
     size of the company's index."""
     from core.search import vectors
 
-    client, headers = _client(ctx)
+    client, headers = station_client(ctx)
     url = f"/api/v1/segments/{ctx.company_id}/search"
     started = time.perf_counter()
     client.get(url, query_string={"q": "warm up"}, headers=headers)  # loads the model, reads the texts, builds BM25
@@ -118,7 +118,7 @@ def recall(n: int, dim: int = 384, queries: int = 200, k: int = 100, seed: int =
 
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
-    from bench.run import markdown
+    from bench.station import markdown
 
     parser = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__.splitlines()[0])
     parser.add_argument("--recall", type=int, nargs="*", default=[1_000_000], help="numbers of vectors")
@@ -140,7 +140,7 @@ def serving(size: int) -> dict:
     """bench_search in a process that has done nothing else, and its peak RSS after it (snapshot, index, model)."""
     import resource
 
-    from bench.run import existing_station
+    from bench.station import existing_station
 
     found = bench_search(existing_station(size))
     return {**found, "process peak RSS MB": f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"}
@@ -148,7 +148,7 @@ def serving(size: int) -> dict:
 
 def embed_again(size: int) -> dict:
     """bench_embeddings on an existing station, after forgetting every vector it has."""
-    from bench.run import existing_station
+    from bench.station import existing_station
     from core.search import vectors
     from core.search.models import EmbeddingCounter, ListenerEmbedding
 

@@ -382,7 +382,7 @@ def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
 
 def report(figures: dict) -> str:
     """The Markdown tables of the figures."""
-    from bench.run import markdown
+    from bench.station import markdown
 
     table = figures["summary"]
     calibration = figures["calibration"]

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bench.generate import DEFAULT_OUT, folder_of
-from bench.run import _close, _fresh_database, markdown
+from bench.station import close, fresh_database, markdown
 
 PREREQUISITES = ("channels", "shows", "profiles")
 POLL_S = 0.5
@@ -26,7 +26,7 @@ def _prepared(size: int, data: Path):
     """A fresh database with the size's channels, shows and profiles."""
     from core.ingest.importer import import_file
 
-    settings = _fresh_database(size, data)
+    settings = fresh_database(size, data)
     for kind in PREREQUISITES:
         import_file(kind, folder_of(data, size) / f"{kind}.jsonl", resegment=False)
     return settings
@@ -42,7 +42,7 @@ def _cli(size: int, data: Path, path: Path) -> tuple[float, int]:
         report = import_file("interactions", path)
         return time.perf_counter() - started, report.imported
     finally:
-        _close(settings)
+        close(settings)
 
 
 def _page(size: int, data: Path, path: Path, company_id: int) -> tuple[float, float, int]:
@@ -67,7 +67,7 @@ def _page(size: int, data: Path, path: Path, company_id: int) -> tuple[float, fl
         job_id = answer.headers["Location"].rsplit("job=", 1)[1]
         return posted + _until_done(company_id, job_id), posted, _stored(company_id, job_id)
     finally:
-        _close(settings)
+        close(settings)
 
 
 def _until_done(company_id: int, job_id: str) -> float:
