@@ -115,7 +115,7 @@ def error_response_doc(status: HTTPStatus) -> dict:
 
 
 def error_statuses(path: str, operation: dict) -> list[int]:
-    """The errors any operation can answer, read from its path, security and body (decisions.md section 3)."""
+    """The errors any operation can answer, read from its path, security and body (docs/decisions.md §3)."""
     statuses = [400, 413] if "requestBody" in operation else []  # not JSON; larger than MAX_UPLOAD_MB
     if operation.get("security") != []:
         statuses.append(401)  # no key, or an unknown or revoked one

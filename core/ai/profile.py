@@ -72,7 +72,7 @@ def _store(company_id: int, originator: str, result: dict) -> dict:
 
 
 def on_listener(result: dict, made_at) -> dict:
-    """The inferred values as a listener holds them (decisions.md §4): each {value, confidence}; interests as the
+    """The inferred values as a listener holds them (docs/decisions.md §4): each {value, confidence}; interests as the
     list of values with each one's confidence; plus when, by which provider and model."""
     values = result["values"]
     held = {name: {"value": v["value"], "confidence": v["confidence"]} for name, v in values.items()

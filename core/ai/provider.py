@@ -1,4 +1,4 @@
-"""The AI provider interface (decisions.md §1): `local` by default, `openai` when AI_PROVIDER says so. Every
+"""The AI provider interface (docs/decisions.md §1): `local` by default, `openai` when AI_PROVIDER says so. Every
 answer names its provider and model and counts its tokens (0 for local), which the credit ledger records."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A custom segment: the listeners a theme is about, found by the provider's search queries within the shared
-filters, merged best score first. Charged as "custom_segment" (decisions.md §6); nothing is stored but the ledger
+filters, merged best score first. Charged as "custom_segment" (docs/decisions.md §6); nothing is stored but the ledger
 entry, and a failure of the provider is refunded."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The stored documents of saved audiences: one per audience, holding the strategy that found its members so that a
-refresh re-runs it (decisions.md §8)."""
+refresh re-runs it (docs/decisions.md §8)."""
 from __future__ import annotations
 
 from mongoengine import DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField

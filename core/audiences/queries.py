@@ -1,5 +1,5 @@
 """A theme turned into the search queries of a custom segment: the theme itself first, then a few more that find the
-listeners it is about, by the provider the settings choose (decisions.md §1).
+listeners it is about, by the provider the settings choose (docs/decisions.md §1).
 
 `local` answers offline and deterministically from the station's own vocabulary (core.audiences.vocabulary).
 `openai` is asked through core.ai.chat: the theme, the description and the station's vocabulary travel as data,

@@ -1,5 +1,5 @@
-"""The bounds of custom segments and audiences (spec §8, decisions.md §8), checked here so that the API and the pages
-refuse the same things; every problem of a request is reported at once, in the 422 shape."""
+"""The bounds of custom segments and audiences (spec §8, docs/decisions.md §8), checked here so that the API and the
+pages refuse the same things; every problem of a request is reported at once, in the 422 shape."""
 from __future__ import annotations
 
 import math

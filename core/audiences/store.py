@@ -1,4 +1,4 @@
-"""Saved audiences (decisions.md §8): created from a theme like a custom segment and saved with the strategy that
+"""Saved audiences (docs/decisions.md §8): created from a theme like a custom segment and saved with the strategy that
 found them (queries, filters, min_score, limit, provider), listed without members, read with members enriched, refreshed
 by re-running that same strategy (never new queries), deleted; expired once past `expires_at`, still readable, until
 a refresh sets a new one. Creating and refreshing are charged as "audience", the audience id as the subject."""

@@ -1,5 +1,5 @@
 """Recommendations kept for 24 hours: the same brief with the same filters, sample size and provider is answered
-again from the cache, for free (decisions.md §6 and §8).
+again from the cache, for free (docs/decisions.md §6 and §8).
 
 The key is the brief normalised (case folded, blanks collapsed), every filter value, the sample size and the provider:
 two briefs that differ only in case or spacing share an answer, any other difference does not.

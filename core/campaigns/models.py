@@ -1,4 +1,4 @@
-"""The stored documents of the campaign agent: recommendations kept for 24 hours (decisions.md §8)."""
+"""The stored documents of the campaign agent: recommendations kept for 24 hours (docs/decisions.md §8)."""
 from __future__ import annotations
 
 from mongoengine import DateTimeField, Document, IntField, StringField

@@ -120,7 +120,7 @@ def _refuse(account: dict, price: int) -> None:
 
 
 def paused_error(reason: str | None) -> AiPaused:
-    """The 403 of a paused company, with the admin's reason when one was given (decisions.md section 6)."""
+    """The 403 of a paused company, with the admin's reason when one was given (docs/decisions.md §6)."""
     if reason:
         return AiPaused(f"AI usage is paused for this company: {reason}")
     return AiPaused("AI usage is paused for this company; an admin can unpause it.")

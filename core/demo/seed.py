@@ -15,7 +15,7 @@ from core.stations import defaults
 from core.stations.companies import ensure_company
 from core.stations.models import Company
 
-DEMO_CREDITS = 500  # enough to try every AI feature on the demo (decisions.md section 6)
+DEMO_CREDITS = 500  # enough to try every AI feature on the demo (docs/decisions.md §6)
 
 
 def numbered(rows: Iterable) -> Iterator[tuple[int, dict]]:

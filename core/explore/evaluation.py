@@ -10,7 +10,7 @@ from core.listeners.snapshot import Snapshot
 
 def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
     """Rows matching every active filter (parameter name -> typed value); erased listeners never match. A date or
-    time without an offset is wall time in the station's zone `tz` (decisions.md §3). An exclusion keeps whoever
+    time without an offset is wall time in the station's zone `tz` (docs/decisions.md §3). An exclusion keeps whoever
     matches none of its values, so a listener whose value is unknown is kept."""
     n = len(snap)
     if n == 0:

@@ -1,5 +1,5 @@
-"""Rows of suppressed numbers (erasure with suppress=true, decisions.md §7): every importer drops them the same way
-and counts them, so that `rows = imported + duplicates + suppressed + bad rows` holds for every kind."""
+"""Rows of suppressed numbers (erasure with suppress=true, docs/decisions.md §7): every importer drops them the same
+way and counts them, so that `rows = imported + duplicates + suppressed + bad rows` holds for every kind."""
 from __future__ import annotations
 
 from core.config import active

@@ -1,4 +1,4 @@
-"""The listener's fields, defined once (decisions.md §4); every other list of fields is derived from these.
+"""The listener's fields, defined once (docs/decisions.md §4); every other list of fields is derived from these.
 
 Declared fields are supplied by listeners and are all personal data (erasure clears every one). `COMPLETENESS`
 names the 9 fields of a complete profile as `missing_fields` names them (`age` is held as `age_group`). Inferred
@@ -54,7 +54,7 @@ FLAGS = tuple(f.name for f in DECLARED if f.kind == "flag")
 IDENTIFIERS = tuple(f.name for f in DECLARED if f.identifier)
 
 COMPLETENESS = ("mobile_number", "gender", "age", "location", "language", "ethnicity", "name", "email", "id_number")
-"""The 9 declared fields of a complete profile, by their `missing_fields` names (decisions.md §4)."""
+"""The 9 declared fields of a complete profile, by their `missing_fields` names (docs/decisions.md §4)."""
 COMPLETENESS_ATTRIBUTE = {name: ("age_group" if name == "age" else name) for name in COMPLETENESS}
 """Where each of the 9 is stored on a Listener."""
 
@@ -64,5 +64,5 @@ INFERRED = ("inferred_gender", "inferred_age_group", "inferred_language", "infer
 INFERRED_SINGLE = tuple(name for name in INFERRED if name != "inferred_interests")
 LSM_LEVELS = tuple(f"LSM {n}" for n in range(1, 11))
 INFERRED_VOCABULARIES = {"inferred_gender": GENDERS, "inferred_age_group": AGE_GROUPS, "inferred_lsm": LSM_LEVELS}
-"""The values inference may give where they are a fixed list (decisions.md §4); the others are open (places,
+"""The values inference may give where they are a fixed list (docs/decisions.md §4); the others are open (places,
 languages, interests)."""

@@ -1,4 +1,4 @@
-"""Erasure (decisions.md §7): clear every personal field, keep the behaviour under a keyed pseudonym, audit it.
+"""Erasure (docs/decisions.md §7): clear every personal field, keep the behaviour under a keyed pseudonym, audit it.
 
 Irreversible. The receipt names each store and how many records were touched. With `suppress`, a keyed hash of
 the number goes on the suppression list so that later imports drop interactions from it. Stores added by later

@@ -1,4 +1,4 @@
-"""Search scores that mean what the contract's defaults promise (decisions.md §5): a score is the share of results
+"""Search scores that mean what the contract's defaults promise (docs/decisions.md §5): a score is the share of results
 like it that were relevant, measured on the station's own data, so that among results scoring 0.68 or more at least
 68% are relevant.
 

@@ -2,7 +2,7 @@
 asks of a listener is met exactly, within the shared filters; only its free text, if any, is ranked by meaning (FAISS
 over the candidates: never top-k then filter, which would silently return fewer). A listener who meets every ask of a
 query with no free text is an answer for certain (score 1); `similarity` keeps the raw (1 + cos) / 2, Atlas's scale
-(decisions.md §5). Every answer says how many of its candidates have a vector yet.
+(docs/decisions.md §5). Every answer says how many of its candidates have a vector yet.
 """
 from __future__ import annotations
 

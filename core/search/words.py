@@ -61,7 +61,7 @@ CHANNEL_WORDS = {
     6: ("voice", "phone in", "phone ins", "call ins", "callers"),
     7: ("social", "social media", "facebook", "instagram", "fb", "ig"),
 }
-"""Default channel_type -> phrases (decisions.md §4 gives every station these types; names may differ)."""
+"""Default channel_type -> phrases (docs/decisions.md §4 gives every station these types; names may differ)."""
 PLAIN_CHANNEL_WORDS = {"web", "online", "app", "voice", "social", "texts", "callers", "wa", "fb", "ig"}
 """Words that name a channel only beside a channel cue ("on the app", "app users", "on WA"), not alone: "wa" is also
 a word of isiZulu."""

@@ -2,7 +2,7 @@
 
 Every input of segments.md and every behavioural field the filters use is computed here, in the company's time
 zone, from the interactions at or before `now` (a run with an earlier `now` sees the station as it was then).
-Ties in "peak" fields go to the lowest value, as decisions.md §4 says.
+Ties in "peak" fields go to the lowest value, as docs/decisions.md §4 says.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API keys (decisions.md §2), the error shapes (§3), health and the OpenAPI document."""
+"""API keys (docs/decisions.md §2), the error shapes (§3), health and the OpenAPI document."""
 from __future__ import annotations
 
 import pytest

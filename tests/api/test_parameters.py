@@ -1,4 +1,4 @@
-"""Nothing a client sends is silently ignored (decisions.md section 3): unknown, repeated and empty query parameters,
+"""Nothing a client sends is silently ignored (docs/decisions.md §3): unknown, repeated and empty query parameters,
 numbers out of bounds, company ids that are not plain digits and unknown body fields are 422 naming them."""
 from __future__ import annotations
 

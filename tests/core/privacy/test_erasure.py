@@ -1,4 +1,4 @@
-"""Erasure (decisions.md §7): nothing personal left anywhere, behaviour kept under a pseudonym."""
+"""Erasure (docs/decisions.md §7): nothing personal left anywhere, behaviour kept under a pseudonym."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,5 @@
 """Behavioural profiles over interactions built in memory: every input of segments.md and every behavioural field,
-in the station's time zone, with ties to the lowest value (decisions.md §4). No database."""
+in the station's time zone, with ties to the lowest value (docs/decisions.md §4). No database."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
