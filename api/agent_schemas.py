@@ -153,3 +153,9 @@ class RecommendAnswerSchema(MeteredFields):
         "description": "filters of the request that replaced a different value of the brief"})
     audience = fields.Nested(RecommendAudienceSchema)
     recommendation = fields.Nested(RecommendPlanSchema)
+    schedule = fields.Dict(allow_none=True, metadata={
+        "description": "what the brief's dates and budget make of the plan: `dates` (the run: start, end, days, "
+                       "weekend_days, words), `airings` (the audience's most listened shows: title, when they air, "
+                       "airings within the run, listeners), `budget` (amount, currency, spots per show by the "
+                       "station's rate card, spent, per_reachable, words; without a rate card it says what is "
+                       "needed); each null when the brief gave nothing"})

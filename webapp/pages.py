@@ -27,7 +27,7 @@ from webapp import (
     segment,
     throttle,
 )
-from webapp.helpers import credits_text, format_when, layout_context, safe_next
+from webapp.helpers import credits_text, date_span, format_when, layout_context, safe_next
 from webapp.labels import tag_label
 
 login_manager = LoginManager()
@@ -55,6 +55,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(heard, "heard")  # {{ iso | heard(tz) }}: "today", "yesterday", by the station's calendar
     app.add_template_filter(time_left, "time_left")  # {{ 200 | time_left }}: "4 minutes"
     app.add_template_filter(tag_label, "tag_label")  # {{ "music_lover" | tag_label }}: "Music lover"
+    app.add_template_filter(date_span, "day_span")  # {{ start | day_span(end) }}: "20 Nov 2026 to 30 Nov 2026"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
                  briefs, campaigns):

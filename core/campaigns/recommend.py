@@ -2,7 +2,7 @@
 where), profile the audience they select, and synthesise a plan whose every claim cites a figure of that profile.
 
 Charged as one operation (the brief's reading included) and kept 24 hours: the same brief, filters, sample size and
-provider are answered again from the cache at no cost (decisions.md §6, §8); requests racing for one answer share
+provider are answered again from the cache at no cost (docs/decisions.md §6, §8); requests racing for one answer share
 one computation and one charge (core.db.leases.single_flight).
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from core.campaigns import cache, recommend_openai
 from core.campaigns.audience_profile import audience_profile, figure_words
 from core.campaigns.brief import check_brief, read
 from core.campaigns.recommend_local import MODEL, write_recommendation
+from core.campaigns.schedule import schedule
 from core.clock import utcnow
 from core.config import Settings, active
 from core.credits import charges
@@ -19,6 +20,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import SPEC
 from core.search.vocabulary import station_vocabulary
+from core.stations.companies import get_company
 from core.text.query import check_bounds
 
 OPERATION = "recommend"
@@ -58,10 +60,12 @@ def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key
         combined, overridden = combine(parsed["filters"], given)
         audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
+        planned = schedule(get_company(company_id), parsed["dates"], parsed["budget"], audience)
         answer = {"company_id": company_id, "brief": text, "sample_size": size,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
                   "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),
                   "overridden": overridden, "audience": audience, "recommendation": written["recommendation"],
+                  "schedule": planned,
                   "provider": parsed["provider"], "model": written["model"] or parsed["model"],
                   "tokens_in": parsed["tokens_in"] + written["tokens_in"],
                   "tokens_out": parsed["tokens_out"] + written["tokens_out"]}

@@ -190,3 +190,13 @@ def test_the_words_of_a_brief_the_plan_does_not_act_on_are_listed(signed_in):
     response = read(signed_in, "Women in Durban for a furniture store's Black Friday deals", **HTMX)
     unused = re.search(r'data-testid="brief-unused">(.*?)</p>', response.text, re.DOTALL).group(1)
     assert "furniture store" in unused and "Black Friday deals" in unused
+
+
+def test_a_recommendation_uses_the_brief_s_dates_and_says_what_its_budget_needs(signed_in):
+    brief = f"{WIDE} Runs 20-30 November 2026 with a budget of R50k."
+    form = MultiDict([*chips_of(read(signed_in, brief, **HTMX).text), ("brief", brief)])
+    html = signed_in.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
+    dates = re.search(r'data-testid="reco-dates">([^<]+)<', html).group(1)
+    assert "20 Nov 2026 to 30 Nov 2026" in dates and "11 days" in dates
+    assert 'data-testid="reco-airing"' in html
+    assert "no rate card" in words(re.search(r'data-testid="reco-budget">([^<]+)<', html).group(1))

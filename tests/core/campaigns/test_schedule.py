@@ -1,0 +1,59 @@
+"""A brief's dates and budget in its plan: the run as days, the airings of the audience's shows inside it, and the
+budget spread over them by the station's rate card (or what the plan would need without one)."""
+from __future__ import annotations
+
+import pytest
+
+from core.campaigns.schedule import schedule
+from core.stations.models import Company, Show
+
+pytestmark = pytest.mark.db
+
+AUDIENCE = {"reachable": 400, "shows": [{"value": "6", "label": "The Drive", "count": 85},
+                                        {"value": "9", "label": "Weekend Gospel", "count": 40}]}
+RUN = {"start": "2026-11-20", "end": "2026-11-30", "words": "20-30 November"}  # Fri 20 .. Mon 30: 7 weekdays
+
+
+@pytest.fixture
+def station(app):
+    company = Company(company_id=1, name="Jozi FM").save()
+    Show(company_id=1, timeslot_id=6, title="The Drive", days=[1, 2, 3, 4, 5], start="15:00", end="18:00").save()
+    Show(company_id=1, timeslot_id=9, title="Weekend Gospel", days=[6, 7], start="06:00", end="09:00").save()
+    return company
+
+
+def test_the_run_is_a_range_of_days_with_its_weekend_counted(station):
+    dates = schedule(station, RUN, None, AUDIENCE)["dates"]
+    assert (dates["start"], dates["end"], dates["days"], dates["weekend_days"]) == ("2026-11-20", "2026-11-30", 11, 4)
+    assert dates["words"] == "11 days: 7 weekdays and 4 weekend days"
+
+
+def test_the_audience_s_shows_are_counted_by_their_airings_within_the_run(station):
+    airings = schedule(station, RUN, None, AUDIENCE)["airings"]
+    assert [(a["title"], a["airings"], a["when"]) for a in airings] == [
+        ("The Drive", 7, "Mon, Tue, Wed, Thu and Fri 15:00-18:00"), ("Weekend Gospel", 4, "Sat and Sun 06:00-09:00")]
+
+
+def test_without_a_rate_card_the_budget_is_read_and_the_plan_says_what_it_needs(station):
+    budget = schedule(station, RUN, {"amount": 50_000, "currency": "ZAR"}, AUDIENCE)["budget"]
+    assert budget["spots"] == [] and budget["spent"] == 0 and "no rate card" in budget["words"]
+
+
+def test_a_rate_card_spreads_the_budget_over_the_airings_best_show_first_within_the_budget(station):
+    station.rate_card = {"show:6": 4000, "show:9": 1500}
+    station.save()
+    budget = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE)["budget"]
+    assert [(r["title"], r["spots"]) for r in budget["spots"]] == [("The Drive", 3), ("Weekend Gospel", 5)]
+    assert budget["spent"] == 19_500 <= 20_000 and budget["per_reachable"] == 48.75  # 500 left buys no spot
+
+
+def test_spots_never_outnumber_the_airings_a_run_holds(station):
+    station.rate_card = {"show:9": 10}
+    station.save()
+    budget = schedule(station, {"start": "2026-11-21", "end": "2026-11-21"}, {"amount": 1_000_000, "currency": "ZAR"},
+                      AUDIENCE)["budget"]
+    assert budget["spots"][0]["spots"] == 2  # one Saturday airing, two spots in it
+
+
+def test_no_dates_and_no_budget_make_nothing(station):
+    assert schedule(station, None, None, AUDIENCE) == {"dates": None, "airings": [], "budget": None}
