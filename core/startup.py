@@ -18,6 +18,7 @@ from core.audiences import models as _audience_models  # noqa: F401 - registers 
 from core.audiences.members import erase_members
 from core.campaigns import models as _campaign_models  # noqa: F401 - registers the package's documents
 from core.campaigns.cache import erase_recommendations
+from core.campaigns.plans import erase_plans
 from core.churn import models as _churn_models  # noqa: F401 - registers the package's documents
 from core.config import Settings
 from core.credits import ledger
@@ -50,6 +51,7 @@ def start(settings: Settings) -> Database:
     erasure_hooks.register("credit_ledger", ledger.forget_subject)
     erasure_hooks.register("audiences", erase_members)
     erasure_hooks.register("recommendations", erase_recommendations)
+    erasure_hooks.register("saved_plans", erase_plans)
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()

@@ -12,6 +12,7 @@ from flask import Blueprint, make_response, render_template, request, url_for
 from flask_login import login_required
 
 from core.campaigns.brief import MAX_BRIEF, parse_brief
+from core.campaigns.plans import list_plans
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.churn.explain import LEVELS as CHURN_LEVELS
 from core.errors import ValidationFailed
@@ -47,7 +48,7 @@ def page(company_id: int):
     """The briefs page: the box to paste a brief into and the price of reading it; `brief` fills the box (a campaign
     starts one so), cut to the longest brief that can be read."""
     return _page(open_station(company_id), "briefs/page.html", 200,
-                 brief=request.args.get("brief", "").strip()[:MAX_BRIEF])
+                 brief=request.args.get("brief", "").strip()[:MAX_BRIEF], plans=list_plans(company_id))
 
 
 @bp.post("/stations/<int:company_id>/briefs/read")

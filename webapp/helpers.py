@@ -34,7 +34,7 @@ NAVIGATION = (
 is registered the entry is shown as "soon" and is not a link, so the navigation never leads to a 404."""
 
 
-AREA_OF = {"listener": "explorer", "segment": "overview"}
+AREA_OF = {"listener": "explorer", "segment": "overview", "plans": "briefs"}
 """Blueprints whose pages belong to another area of the navigation (a listener is opened from the explorer)."""
 
 

@@ -21,3 +21,17 @@ class CachedRecommendation(Document):
     answer = StringField(required=True)
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "recommendations", "indexes": [("company_id", "key", "-made_at")]}
+
+
+@stored
+class SavedPlan(Document):
+    """A recommendation a producer kept: its answer as made (JSON text, as the cache keeps it), reopened for free."""
+
+    company_id = IntField(required=True)
+    plan_id = StringField(required=True)
+    name = StringField(required=True)
+    answer = StringField(required=True)
+    saved_by = StringField(default="")
+    saved_at = DateTimeField(default=utcnow)
+    meta = {"collection": "saved_plans", "indexes": [{"fields": ["company_id", "plan_id"], "unique": True},
+                                                      ("company_id", "-saved_at")]}

@@ -61,7 +61,7 @@ def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key
         audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
         planned = schedule(get_company(company_id), parsed["dates"], parsed["budget"], audience)
-        answer = {"company_id": company_id, "brief": text, "sample_size": size,
+        answer = {"company_id": company_id, "brief": text, "sample_size": size, "key": key,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
                   "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),
                   "overridden": overridden, "audience": audience, "recommendation": written["recommendation"],

@@ -1,0 +1,63 @@
+"""Saved plans: "Save this plan" on a recommendation keeps it (core.campaigns.plans); the briefs page lists them; a
+plan reopens for free as the recommendation was shown, turns into an audience in one click (the audience form with
+its filters), and downloads as a PDF a producer forwards to an advertiser (written from a print template by fpdf2)."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from fpdf import FPDF
+
+from core.campaigns.plans import get_plan, save_plan
+from webapp.briefs import reco_context, station_names
+from webapp.helpers import filter_pairs, link, open_station
+
+bp = Blueprint("plans", __name__)
+
+PDF_CHARACTERS = str.maketrans({"…": "...", "·": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-",
+                                "×": "x", "≥": ">=", "≤": "<=", " ": " "})
+"""What the PDF's built-in font cannot draw, as it is written instead (the rest of Latin-1 is drawn as it is)."""
+
+
+@bp.post("/stations/<int:company_id>/plans")
+@login_required
+def save(company_id: int):
+    """Keep the recommendation just shown (by its cache key) as a plan, then open it (post/redirect/get)."""
+    open_station(company_id)
+    plan = save_plan(company_id, request.form.get("key", ""), getattr(current_user, "email", ""))
+    flash(f"Plan saved: “{plan['name']}”. It is listed on the briefs page and reopens for free.")
+    return redirect(url_for("plans.detail", company_id=company_id, plan_id=plan["plan_id"]), code=303)
+
+
+@bp.get("/stations/<int:company_id>/plans/<plan_id>")
+@login_required
+def detail(company_id: int, plan_id: str):
+    """A saved plan as its recommendation was shown, with its PDF and a one-click audience; 404 when unknown."""
+    station = open_station(company_id)
+    plan = get_plan(company_id, plan_id)
+    pairs = filter_pairs(plan["filters"])
+    plan["audience_url"] = link(url_for("audiences.new", company_id=company_id),
+                                [("name", plan["name"][:60]), ("theme", plan["name"]), *pairs])
+    return render_template("plans/page.html", station=station, plan=plan,
+                           **reco_context(plan["recommendation"], pairs, station_names(company_id)))
+
+
+@bp.get("/stations/<int:company_id>/plans/<plan_id>.pdf")
+@login_required
+def pdf(company_id: int, plan_id: str):
+    """The plan as a PDF: the print template's HTML drawn by fpdf2."""
+    station = open_station(company_id)
+    plan = get_plan(company_id, plan_id)
+    html = render_template("plans/print.html", station=station, plan=plan, reco=plan["recommendation"])
+    document = FPDF(format="A4")
+    document.set_title(plan["name"][:120].translate(PDF_CHARACTERS))
+    document.add_page()
+    document.set_font("helvetica", size=11)
+    document.write_html(_latin1(html))
+    filename = f"plan-{plan_id}.pdf"
+    return Response(bytes(document.output()), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _latin1(text: str) -> str:
+    """The text in what the built-in font draws: common punctuation spelt out, anything else as a question mark."""
+    return text.translate(PDF_CHARACTERS).encode("latin-1", "replace").decode("latin-1")
