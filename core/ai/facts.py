@@ -6,16 +6,22 @@ that the station cannot support (no run yet, an empty segment) is absent rather 
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 
 from core.churn.explain import mix
 from core.intelligence.segment_profile import profile_of
 from core.listeners import snapshot
+from core.segmentation.behaviour import DAYPART_OF_HOUR, DAYPARTS
+from core.segmentation.models import SegmentRun
 from core.segmentation.overview import latest_run, segment_breakdown, segment_insights, segment_movements
 from core.segmentation.rules import SEGMENTS
 from core.stations.companies import get_company
+from core.stations.models import Show
 from core.stations.shows import show_titles
 
+WEEK = timedelta(days=7)
 PROFILED = 300  # the most engaged listeners of a segment whose traits are set against the station
 TRAITS = 3
 
@@ -28,7 +34,10 @@ def station_facts(company_id: int) -> dict:
     snap = snapshot.current(company_id)
     summaries = {row["segment"]: row["explanation"] for row in insights["insights"]}
     run = latest_run(company_id)
-    habits = {key: seg.get("habits", {}) for key, seg in (run.rollup if run else {}).get("segments", {}).items()}
+    airs = _airtimes(company_id)
+    habits = {key: _with_airtime(seg.get("habits", {}), airs)
+              for key, seg in (run.rollup if run else {}).get("segments", {}).items()}
+    week = _week_before(company_id, run)
     churn = churn_mix(snap) if len(snap) else {}
     titles = show_titles(company_id) if len(snap) else {}
     segments = []
@@ -38,9 +47,36 @@ def station_facts(company_id: int) -> dict:
         segments.append({"segment": key, "label": row["label"], "definition": row["meaning"], "count": row["count"],
                          "percentage": row["percentage"], "averages": row["averages"],
                          "summary": summaries.get(key, ""), "habits": habits.get(key, {}),
-                         "movements": _movements(moves, key), "distinctive": traits, "churn": churn.get(key)})
+                         "movements": _movements(moves, key), "distinctive": traits, "churn": churn.get(key),
+                         "week_before": week.get(key)})
     return {"company_id": company_id, "station": company.display_name, "total_listeners": breakdown["total_listeners"],
-            "as_of": breakdown["as_of"], "headline": insights["headline"], "segments": segments}
+            "as_of": breakdown["as_of"], "headline": insights["headline"], "segments": segments, "shows": airs}
+
+
+def _airtimes(company_id: int) -> dict[str, dict]:
+    """Each show's air time by title: its days, hours and the daypart it starts in."""
+    return {s["title"]: {"days": sorted(s.get("days") or []), "start": s["start"], "end": s["end"],
+                         "daypart": DAYPARTS[int(DAYPART_OF_HOUR[int(s["start"][:2]) % 24])]}
+            for s in Show._get_collection().find({"company_id": company_id}, {"_id": 0, "title": 1, "days": 1,
+                                                                             "start": 1, "end": 1})}
+
+
+def _with_airtime(habits: dict, airs: dict) -> dict:
+    """The habits, their top show with when it airs (so an action never pairs a show with a time it is not on)."""
+    show = habits.get("top_show")
+    if not show or show.get("name") not in airs:
+        return habits
+    return {**habits, "top_show": {**show, "airs": airs[show["name"]]}}
+
+
+def _week_before(company_id: int, run) -> dict[str, int]:
+    """Each segment's size at the newest run made at least WEEK before the latest one (none when there is none)."""
+    if run is None:
+        return {}
+    older = (SegmentRun.objects(company_id=company_id, finished_at__ne=None, now__lte=run.now - WEEK)
+             .order_by("-now").only("rollup").first())
+    segments = (older.rollup or {}).get("segments", {}) if older else {}
+    return {key: seg.get("count", 0) for key, seg in segments.items()}
 
 
 def _movements(matrix: dict, key: str) -> dict:

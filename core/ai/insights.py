@@ -7,6 +7,7 @@ one charge (core.db.leases.single_flight).
 """
 from __future__ import annotations
 
+from core.ai.consistency import consistent
 from core.ai.facts import station_facts
 from core.ai.models import AiInsights
 from core.ai.provider import provider
@@ -64,7 +65,8 @@ def _store(company_id: int, version: int, content: dict, facts: dict) -> dict:
     figures = {s["segment"]: {"count": s["count"], "percentage": s["percentage"], "churn": s["churn"],
                               "movements": {"joined": s["movements"]["joined"], "left": s["movements"]["left"]}}
                for s in facts["segments"]}
-    segments = [{"segment": key, "label": LABELS[key], **_written(by_segment.get(key)), "figures": figures[key]}
+    shows = facts.get("shows") or {}
+    segments = [{"segment": key, "label": LABELS[key], **_written(by_segment.get(key), shows), "figures": figures[key]}
                 for key in SEGMENTS]
     record = AiInsights(company_id=company_id, data_version=version, provider=content["provider"],
                         model=content["model"], tokens_in=content["tokens_in"], tokens_out=content["tokens_out"],
@@ -75,11 +77,13 @@ def _store(company_id: int, version: int, content: dict, facts: dict) -> dict:
     return record.to_mongo().to_dict()
 
 
-def _written(entry: dict | None) -> dict:
-    """What the provider wrote of one segment; a segment it left out says so rather than vanishing."""
+def _written(entry: dict | None, shows: dict) -> dict:
+    """What the provider wrote of one segment, without the actions that contradict the station's schedule
+    (core.ai.consistency); a segment it left out says so rather than vanishing."""
     if entry is None:
         return {"meaning": "The provider wrote nothing about this segment.", "actions": [], "priority": "low"}
-    return {"meaning": entry["meaning"], "actions": list(entry["actions"]), "priority": entry["priority"]}
+    actions, dropped = consistent(list(entry["actions"]), shows)
+    return {"meaning": entry["meaning"], "actions": actions, "priority": entry["priority"], "dropped_actions": dropped}
 
 
 def _answer(record: dict, cached: bool, cost, balance) -> dict:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from core.segmentation.insights import ACTIONS, MEMBERS
 from core.text.wording import agree, daypart, join_words, number, percent, plural, sentence
 
-MODEL = "station-facts-1"
+MODEL = "station-facts-2"
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 URGENT = {"at_risk", "new_listener"}  # segments where a week's delay loses listeners
 HIGH_RISK = 0.4  # share of a segment at high churn risk that makes winning them back the first action
 
@@ -27,9 +28,21 @@ def _segment(seg: dict, station: str, total: int) -> dict:
     meaning = " ".join(part for part in (
         sentence(f"{plural(count, MEMBERS[key])} ({percent(seg['percentage'] / 100)} of {station}'s "
                  f"{plural(total, 'listener')}): {seg['definition'].lower()}"),
-        _movement(seg), _trait(seg), _churn(seg)) if part)
+        _week(seg), _movement(seg), _trait(seg), _churn(seg)) if part)
     return {"segment": key, "label": seg["label"], "meaning": meaning, "actions": _actions(seg),
             "priority": _priority(seg, total)}
+
+
+def _week(seg: dict) -> str:
+    """How the segment's size moved since a week before (the newest run at least seven days older)."""
+    before = seg.get("week_before")
+    if before is None:
+        return ""
+    change = seg["count"] - before
+    if not change:
+        return sentence(f"the same size as a week before ({number(before)})")
+    return sentence(f"{'up' if change > 0 else 'down'} {number(abs(change))} since a week before "
+                    f"(from {number(before)})")
 
 
 def _movement(seg: dict) -> str:
@@ -68,24 +81,33 @@ def _actions(seg: dict) -> list[str]:
         actions.append(sentence(f"act this week: {percent(churn['high'])} of them are at high churn risk; start "
                                 f"with those who were most engaged"))
     actions.append(ACTIONS[seg["segment"]])
-    reach = _reach(seg.get("habits") or {})
-    if reach:
-        actions.append(reach)
+    actions += _reach(seg.get("habits") or {})
     return actions
 
 
-def _reach(habits: dict) -> str:
-    """Where and when most of them can be reached, from their main channel, daypart and show."""
-    clauses = []
-    if habits.get("top_channel"):
-        clauses.append(f"on {habits['top_channel']['name']} ({percent(habits['top_channel']['share'] / 100)} of "
-                       f"them use it most)")
-    if habits.get("top_daypart"):
-        clauses.append(f"{daypart(str(habits['top_daypart']['value']))}")
-    where = " ".join(clauses)
-    show = habits.get("top_show")
-    around = f", around {show['name']}" if show else ""
-    return sentence(f"reach them {where}{around}") if where else ""
+def _reach(habits: dict) -> list[str]:
+    """Where and when to reach them, each action a channel and a time, or a show and its air time, that hold
+    together: a show is never paired with a daypart it is not on ("SMS overnight, around The Drive" cannot be said).
+    """
+    channel, when, show = habits.get("top_channel"), habits.get("top_daypart"), habits.get("top_show")
+    direct = " ".join(part for part in (
+        f"on {channel['name']} ({percent(channel['share'] / 100)} of them use it most)" if channel else "",
+        daypart(str(when["value"])) if when else "") if part)
+    airs = (show or {}).get("airs")
+    if show and airs and when and airs["daypart"] == str(when["value"]):
+        return [sentence(f"reach them {direct}, around {show['name']} ({_air_time(airs)})")]
+    out = [sentence(f"message them {direct}, when most of them are active")] if direct else []
+    if show:
+        on_air = f" ({_air_time(airs)})" if airs else ""
+        out.append(sentence(f"on air, mention it during {show['name']}{on_air}, the show most of them follow"))
+    return out
+
+
+def _air_time(airs: dict) -> str:
+    days = airs["days"]
+    named = ("weekdays" if days == [1, 2, 3, 4, 5] else "weekends" if days == [6, 7] else
+             "every day" if days == list(range(1, 8)) else join_words([DAY_NAMES[d - 1] for d in days]))
+    return f"{named} {airs['start']}-{airs['end']}"
 
 
 def _priority(seg: dict, total: int) -> str:

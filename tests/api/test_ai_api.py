@@ -17,6 +17,7 @@ from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS
 from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
+from core.stations.models import Show
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -234,3 +235,14 @@ def test_insights_from_an_openai_server_are_given_the_station_s_figures_and_kept
     assert by_key["dormant"]["meaning"] == "The provider wrote nothing about this segment."
     sent = json.loads(openai.requests[-1].body["messages"][1]["content"])
     assert sent["total_listeners"] == 200 and {s["segment"] for s in sent["segments"]} == set(by_key)
+    assert sent["shows"] and all({"days", "start", "end", "daypart"} <= set(airs) for airs in sent["shows"].values())
+
+
+def test_an_openai_action_that_pairs_a_show_with_a_time_it_is_not_on_is_dropped(client, key_for, demo, openai):
+    shows = {s.title: s for s in Show.objects(company_id=1)}
+    title, show = next((t, s) for t, s in shows.items() if int(s.start[:2]) >= 6)  # a show that is not overnight
+    openai.script = [{"headline": "Mostly engaged.", "segments": [
+        {"segment": "at_risk", "priority": "high", "meaning": "They are slipping.",
+         "actions": [f"Reach them on SMS overnight, around {title}.", "Call them."]}]}]
+    body = client.get(INSIGHTS.format(1), headers=key_for(1)).get_json()
+    assert {s["segment"]: s for s in body["segments"]}["at_risk"]["actions"] == ["Call them."]
