@@ -13,6 +13,7 @@ from bson import ObjectId, json_util
 from core.access.api_keys import create_key
 from core.access.users import create_user
 from core.audiences.models import Audience
+from core.campaigns.models import SavedPlan
 from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest.jobs import ImportJob
@@ -24,8 +25,9 @@ pytestmark = pytest.mark.db
 
 THEIRS, OURS = 1, 2
 SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001",
-           "segment_key": "super_fan", "audience_id": "theirs-aud-1"}
-"""A real value of each path argument: a listener, an import job, a segment and an audience of the other company."""
+           "segment_key": "super_fan", "audience_id": "theirs-aud-1", "plan_id": "0123456789abcdef"}
+"""A real value of each path argument: a listener, an import job, a segment, an audience and a saved plan of the other
+company."""
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 
@@ -59,6 +61,7 @@ def other_company_client(app):
     make_listener(OURS, "27830000002", [event(3)])
     ImportJob(id=ObjectId(SAMPLES["job_id"]), company_id=THEIRS, kind="profiles", state="done").save()
     their_audience()
+    SavedPlan(company_id=THEIRS, plan_id=SAMPLES["plan_id"], name="Theirs", answer='{"brief": "theirs"}').save()
     for company_id in (THEIRS, OURS):
         segment_company(company_id, NOW)
     create_user("producer@ours.fm", "our-password", companies=[OURS])

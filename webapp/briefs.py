@@ -14,14 +14,11 @@ from flask_login import login_required
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.plans import list_plans
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
-from core.churn.explain import LEVELS as CHURN_LEVELS
 from core.errors import ValidationFailed
 from core.explore.filters import TRUE, parse_filters
 from core.explore.spec import SPEC, included
-from core.stations.companies import get_company
-from core.stations.shows import show_titles
 from core.text.query import whole_number
-from core.text.wording import join_words, number
+from core.text.wording import number
 from webapp.helpers import (
     REFUSALS,
     date_span,
@@ -33,7 +30,8 @@ from webapp.helpers import (
     refusal,
     wants_fragment,
 )
-from webapp.labels import chip_words, title, value_label
+from webapp.labels import title, value_label
+from webapp.recommendations import reco_context, station_names
 
 bp = Blueprint("briefs", __name__)
 
@@ -120,32 +118,6 @@ def _page(station: dict, fragment: str, status: int, **context):
                              200 if alone else status)
     response.vary.add("HX-Request")
     return response
-
-
-def reco_context(found: dict, pairs: list[tuple[str, str]], names: dict) -> dict:
-    """The recommendation with what the page says of it in words: the filters it was made for, those that overrode
-    the brief, the brief's own filters that were removed here but still apply, dayparts and the churn mix."""
-    audience, given = found["audience"], {name for name, _ in pairs}
-    return {"reco": found,
-            "applied": [chip_words(n, v, names) for n, v in filter_pairs(found["filters"])],
-            "overridden": [{"title": title(o["field"]), "from_brief": _words(o["field"], o["from_brief"], names),
-                            "given": _words(o["field"], o["given"], names)} for o in found["overridden"]],
-            "kept": [title(name) for name in SPEC if name in found["criteria"]["filters"] and name not in given],
-            "dayparts": [{**e, "label": value_label("peak_time_of_day", e["value"])}
-                         for e in audience.get("dayparts", [])],
-            "churn": [{"label": f"{level.capitalize()} risk", **audience["churn"][level]}
-                      for level in CHURN_LEVELS if level in audience.get("churn", {})]}
-
-
-def _words(name: str, value, names: dict) -> str:
-    values = value if isinstance(value, (list, tuple)) else [value]
-    return join_words([value_label(name, form_text(v), names) for v in values])
-
-
-def station_names(company_id: int) -> dict:
-    """The station's channel names and show titles by id as text, as value_label reads them."""
-    return {"channels": {str(k): v for k, v in get_company(company_id).channel_names().items()},
-            "shows": {str(k): v for k, v in show_titles(company_id).items()}}
 
 
 def posted_pairs() -> list[tuple[str, str]]:

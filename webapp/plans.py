@@ -8,8 +8,8 @@ from flask_login import current_user, login_required
 from fpdf import FPDF
 
 from core.campaigns.plans import get_plan, save_plan
-from webapp.briefs import reco_context, station_names
 from webapp.helpers import filter_pairs, link, open_station
+from webapp.recommendations import reco_context, station_names
 
 bp = Blueprint("plans", __name__)
 

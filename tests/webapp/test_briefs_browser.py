@@ -57,7 +57,7 @@ def test_a_brief_is_read_into_chips_one_is_removed_and_the_recommendation_follow
     expect(reco.get_by_test_id("reco-summary")).not_to_be_empty()
     expect(reco.get_by_test_id("reco-overridden")).to_contain_text("Segment: the brief said")
     expect(reco.get_by_test_id("reco-filters")).not_to_contain_text("Show loyalists")
-    expect(reco.get_by_test_id("reco-claim").first).to_contain_text("Figure:")
+    expect(reco.get_by_test_id("reco-claim").first).to_contain_text("From the data:")
     segments = tab.get_by_test_id("profile-segments").locator("li")
     expect(segments).to_have_count(1)
     expect(segments.first).to_contain_text("Super fan")

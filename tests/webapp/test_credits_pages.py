@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.access.users import create_user
-from core.clock import utcnow
+from core.clock import station_today, utcnow
 from core.credits import ledger
 from core.credits.charges import cached, charge
 from core.credits.ledger import account, load, set_paused
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.db
 
 CREDITS, ADMIN = "/stations/1/credits", "/stations/1/credits/admin"
 LOAD, PAUSE = ADMIN + "/load", ADMIN + "/pause"
+ZONE = "Africa/Johannesburg"  # the stations' zone: usage days are the station's days, not UTC's
 
 
 @pytest.fixture
@@ -74,14 +75,14 @@ def test_the_credits_page_shows_the_balance_totals_and_the_navigation_entry(prod
 def test_the_usage_of_the_last_30_days_is_charted_per_day(producer):
     html = producer.get(CREDITS).text
     bars = re.findall(r'data-testid="credits-bar" data-day="([\d-]+)" data-credits="([\d.]+)"', html)
-    today, earlier = utcnow().date(), (utcnow() - timedelta(days=3)).date()
+    today, earlier = station_today(ZONE), station_today(ZONE, utcnow() - timedelta(days=3))
     assert len(bars) == 30 and bars[-1] == (today.isoformat(), "2") and (earlier.isoformat(), "5") in bars
     assert "7 credits spent on 4 AI answers over 30 days; the busiest day took 5 credits." in words(html)
     assert len(re.findall(r'data-testid="credits-row"', html)) == 4
 
 
 def test_the_dates_narrow_the_chart_and_the_history(producer):
-    today = utcnow().date().isoformat()
+    today = station_today(ZONE).isoformat()
     html = producer.get(CREDITS, query_string={"from_date": today, "to_date": today}).text
     assert len(re.findall(r'data-testid="credits-bar"', html)) == 1
     assert re.findall(r'data-testid="credits-row" data-kind="(\w+)"', html) == ["cached", "spend", "spend"]
