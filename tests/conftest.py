@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from bson.codec_options import CodecOptions
+from bson.raw_bson import RawBSONDocument
 
 from core.db.embedded import free_port, launch, terminate, uri_of_port
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -58,6 +63,52 @@ def empty_database() -> None:
 
     snapshot.clear_cache()
     vectors.forget_indexes()
+
+
+_IMAGES: dict[str, tuple[dict[str, list[RawBSONDocument]], object]] = {}
+"""What `restored` built, per name: every collection's documents as raw BSON, and what the builder returned."""
+
+
+def restored(name: str, build: Callable[[], T]) -> T:
+    """The database exactly as `build()` leaves an empty one, and what it returned.
+
+    The first test of a process to ask for `name` builds it; every later one gets the documents copied back from
+    memory (a seeded demo takes seconds to import and segment, its copy a fraction of one). Each test still starts
+    from that state whatever the one before it changed, so only builders that depend on nothing but the database
+    and the fixed clock of tests/memory.py may be kept this way."""
+    db = _raw_database()
+    empty_database()
+    if name in _IMAGES:
+        documents, result = _IMAGES[name]
+        for collection, docs in documents.items():
+            db[collection].insert_many(docs)
+        return result
+    result = build()
+    documents = {collection: list(db[collection].find()) for collection in db.list_collection_names()
+                 if not collection.startswith("system.")}
+    _IMAGES[name] = ({collection: docs for collection, docs in documents.items() if docs}, result)
+    return result
+
+
+def _raw_database():
+    from core.db.connection import get_db
+
+    return get_db().with_options(codec_options=CodecOptions(document_class=RawBSONDocument))
+
+
+def seeded(listeners: int = 200, seed: int = 7, company_id: int = 1, embedded: bool = False) -> None:
+    """The demo station as `seed_demo` makes it as of tests/memory.py's NOW (and embedded, if asked), restored
+    after its first build in this process."""
+    from core.demo.seed import seed_demo
+    from core.search.vectors import refresh_embeddings
+    from tests.memory import NOW
+
+    def build() -> None:
+        seed_demo(company_id, listeners, seed=seed, now=NOW)
+        if embedded:
+            refresh_embeddings(company_id)
+
+    restored(f"demo-{company_id}-{listeners}-{seed}-{'embedded' if embedded else 'plain'}", build)
 
 
 @pytest.fixture

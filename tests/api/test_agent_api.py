@@ -13,11 +13,12 @@ from core.campaigns.models import CachedRecommendation
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
-from core.demo.seed import DEMO_CREDITS, seed_demo
+from core.demo.seed import DEMO_CREDITS
 from core.explore.filters import parse_filters
 from core.listeners import snapshot
 from core.search.vocabulary import station_vocabulary
 from core.segmentation.runs import segment_company
+from tests.conftest import seeded
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -30,7 +31,7 @@ BRIEF = "Reach women in Durban who love amapiano, on WhatsApp. Budget R20 000."
 @pytest.fixture
 def demo(app):
     """The demo station (company 1, 200 listeners) with its demo credits."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     return 1
 
 

@@ -12,12 +12,13 @@ from core.ai.models import AiProfile, DemographicPromotion
 from core.clock import utcnow
 from core.credits.ledger import check, load, set_paused
 from core.credits.models import CreditEntry
-from core.demo.seed import DEMO_CREDITS, seed_demo
+from core.demo.seed import DEMO_CREDITS
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS
 from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
+from tests.conftest import seeded
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -30,7 +31,7 @@ INSIGHTS = "/api/v1/ai/segments/{}/insights"
 @pytest.fixture
 def demo(app):
     """The demo station (company 1, 200 listeners) with its demo credits; a listener of it."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     return str(snapshot.current(1).originators[0])
 
 

@@ -13,10 +13,10 @@ from core.audiences.models import Audience
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
-from core.demo.seed import seed_demo
 from core.listeners.models import Listener
 from core.search import vectors
 from core.segmentation.runs import segment_company
+from tests.conftest import seeded
 from tests.memory import NOW
 from tests.themes import CREDITS, GOSPEL, GOSPEL_THEME, of_theme, originator, person, themed_station
 
@@ -224,8 +224,7 @@ def test_soccer_fans_are_not_gospel_lovers(client, station, key_for):
 
 def test_an_audience_says_how_many_members_have_each_thing_its_theme_asks_for(client, key_for, app):
     """Every member has what the theme asks for, read as search reads it: the gospel tag and a competition entry."""
-    seed_demo(1, 200, seed=7, now=NOW)
-    vectors.refresh_embeddings(1)
+    seeded(200, embedded=True)
     load(1, CREDITS)
     body = created(client, key_for(1), {"name": "Gospel entrants", "theme": "gospel lovers who enter competitions",
                                         "limit": 500})

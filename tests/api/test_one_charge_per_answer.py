@@ -9,9 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from core.credits.models import CreditEntry
-from core.demo.seed import seed_demo
 from core.listeners import snapshot
-from tests.memory import NOW
+from tests.conftest import seeded
 
 pytestmark = pytest.mark.db
 
@@ -21,7 +20,7 @@ RACERS = 8
 @pytest.fixture
 def demo(app):
     """The demo station (company 1, 200 listeners) with its demo credits; a listener of it."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     return str(snapshot.current(1).originators[3])
 
 

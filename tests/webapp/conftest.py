@@ -15,7 +15,7 @@ from core.search.vectors import refresh_embeddings
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
 from core.segmentation.runs import segment_company
-from tests.conftest import empty_database
+from tests.conftest import empty_database, restored
 from tests.factories import make_company
 from tests.memory import NOW
 
@@ -245,17 +245,20 @@ LONG_STATION = "Coast Radio: the Eastern Cape's home of amapiano, gospel and lat
 """A station name too long for any label it appears in."""
 
 
-@pytest.fixture(scope="module")
-def dashboard(_app, _live_url, browser):
-    """The demo station (1), segmented twice so that the overview shows movements, an empty station (2) with a long
-    name, a manager of both and that manager's signed-in browser state; made once per module, for tests that only
-    read. Its `paths` name a page of each kind."""
-    empty_database()
+def _dashboard_station() -> None:
     seed_demo(1, 400, 7, NOW)
     segment_company(1, NOW + timedelta(days=3))
     refresh_embeddings(1)  # AUTO_EMBED is off in tests: the search page and the look-alikes need the vectors
     make_company(2, name=LONG_STATION)
     create_user("sam@group.fm", PASSWORD, companies=[1, 2], name="Sam Naidoo")
+
+
+@pytest.fixture(scope="module")
+def dashboard(_app, _live_url, browser):
+    """The demo station (1), segmented twice so that the overview shows movements, an empty station (2) with a long
+    name, a manager of both and that manager's signed-in browser state; made once per module, for tests that only
+    read. Its `paths` name a page of each kind."""
+    restored("dashboard", _dashboard_station)
     context = browser.new_context(base_url=_live_url)
     tab = context.new_page()
     tab.goto("/login")

@@ -11,13 +11,14 @@ import pytest
 from core.access.users import create_user
 from core.ai import provider
 from core.credits.ledger import account, load, set_paused
-from core.demo.seed import DEMO_CREDITS, seed_demo
+from core.demo.seed import DEMO_CREDITS
 from core.errors import ProviderUnavailable
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.stations.companies import bump_version
+from tests.conftest import seeded
 from tests.factories import make_company, make_listener
-from tests.memory import NOW, event
+from tests.memory import event
 from tests.webapp.conftest import PASSWORD
 from webapp.ai import inference_quality
 
@@ -36,7 +37,7 @@ def words(html: str) -> str:
 def demo(app):
     """The demo station (1, 200 listeners, its demo credits) and station 2 (Coast Radio, one listener, no credits);
     a listener of station 1."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     make_company(2, name="Coast Radio")
     make_listener(2, "27830000001", [event(3)])
     return str(snapshot.current(1).originators[0])

@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 from core.access.users import create_user
 from core.audiences import store
 from core.credits.ledger import account
-from core.demo.seed import seed_demo
 from core.search import vectors
 from core.segmentation.runs import segment_company
+from tests.conftest import seeded
 from tests.factories import make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD, SIZES
@@ -31,8 +31,7 @@ GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, t
 @pytest.fixture
 def demo(app):
     """The demo station (200 listeners, its demo credits), embedded; a producer of it."""
-    seed_demo(1, 200, seed=7, now=NOW)
-    vectors.refresh_embeddings(1)
+    seeded(200, embedded=True)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
     return 1
 

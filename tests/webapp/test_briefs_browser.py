@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from core.access.users import create_user
 from core.credits.ledger import account
-from core.demo.seed import DEMO_CREDITS, seed_demo
-from tests.memory import NOW
+from core.demo.seed import DEMO_CREDITS
+from tests.conftest import seeded
 from tests.webapp.conftest import PASSWORD, SIZES
 from tests.webapp.test_ai_browser import check_page
 
@@ -26,7 +26,7 @@ BRIEF = ("Reach super fans and show loyalists, women mostly, for a gospel concer
 @pytest.fixture
 def signed_in(page, sign_in, app):
     """The demo station (200 listeners, its demo credits) and its producer, signed in."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
     sign_in(PRODUCER)
     page.wait_for_url(re.compile(r".*/stations.*"))

@@ -12,9 +12,9 @@ from werkzeug.datastructures import MultiDict
 
 from core.access.users import create_user
 from core.credits.ledger import account, set_paused
-from core.demo.seed import DEMO_CREDITS, seed_demo
+from core.demo.seed import DEMO_CREDITS
+from tests.conftest import seeded
 from tests.factories import make_company
-from tests.memory import NOW
 from tests.webapp.conftest import PASSWORD
 
 pytestmark = pytest.mark.db
@@ -42,7 +42,7 @@ def chips_of(html: str) -> list[tuple[str, str]]:
 def signed_in(client, app):
     """The demo station (1, 200 listeners, its demo credits), station 2 without credits, and a producer of both,
     signed in."""
-    seed_demo(1, 200, seed=7, now=NOW)
+    seeded(200)
     make_company(2, name="Coast Radio")
     create_user("thandi@jozi.fm", PASSWORD, companies=[1, 2], name="Thandi Mokoena")
     client.post("/login", data={"email": "thandi@jozi.fm", "password": PASSWORD})

@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from core.access.users import create_user
-from core.demo.seed import seed_demo
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
+from tests.conftest import seeded
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -162,7 +162,7 @@ def test_an_invalid_value_in_the_address_is_explained(page, sign_in, jozi, scree
 
 
 def test_demo_station_explorer_and_listener_page(page, sign_in, app, screenshot):
-    seed_demo(1, 2000, 7, NOW)
+    seeded(2000)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
     sign_in(PRODUCER)
     page.goto("/stations/1/explorer")
