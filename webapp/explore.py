@@ -13,6 +13,7 @@ from core.explore.export import export_stream, parse_channel_pair
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.fields import INFERRED, INFERRED_VOCABULARIES
+from core.stations.labels import tag_labels
 from webapp.charts import charts, counts_of, heat_map
 from webapp.helpers import filter_pairs, grouped, link, open_station, render_htmx
 from webapp.labels import FIELD_LABELS, chip_words, title, value_label
@@ -92,12 +93,12 @@ def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
         pair = parse_channel_pair((params.get("channel_pair") or [None])[0])
     except ValidationFailed as error:
         station = explorer.aggregate(company_id, ListenerFilter())
-        pairs, names = raw_pairs(params), _names(station)
+        pairs, names = raw_pairs(params), _names(station, company_id)
         return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
                 "excluded": excluded(pairs), "chips": chips(base, pairs, [], names),
                 "problems": problems(base, params, error.items)}
     view = explorer.explore(company_id, flt, number, size, sort, pair)
-    station, results, names = view["station"], view["results"], _names(view["station"])
+    station, results, names = view["station"], view["results"], _names(view["station"], company_id)
     pairs = filter_pairs(flt.as_values()) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])
     keep = ([] if size == PAGE_SIZES[0] else [("page_size", str(size))]) + \
         ([] if sort == explorer.DEFAULT_SORT else [("sort", sort)])
@@ -139,10 +140,11 @@ def sort_links(base: str, pairs: list, size: int, sort: str) -> dict:
     return out
 
 
-def _names(station: dict) -> dict:
-    """Channel names and show titles of the station, by id as text."""
+def _names(station: dict, company_id: int) -> dict:
+    """Channel names and show titles of the station, by id as text, and its own names of tags."""
     return {"channels": {k: v["name"] for k, v in station.get("has_channel", {}).items()},
-            "shows": {k: v["title"] for k, v in station.get("timeslot_counts", {}).items()}}
+            "shows": {k: v["title"] for k, v in station.get("timeslot_counts", {}).items()},
+            "tags": tag_labels(company_id)}
 
 
 def _context(station: dict, names: dict, base: str) -> dict:

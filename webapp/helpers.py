@@ -34,7 +34,7 @@ NAVIGATION = (
 is registered the entry is shown as "soon" and is not a link, so the navigation never leads to a 404."""
 
 
-AREA_OF = {"listener": "explorer", "segment": "overview", "plans": "briefs"}
+AREA_OF = {"listener": "explorer", "segment": "overview", "plans": "briefs", "tags": "overview"}
 """Blueprints whose pages belong to another area of the navigation (a listener is opened from the explorer)."""
 
 
@@ -68,7 +68,8 @@ def open_station(company_id: int) -> dict:
     if not current_user.can_open(company_id):
         abort(403, "This station is not one of yours. Pick one of your stations instead.")
     company = get_company(company_id)
-    return {"company_id": company.company_id, "name": company.display_name, "timezone": company.timezone}
+    return {"company_id": company.company_id, "name": company.display_name, "timezone": company.timezone,
+            "tag_labels": {pair["tag"]: pair["label"] for pair in company.tag_labels or []}}
 
 
 def layout_context() -> dict:

@@ -1,9 +1,12 @@
 """How pages name things: filter titles, days and months, field names, and a filter value in words."""
 from __future__ import annotations
 
+from jinja2 import pass_context
+
 from core.explore.filters import TRUE
 from core.explore.spec import EXCLUSIONS, SPEC, included
 from core.segmentation.rules import LABELS
+from core.stations.labels import default_label, label_of
 
 TITLES = {"name": "Name contains", "email": "Email contains", "originator": "Number (exact)",
           "inferred_lsm": "Inferred LSM", "channel_type": "Primary channel", "has_channel": "Used channel",
@@ -19,9 +22,9 @@ FIELD_LABELS = {"mobile_number": "Mobile number", "gender": "Gender", "age": "Ag
                 "language": "Language", "ethnicity": "Ethnicity", "name": "Name", "email": "Email",
                 "id_number": "ID number"}
 AS_IS = {"name", "email", "originator"}
-"""Values shown as they were given. A tag or an interest is a word a person reads ("music_lover" is Music lover), so
-it is written in sentence case like every other lower-case value; a tag given in capitals ("VIP") stays as given."""
-SPELLING = {"non_binary": "Non-binary"}
+"""Values shown as they were given. Every other lower-case value is a word a person reads, written in sentence case
+(core.stations.labels.default_label); a tag or an interest by the station's own name for it when it has one."""
+TAG_FIELDS = {"tags", "inferred_interests"}
 
 
 def title(name: str) -> str:
@@ -31,9 +34,11 @@ def title(name: str) -> str:
     return TITLES.get(name) or name.replace("_", " ").capitalize()
 
 
-def tag_label(tag: str) -> str:
-    """A tag or an interest as a producer reads it."""
-    return value_label("tags", tag)
+@pass_context
+def tag_label(context, tag: str) -> str:
+    """A tag or an interest as a producer reads it, by the name the page's station gave it (a template filter)."""
+    station = context.get("station")
+    return label_of(tag, station.get("tag_labels") if isinstance(station, dict) else None)
 
 
 def chip_words(name: str, value: str, names: dict | None = None) -> dict:
@@ -67,6 +72,8 @@ def value_label(name: str, value: str, names: dict | None = None) -> str:
         return text[:10]
     if name == "missing_fields":
         return FIELD_LABELS.get(text, text)
-    if name in AS_IS or not text.islower():
+    if name in AS_IS:
         return text
-    return SPELLING.get(text) or text.replace("_", " ").capitalize()
+    if name in TAG_FIELDS:
+        return label_of(text, names.get("tags"))
+    return default_label(text)

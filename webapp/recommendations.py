@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.churn.explain import LEVELS as CHURN_LEVELS
 from core.explore.spec import SPEC
 from core.stations.companies import get_company
+from core.stations.labels import tag_labels
 from core.stations.shows import show_titles
 from core.text.wording import join_words
 from webapp.helpers import filter_pairs, form_text
@@ -32,6 +33,7 @@ def _words(name: str, value, names: dict) -> str:
 
 
 def station_names(company_id: int) -> dict:
-    """The station's channel names and show titles by id as text, as value_label reads them."""
+    """The station's channel names and show titles by id as text, and its names of tags, as value_label reads
+    them."""
     return {"channels": {str(k): v for k, v in get_company(company_id).channel_names().items()},
-            "shows": {str(k): v for k, v in show_titles(company_id).items()}}
+            "shows": {str(k): v for k, v in show_titles(company_id).items()}, "tags": tag_labels(company_id)}

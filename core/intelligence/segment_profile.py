@@ -22,6 +22,7 @@ from core.listeners.snapshot import Snapshot
 from core.segmentation.insights import MEMBERS
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company
+from core.stations.labels import label_of
 from core.stations.models import Company
 from core.stations.shows import show_titles
 from core.text.query import check_bounds
@@ -98,8 +99,9 @@ def profile_of(company: Company, snap: Snapshot, segment_key: str, limit: int, t
     out = {"company_id": company.company_id, "segment": segment_key, "label": LABELS[segment_key],
            "meaning": MEANINGS[segment_key], "size": int(members.sum()), "profiled": int(len(chosen)), "limit": limit,
            "station_size": int(station.mask.sum()), "as_of": _as_of(snap, station.mask)}
+    labels = {pair["tag"]: pair["label"] for pair in company.tag_labels or []}
     for group, names in GROUPS.items():
-        out[group] = {name: facet(name, group, ours, theirs) for name in names}
+        out[group] = {name: facet(name, group, ours, theirs, labels) for name in names}
     out["distinctive"] = distinctive(out, segment_key)
     return out
 
@@ -132,11 +134,13 @@ def _counts(aggregate: dict, name: str) -> dict[str, tuple[int, str | None]]:
     return out
 
 
-def _label(name: str, value: str, given: str | None) -> str | None:
-    """How people name a coded value (channels, shows, days, months, the weekday pattern); None where the value
-    reads as it is."""
+def _label(name: str, value: str, given: str | None, labels: dict[str, str]) -> str | None:
+    """How people name a coded value (channels, shows, days, months, the weekday pattern, tags and interests by the
+    station's names); None where the value reads as it is."""
     if given:
         return given
+    if name in ("tags", "inferred_interests"):
+        return label_of(value, labels)
     if name == "primary_day_of_week":
         return calendar.day_name[int(value) - 1]
     if name == "peak_month":
@@ -146,12 +150,12 @@ def _label(name: str, value: str, given: str | None) -> str | None:
     return None
 
 
-def facet(name: str, group: str, ours: dict, theirs: dict) -> list[dict]:
+def facet(name: str, group: str, ours: dict, theirs: dict, labels: dict[str, str] | None = None) -> list[dict]:
     """Every value the station has, the segment's count and share beside the station's, and the lift; listeners
     without a value of a single-valued facet under value null. Most common in the segment first."""
     seg_total, station_total = ours.get("total", 0), theirs.get("total", 0)
     mine, station = _counts(ours, name), _counts(theirs, name)
-    rows = [_entry(value, _label(name, value, given), mine.get(value, (0, None))[0], count, seg_total,
+    rows = [_entry(value, _label(name, value, given, labels or {}), mine.get(value, (0, None))[0], count, seg_total,
                    station_total) for value, (count, given) in station.items()]
     if name not in MULTI:
         seg_absent = seg_total - sum(c for c, _ in mine.values())

@@ -18,10 +18,12 @@ Shapes (all percentages are 0..100 with one decimal):
 from __future__ import annotations
 
 from core.churn.model import HORIZON_DAYS
+from core.listeners import snapshot
 from core.segmentation.insights import explain_segments
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company
+from core.stations.labels import label_of, tag_labels
 
 
 def latest_run(company_id: int, kind: str | None = None) -> SegmentRun | None:
@@ -97,3 +99,16 @@ def station_overview(company_id: int) -> dict:
         return {"breakdown": breakdown, "insights": None, "tags": None, "movements": None}
     return {"breakdown": breakdown, "insights": segment_insights(company_id), "tags": segment_tags(company_id),
             "movements": segment_movements(company_id)}
+
+
+def tag_names(company_id: int) -> list[dict]:
+    """Every tag of the station (as the latest run counted them, most used first) and every interest AI inferred,
+    each with the name pages give it: {"tag", "kind" ("tag" or "interest"), "listeners" (None for an interest),
+    "label", "named" (the station chose the label)}."""
+    labels = tag_labels(company_id)
+    out = [{"tag": t["tag"], "kind": "tag", "listeners": t["total"]} for t in segment_tags(company_id)["tags"]]
+    seen = {t["tag"] for t in out}
+    interests = snapshot.current(company_id).vocab.get("inferred_interests", [])
+    out += [{"tag": str(i), "kind": "interest", "listeners": None} for i in sorted(map(str, interests))
+            if str(i) not in seen]
+    return [{**t, "label": label_of(t["tag"], labels), "named": t["tag"] in labels} for t in out]

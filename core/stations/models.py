@@ -19,6 +19,7 @@ class Company(Document):
     channels = DictField()  # str(channel_type) -> name; missing ones fall back to defaults.CHANNELS
     thresholds = DictField()  # overrides of core.segmentation.rules.DEFAULT_THRESHOLDS
     churn_horizon_days = IntField(default=30, min_value=7, max_value=365)  # going quiet: silent this long (core.churn)
+    tag_labels = ListField(DictField())  # [{"tag", "label"}]: the station's own names of tags (core.stations.labels)
     rate_card = DictField()  # "show:<id>" or "channel:<id>" -> price of a spot or message (core.campaigns.schedule)
     data_version = IntField(default=0)  # bumped by every write that changes what filters see
     snapshot_file = ObjectIdField()  # GridFS id of the current listener snapshot (core.listeners.snapshot)

@@ -274,7 +274,7 @@ def dashboard(_app, _live_url, browser):
              "glossary": "/glossary", "error": MISSING_LISTENER, "segment": "/stations/1/segments/super_fan",
              "search": f"/stations/1/search?q={SEARCHED}&min_score=0.5", "audiences": "/stations/1/audiences",
              "audience-new": f"/stations/1/audiences/new?theme={SEARCHED}&gender=female",
-             "briefs": "/stations/1/briefs", "campaigns": "/stations/1/campaigns"}
+             "briefs": "/stations/1/briefs", "campaigns": "/stations/1/campaigns", "tags": "/stations/1/tags"}
     yield {"url": _live_url, "state": state, "paths": paths}
     empty_database()
 

@@ -13,7 +13,7 @@ from tests.webapp.conftest import MISSING_LISTENER, SCREENSHOTS, SIZES
 pytestmark = pytest.mark.db
 
 PAGES = ("login", "stations", "overview", "explorer", "listener", "glossary", "error", "segment", "search", "audiences",
-         "audience-new", "briefs", "campaigns")
+         "audience-new", "briefs", "campaigns", "tags")
 
 CONTROLS = """() => {
   // What a person taps: links, buttons, fields, and a box or radio button by its label. Links inside running text
