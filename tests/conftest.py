@@ -1,6 +1,7 @@
 """Test fixtures: one real SecantusDB process for the session, a clean database for every test."""
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,20 @@ def mongodb_uri(tmp_path_factory):
     terminate(proc.pid, timeout=30)
     proc.wait(timeout=30)  # reaped, so that the interpreter does not warn about a child still running
     shutil.rmtree(storage, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """Passwords hashed with 1,000 PBKDF2 rounds in this process rather than the service's 240,000: each account
+    made and each sign-in of the suite would otherwise spend 0.15 s of CPU on it (minutes in all), and no test is
+    about the cost of a hash. An unknown email still costs the same work as a wrong password."""
+    from core.access import users
+
+    kept_rounds, kept_unknown = users.PBKDF2_ROUNDS, users.UNKNOWN_ACCOUNT_HASH
+    users.PBKDF2_ROUNDS = 1_000
+    users.UNKNOWN_ACCOUNT_HASH = users._stored_form(bytes(16), bytes(32))
+    yield
+    users.PBKDF2_ROUNDS, users.UNKNOWN_ACCOUNT_HASH = kept_rounds, kept_unknown
 
 
 @pytest.fixture(scope="session")
@@ -88,6 +103,15 @@ def restored(name: str, build: Callable[[], T]) -> T:
                  if not collection.startswith("system.")}
     _IMAGES[name] = ({collection: docs for collection, docs in documents.items() if docs}, result)
     return result
+
+
+def kept(build: Callable[..., T]) -> Callable[..., T]:
+    """A fixture whose body only builds database state from an empty database (under `@pytest.fixture`): the first
+    test of a process builds it, later ones get it `restored` (what the body returned, too)."""
+    @functools.wraps(build)
+    def body(*args, **kwargs) -> T:
+        return restored(f"{build.__module__}.{build.__qualname__}", lambda: build(*args, **kwargs))
+    return body
 
 
 def _raw_database():

@@ -16,7 +16,7 @@ from core.credits.models import CreditEntry
 from core.listeners.models import Listener
 from core.search import vectors
 from core.segmentation.runs import segment_company
-from tests.conftest import seeded
+from tests.conftest import restored, seeded
 from tests.memory import NOW
 from tests.themes import CREDITS, GOSPEL, GOSPEL_THEME, of_theme, originator, person, themed_station
 
@@ -28,7 +28,7 @@ GOSPEL_BODY = {"name": "Gospel lovers", "theme": GOSPEL_THEME, "limit": 4, "min_
 
 @pytest.fixture
 def station(app):
-    return themed_station(1)
+    return restored("themed-1", themed_station)
 
 
 def create(client, headers, body: dict, company_id: int = 1, **filters):

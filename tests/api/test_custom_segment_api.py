@@ -9,6 +9,7 @@ import pytest
 
 from core.credits.ledger import set_paused
 from core.credits.models import CreditEntry
+from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, of_theme, themed_station
 
 pytestmark = pytest.mark.db
@@ -18,7 +19,7 @@ URL = "/api/v1/ai/segments/{}/custom-segment"
 
 @pytest.fixture
 def station(app):
-    return themed_station(1)
+    return restored("themed-1", themed_station)
 
 
 

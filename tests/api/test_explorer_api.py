@@ -10,6 +10,7 @@ import pytest
 
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
+from tests.conftest import kept
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 
@@ -19,6 +20,7 @@ OPERATIONS = ["filter", "aggregate", "completeness", "cross-channel", "export"]
 
 
 @pytest.fixture
+@kept
 def crowd(app):
     """25 listeners on company 1: channels 1 and 2 for the even ones, show 3 for every third."""
     make_company(1)

@@ -10,6 +10,7 @@ from core.clock import utcnow
 from core.search import progress, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
+from tests.conftest import restored
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -41,8 +42,7 @@ def twelve_listeners(tagged: bool = False) -> list[str]:
 @pytest.fixture
 def station(app):
     """Twelve listeners of three themes, segmented and embedded."""
-    twelve_listeners()
-    vectors.refresh_embeddings(1)
+    restored("twelve", lambda: vectors.refresh_embeddings(1, None) if twelve_listeners() else None)
     return 1
 
 
@@ -176,8 +176,7 @@ def criteria(body: dict) -> list[tuple]:
 @pytest.fixture
 def tagged_station(app):
     """The twelve listeners, each tagged with its theme, all embedded."""
-    twelve_listeners(tagged=True)
-    vectors.refresh_embeddings(1)
+    restored("twelve-tagged", lambda: vectors.refresh_embeddings(1, None) if twelve_listeners(tagged=True) else None)
     return 1
 
 

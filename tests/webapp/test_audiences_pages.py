@@ -18,6 +18,7 @@ from core.credits.ledger import account, load, set_paused
 from core.errors import ProviderUnavailable
 from core.search import vectors
 from core.segmentation.runs import segment_company
+from tests.conftest import kept
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -42,6 +43,7 @@ def person(originator: str, messages: list[str], **declared) -> None:
 
 
 @pytest.fixture
+@kept
 def station(app):
     """Station 1: four gospel lovers (two of them reachable, two in Durban) and four soccer fans, segmented and
     embedded, with 20 credits; station 2 has no credits."""

@@ -14,6 +14,7 @@ from core.explore.listener import get_listener
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.suppression import SuppressionList
 from core.segmentation.runs import segment_company
+from tests.conftest import kept
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -31,6 +32,7 @@ def busy(channels=(1, 2)) -> list[dict]:
 
 
 @pytest.fixture
+@kept
 def crowd(app):
     """Station 1 (Jozi FM): three super fans (two women), a dormant woman, a competition chaser, an occasional man.
     Station 2 (Coast Radio): one listener nobody of station 1 may see."""

@@ -15,6 +15,7 @@ from core.search.embeddings import embedder
 from core.search.models import EmbeddingCounter
 from core.search.vectors import refresh_embeddings
 from core.segmentation.runs import segment_company
+from tests.conftest import kept
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD
@@ -35,6 +36,7 @@ def person(company_id: int, originator: str, messages: list[str], **declared) ->
 
 
 @pytest.fixture
+@kept
 def station(app):
     """Station 1 (Jozi FM): twelve listeners of three themes, segmented and embedded; station 2 (Coast Radio): one."""
     make_company(1, name="Jozi FM")

@@ -10,6 +10,7 @@ from core.errors import CompanyNotFound, ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.privacy.erasure import erase_listener
 from core.search.search import search_listeners
+from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, of_theme, originator, themed_station
 
 pytestmark = pytest.mark.db
@@ -19,7 +20,7 @@ QUERIES = [GOSPEL_THEME, "soccer talk and the derby", "saving money for a small 
 
 @pytest.fixture
 def station(app):
-    return themed_station(1)
+    return restored("themed-1", themed_station)
 
 
 def test_each_listener_keeps_the_best_score_any_query_gave_it_and_that_query(station):

@@ -6,6 +6,7 @@ import pytest
 
 from core.audiences.queries import LOCAL_MODEL, finished, profile_query, search_queries
 from core.stations.models import Show
+from tests.conftest import restored
 from tests.themes import GOSPEL_THEME, themed_station
 
 pytestmark = pytest.mark.db
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.db
 
 @pytest.fixture
 def station(app):
-    themed_station(1, credits=0)
+    restored("themed-1-no-credits", lambda: themed_station(1, credits=0))
     Show(company_id=1, timeslot_id=7, title="Gospel Sunday", days=[7], start="06:00", end="09:00").save()
     return 1
 

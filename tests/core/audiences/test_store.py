@@ -14,6 +14,7 @@ from core.audiences.store import create_audience, get_audience, list_audiences, 
 from core.credits.ledger import account, check
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import parse_filters
+from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, originator, themed_station
 
 pytestmark = pytest.mark.db
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.db
 
 @pytest.fixture
 def station(app):
-    return themed_station(1)
+    return restored("themed-1", themed_station)
 
 
 def gospel(name: str = "Gospel", **more) -> dict:

@@ -11,6 +11,7 @@ from core.churn import store
 from core.churn.models import ChurnModel
 from core.listeners import snapshot
 from core.segmentation.runs import resegment_listeners, segment_company
+from tests.conftest import restored
 from tests.factories import add_interactions, make_listener
 from tests.memory import NOW, event
 
@@ -20,12 +21,16 @@ pytestmark = pytest.mark.db
 @pytest.fixture
 def station(app):
     """Twelve listeners heard from every few days until a day ago, twelve silent for seven weeks, one with none."""
+    restored("churn-store", _station)
+    return snapshot.current(1)
+
+
+def _station() -> None:
     for n in range(12):
         make_listener(1, f"2782000{n:04d}", [event(d) for d in range(1, 200, 4)])
         make_listener(1, f"2783000{n:04d}", [event(d) for d in range(50, 200, 4)])
     make_listener(1, "27840000000", [])
     segment_company(1, NOW)
-    return snapshot.current(1)
 
 
 def churn_of(snap, originator: str) -> float:

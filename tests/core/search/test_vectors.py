@@ -9,7 +9,7 @@ from core.privacy.erasure import erase_listener
 from core.search import vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
-from tests.conftest import empty_database
+from tests.conftest import empty_database, restored
 from tests.factories import add_interactions, make_listener
 from tests.memory import NOW, event
 
@@ -18,6 +18,10 @@ pytestmark = pytest.mark.db
 
 @pytest.fixture
 def station(app):
+    return restored("six-songs", _station)
+
+
+def _station() -> dict:
     for n in range(6):
         make_listener(1, f"2783000000{n}", [event(2 + n, message=f"Play my song number {n}, please")])
     segment_company(1, NOW)
