@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,9 +30,11 @@ HANG_S = 3.0  # well under any hang, well over a fast 503 on a loaded two-core m
 
 
 def env_of(data_dir: Path) -> dict:
-    """The environment of a service on its own DATA_DIR and embedded database."""
+    """The environment of a service on its own DATA_DIR and embedded database (nothing embedded in the background:
+    these tests are about outages, and embedding would only load the machine they time)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE")}
-    return {**env, "DATA_DIR": str(data_dir), "SECRET_KEY": "outage-secret", "DAILY_PURGE": "false"}
+    return {**env, "DATA_DIR": str(data_dir), "SECRET_KEY": "outage-secret", "DAILY_PURGE": "false",
+            "AUTO_EMBED": "false"}
 
 
 def wait_for(check, seconds: float, what: str):
@@ -52,10 +55,24 @@ def get(url: str, **kwargs) -> httpx.Response | None:
         return None
 
 
+@pytest.fixture(scope="module")
+def seeded_data(tmp_path_factory) -> Path:
+    """A DATA_DIR holding the 300-listener demo station, seeded once by the CLI (whose database then stops with it):
+    each service below starts on a copy of it, as `make run` starts on a station it seeded before."""
+    data_dir = tmp_path_factory.mktemp("seeded") / "data"
+    seeded = subprocess.run([FLASK, "--app", "wsgi", "demo", "--listeners", "300"], cwd=ROOT, env=env_of(data_dir),
+                            capture_output=True, text=True, timeout=300)
+    assert seeded.returncode == 0, seeded.stdout + seeded.stderr
+    pid = database_pid(data_dir)
+    wait_for(lambda: not pid_alive(pid), KILL_AFTER_S + 15, "the seeding command's database to stop")
+    return data_dir
+
+
 @pytest.fixture
-def service(tmp_path):
-    """`flask --app wsgi serve` with a 300-listener demo station, in a process group of its own."""
+def service(tmp_path, seeded_data):
+    """`flask --app wsgi serve` on a copy of the seeded demo station, in a process group of its own."""
     data_dir, port = tmp_path / "data", free_port()
+    shutil.copytree(seeded_data, data_dir)
     log = open(tmp_path / "serve.log", "wb")
     proc = subprocess.Popen([FLASK, "--app", "wsgi", "serve", "--port", str(port), "--workers", "2",
                              "--demo-listeners", "300"], cwd=ROOT, env=env_of(data_dir), stdout=log,
