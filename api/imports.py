@@ -1,81 +1,102 @@
-"""Uploads of a station's files: /api/v1/imports/{company_id}/{kind}, and .../jobs for their progress and reports."""
+"""Uploads of a station's files: /api/v1/imports/{company_id}/{kind} (with a mapping, or as a dry run), its preview,
+and .../jobs for their progress and reports."""
 from __future__ import annotations
+
+import json
 
 from flask import current_app, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
 
+from api.import_schemas import (
+    DRY_RUN,
+    PREVIEW_BODY,
+    UPLOAD_BODY,
+    ImportJobSchema,
+    ImportJobsSchema,
+    ImportPreviewSchema,
+)
 from core.errors import ValidationFailed
+from core.explore.filters import parse_bool_param
+from core.ingest.columns import ALL_FIELDS
 from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
+from core.ingest.staging import preview_upload
+from core.text.query import unknown_name
+from core.text.storable import text_problem
 
-
-class RowNoteSchema(Schema):
-    line = fields.Int()
-    field = fields.Str(metadata={"description": "the optional field left out (warnings only)"})
-    reason = fields.Str()
-
-
-class ImportReportSchema(Schema):
-    rows = fields.Int()
-    imported = fields.Int()
-    duplicates = fields.Int(metadata={"description": "rows that changed nothing"})
-    suppressed = fields.Int()
-    bad_rows = fields.Int(metadata={"description": "rows skipped, all counted; the first 1000 in errors"})
-    warning_count = fields.Int(metadata={"description": "optional values left out of kept rows"})
-    errors = fields.List(fields.Nested(RowNoteSchema))
-    warnings = fields.List(fields.Nested(RowNoteSchema))
-
-
-class ImportJobSchema(Schema):
-    job_id = fields.Str()
-    company_id = fields.Int()
-    kind = fields.Str()
-    filename = fields.Str()
-    state = fields.Str(metadata={"description": "queued, running, done or failed"})
-    lines = fields.Int(metadata={"description": "lines of the file"})
-    done = fields.Int(metadata={"description": "lines imported so far"})
-    percent = fields.Int()
-    message = fields.Str(metadata={"description": "why a failed import failed"})
-    started_at = fields.Str()
-    finished_at = fields.Str(allow_none=True)
-    segment_changes = fields.Int(metadata={"description": "listeners whose segment the import changed"})
-    report = fields.Nested(ImportReportSchema, allow_none=True)
-
-
-class ImportJobsSchema(Schema):
-    company_id = fields.Int()
-    jobs = fields.List(fields.Nested(ImportJobSchema))
-
-
-UPLOAD_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
-    "type": "object", "required": ["file"], "additionalProperties": False,
-    "properties": {"file": {"type": "string", "format": "binary",
-                            "description": "a .csv or .jsonl file in the ingest format, up to MAX_UPLOAD_MB; "
-                                           "a name without either suffix is read as JSON Lines when it starts "
-                                           "with `{`, else as CSV"}}}}}}
 LOCATION = {"Location": {"description": "the job to poll", "schema": {"type": "string"}}}
 JOB_ID = {"in": "path", "name": "job_id", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{24}$"}}
+PARTS = ("file", "mapping", "sheet")
 
 blp = Blueprint("import_jobs", __name__, url_prefix="/api/v1/imports", description="Uploads of a station's files")
 
 
 @blp.route("/<company:company_id>/<any(channels,shows,profiles,interactions):kind>")
 class Upload(MethodView):
-    @blp.doc(requestBody=UPLOAD_BODY)
+    @blp.doc(requestBody=UPLOAD_BODY, parameters=[DRY_RUN])
     @blp.response(202, ImportJobSchema, headers=LOCATION)
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     def post(self, company_id: int, kind: str):
         """Upload a file to import into this station (rows of other stations are bad rows); poll Location"""
-        upload = request.files.get("file")
-        if set(request.form) | set(request.files) - {"file"}:
-            raise ValidationFailed.one(["file"], "send only the field `file` (multipart/form-data)")
-        if upload is None:
-            raise ValidationFailed.one(["file"], "send the file as multipart/form-data in the field `file`")
+        dry_run = parse_bool_param(request.args.get("dry_run"), "dry_run")
+        upload, mapping, sheet = _parts()
         job = start_import(company_id, kind, upload.filename or "", upload.stream,
-                           current_app.config["SETTINGS"].data_dir, actor=f"api:{g.api_scope.key_id}")
+                           current_app.config["SETTINGS"].data_dir, actor=f"api:{g.api_scope.key_id}",
+                           mapping=mapping, sheet=sheet, dry_run=dry_run)
         location = url_for("import_jobs.Job", company_id=company_id, job_id=str(job.id))
         return job_status(job), {"Location": location}
+
+
+@blp.route("/<company:company_id>/<any(channels,shows,profiles,interactions):kind>/preview")
+class Preview(MethodView):
+    @blp.doc(requestBody=PREVIEW_BODY)
+    @blp.response(200, ImportPreviewSchema)
+    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    def post(self, company_id: int, kind: str):
+        """The mapping step: the proposed (or given, or remembered) mapping and the first rows as they would be stored;
+        nothing is kept"""
+        upload, mapping, sheet = _parts()
+        return preview_upload(company_id, kind, upload.filename or "", upload.stream,
+                              current_app.config["SETTINGS"].data_dir, given=mapping, sheet=sheet)
+
+
+def _parts():
+    """(the file, the mapping or None, the sheet or None) of a multipart upload; 422 for any other part, a mapping
+    that is not a JSON object of fields (or null), or a missing file."""
+    unknown = [name for name in [*request.form, *request.files] if name not in PARTS]
+    if unknown:
+        raise ValidationFailed.one([unknown[0]], unknown_name(unknown[0], list(PARTS), "part")
+                                   + " (multipart/form-data)")
+    upload = request.files.get("file")
+    if upload is None:
+        raise ValidationFailed.one(["file"], "send the file as multipart/form-data in the field `file`")
+    sheet = request.form.get("sheet")
+    if sheet is not None and text_problem(sheet):
+        raise ValidationFailed.one(["sheet"], text_problem(sheet))
+    return upload, _mapping(), sheet or None
+
+
+def _mapping() -> dict | None:
+    """The `mapping` part: {column: field or null}, as JSON."""
+    part = request.files.get("mapping")
+    raw = part.read().decode("utf-8", errors="replace") if part is not None else request.form.get("mapping")
+    if raw is None:
+        return None
+    try:
+        mapping = json.loads(raw)
+    except ValueError:
+        raise ValidationFailed.one(["mapping"], "a JSON object: {\"column\": \"field\" or null}") from None
+    if not isinstance(mapping, dict):
+        raise ValidationFailed.one(["mapping"], "a JSON object: {\"column\": \"field\" or null}")
+    for column, name in mapping.items():
+        problem = text_problem(column) or (text_problem(name) if isinstance(name, str) else None)
+        if problem:
+            raise ValidationFailed.one(["mapping", column], problem)
+        if name is not None and not isinstance(name, str):
+            raise ValidationFailed.one(["mapping", column], "a field (a string) or null")
+        if name is not None and name not in ALL_FIELDS:
+            raise ValidationFailed.one(["mapping", column], unknown_name(name, sorted(ALL_FIELDS), "field"))
+    return mapping
 
 
 @blp.route("/<company:company_id>/jobs")

@@ -19,10 +19,11 @@ from pymongo import UpdateOne
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
 from core.errors import ValidationFailed
-from core.ingest.files import read_rows
+from core.ingest.files import read_rows, read_table
 from core.ingest.interactions import import_interactions, insert_new
+from core.ingest.kinds import row_parser
+from core.ingest.mapped import Mapping
 from core.ingest.models import ImportReport
-from core.ingest.rows import channel_row, company_of, profile_row, show_row
 from core.ingest.station import station_rows
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
@@ -36,38 +37,48 @@ KINDS = ("channels", "shows", "profiles", "interactions")
 
 
 def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True,
-                company_id: int | None = None, now: datetime | None = None) -> ImportReport:
-    """Import a .jsonl or .csv file; ValueError when the file cannot be read. With `company_id` (an upload to one
-    station) rows without one take it and rows of another station are bad rows. `now` is the moment of import."""
+                company_id: int | None = None, now: datetime | None = None, mapping: Mapping | None = None,
+                sheet: str | None = None, dry_run: bool = False) -> ImportReport:
+    """Import a .jsonl, .csv or .xlsx file (`sheet`: a workbook's sheet, else its first); ValueError when the file
+    cannot be read. With `company_id` (an upload to one station) rows without one take it and rows of another station
+    are bad rows. `mapping` reads the file's columns into fields (core.ingest.mapped); without it the columns are the
+    field names. `now` is the moment of import. `dry_run` validates and counts everything and writes nothing but the
+    report."""
     _check_kind(kind)
-    rows = read_rows(path)
+    rows = read_rows(path, sheet) if mapping is None else mapping.rows(read_table(path, sheet).rows)
     if company_id is not None:
         rows = station_rows(rows, company_id)
-    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment, now=now)
+    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment, now=now,
+                       dry_run=dry_run)
 
 
 def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str = "",
                 progress: Callable[[int], None] | None = None, resegment: bool = True,
-                now: datetime | None = None) -> ImportReport:
+                now: datetime | None = None, dry_run: bool = False) -> ImportReport:
     """Import (line, row) pairs of one kind; returns the saved report of what was imported and what was skipped.
     `now` is the moment of import (default: the clock): interaction times are accepted up to a day after it, and
-    the touched listeners are re-profiled as of it."""
+    the touched listeners are re-profiled as of it. A `dry_run` reads, checks and counts exactly as the import
+    would, against what is stored, and writes nothing but its report."""
     _check_kind(kind)
     tally, report_id, companies = Tally(progress), ObjectId(), Companies(now)
     importer = {"channels": _channels, "shows": _shows, "profiles": _profiles,
                 "interactions": import_interactions}[kind]
     with _no_cyclic_gc():
-        touched = importer(rows, tally, companies, str(report_id))
+        touched = importer(rows, tally, companies, str(report_id), not dry_run)
     tally.finish()
-    for company_id in sorted(touched):
-        bump_version(company_id)
-    if resegment and kind in ("profiles", "interactions"):
+    if not dry_run:
+        for company_id in sorted(touched):
+            bump_version(company_id)
+    if resegment and not dry_run and kind in ("profiles", "interactions"):
         for company_id in sorted(touched):
             resegment_listeners(company_id, sorted(touched[company_id]), now=now)
     return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
                         rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
                         suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count,
-                        warnings=tally.warnings, warning_count=tally.warning_count).save()
+                        warnings=tally.warnings, warning_count=tally.warning_count,
+                        bad_rows_by_field=dict(tally.bad_fields), warnings_by_field=dict(tally.warning_fields),
+                        listeners_new=tally.listeners_new, listeners_updated=tally.listeners_updated,
+                        dry_run=dry_run).save()
 
 
 @contextmanager
@@ -88,15 +99,10 @@ def _check_kind(kind: str) -> None:
         raise ValidationFailed.one(["kind"], f"unknown kind {kind!r}: expected one of {', '.join(KINDS)}")
 
 
-def _required_only(parse: Callable[[dict], tuple]) -> Callable:
-    """The row parser of a kind whose fields are all required (channels, shows): it has nothing to warn about."""
-    return lambda row, _warnings: parse(row)
-
-
-def _channels(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+def _channels(rows, tally: Tally, companies: Companies, _report_id: str, writes: bool) -> dict[int, set]:
     """Company.channels[str(channel_type)] = name; touched are the companies whose names changed."""
     state, changes = {}, defaultdict(dict)
-    for company_id, channel_type, name in tally.valid(rows, _required_only(channel_row)):
+    for company_id, channel_type, name in tally.valid(rows, row_parser("channels", companies)):
         current = state.setdefault(company_id, dict(companies.doc(company_id).get("channels") or {}))
         tally.companies.add(company_id)
         if current.get(str(channel_type)) == name:
@@ -104,18 +110,18 @@ def _channels(rows, tally: Tally, companies: Companies, _report_id: str) -> dict
             continue
         tally.imported += 1
         current[str(channel_type)] = changes[company_id][f"channels.{channel_type}"] = name
-    for company_id in sorted(tally.companies):
+    for company_id in sorted(tally.companies) if writes else ():
         ensure_company(company_id)
         if changes[company_id]:
             Company._get_collection().update_one({"company_id": company_id}, {"$set": changes[company_id]})
     return {company_id: set() for company_id in changes if changes[company_id]}
 
 
-def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+def _shows(rows, tally: Tally, companies: Companies, _report_id: str, writes: bool) -> dict[int, set]:
     """Upsert Show (company_id, timeslot_id); touched are the companies whose schedule changed."""
     state, changes = {}, defaultdict(dict)
     collection = Show._get_collection()
-    for company_id, timeslot_id, fields in tally.valid(rows, _required_only(show_row)):
+    for company_id, timeslot_id, fields in tally.valid(rows, row_parser("shows", companies)):
         if company_id not in state:
             stored = collection.find({"company_id": company_id}, {"_id": 0, "company_id": 0})
             state[company_id] = {show.pop("timeslot_id"): show for show in stored}
@@ -126,7 +132,7 @@ def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[in
             continue
         tally.imported += 1
         state[company_id][timeslot_id] = changes[company_id][timeslot_id] = fields
-    for company_id in sorted(tally.companies):
+    for company_id in sorted(tally.companies) if writes else ():
         ensure_company(company_id)
         for timeslot_id, fields in changes[company_id].items():
             collection.update_one({"company_id": company_id, "timeslot_id": timeslot_id}, {"$set": fields},
@@ -134,12 +140,11 @@ def _shows(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[in
     return {company_id: set() for company_id in changes if changes[company_id]}
 
 
-def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict[int, set]:
+def _profiles(rows, tally: Tally, companies: Companies, _report_id: str, writes: bool) -> dict[int, set]:
     """Declared data: a later row replaces the fields it carries; listeners are created when new, unless their
     originator or mobile number is suppressed."""
     merged, suppressed = defaultdict(list), SuppressedNumbers(tally, companies)
-    for company_id, originator, fields in tally.valid(
-            rows, lambda row, warnings: profile_row(row, companies.country(company_of(row)), warnings)):
+    for company_id, originator, fields in tally.valid(rows, row_parser("profiles", companies)):
         if not suppressed.drops(company_id, originator, fields.get("mobile_number")):
             merged[company_id, originator].append(fields)
     by_company = defaultdict(list)
@@ -147,19 +152,21 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str) -> dict
         by_company[company_id].append(originator)
     touched = {}
     for company_id in sorted(by_company):
-        ensure_company(company_id)
+        if writes:
+            ensure_company(company_id)
         tally.companies.add(company_id)
         originators = sorted(by_company[company_id])
         for start in range(0, len(originators), IN_CHUNK):
             chunk = originators[start:start + IN_CHUNK]
-            changed = _write_profiles(company_id, {o: merged.pop((company_id, o)) for o in chunk}, tally)
+            changed = _write_profiles(company_id, {o: merged.pop((company_id, o)) for o in chunk}, tally, writes)
             if changed:
                 touched.setdefault(company_id, set()).update(changed)
     return touched
 
 
-def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tally) -> set[str]:
-    """Insert the new listeners of one chunk and $set only the fields that change on the others."""
+def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tally, writes: bool) -> set[str]:
+    """Insert the new listeners of one chunk and $set only the fields that change on the others (a dry run counts
+    them and writes nothing)."""
     collection = Listener._get_collection()
     found = {doc["originator"]: doc for doc in collection.find(
         {"company_id": company_id, "originator": {"$in": list(rows_of)}},
@@ -178,6 +185,10 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
             updates.append(UpdateOne({"company_id": company_id, "originator": originator}, {"$set": changes}))
         if imported:
             changed.add(originator)
+    tally.listeners_new += len(inserts)
+    tally.listeners_updated += len(updates)
+    if not writes:
+        return changed
     for doc in insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
         fields = {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
         updates.append(UpdateOne({"company_id": company_id, "originator": doc["originator"]}, {"$set": fields}))

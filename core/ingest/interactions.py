@@ -12,10 +12,10 @@ from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
-from core.ingest.rows import InteractionRow, company_of
+from core.ingest.kinds import row_parser
+from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.ingest.values import FieldWarnings
 from core.listeners.events import batch_document
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.companies import ensure_company
@@ -39,23 +39,31 @@ def insert_new(collection, docs: list[dict]) -> list[dict]:
     return []
 
 
-def import_interactions(rows, tally: Tally, companies: Companies, report_id: str) -> dict[int, set]:
+def import_interactions(rows, tally: Tally, companies: Companies, report_id: str,
+                        writes: bool = True) -> dict[int, set]:
     """Group the file's events per listener, then write one InteractionBatch per listener of what is new.
 
     Every FLUSH_EVENTS events the groups are written and dropped, so memory stays bounded for any file size (a
     listener whose events span a flush gets one batch per part; the stored-key check keeps re-imports idempotent).
+    Without `writes` (a dry run) the same checks run against what is stored and nothing is written; an event that
+    repeats one of an earlier flush is then counted as new, since that flush stored nothing.
     """
     groups: dict[tuple[int, str], PendingEvents] = {}
     touched: dict[int, set] = defaultdict(set)
+    created: dict[int, set] = defaultdict(set)
     suppressed, grouped = SuppressedNumbers(tally, companies), 0
 
-    def parse(row: dict, warnings: FieldWarnings) -> tuple[int, InteractionRow]:
-        company_id = company_of(row)
-        return company_id, companies.station_time(company_id).interaction(row, company_id, warnings)
+    def flush() -> None:
+        seen = list(groups)
+        existed = listeners.finish()
+        _merge(touched, _write_interactions(groups, existed, tally, worker, report_id, writes))
+        for company_id, originator in seen:
+            if originator not in existed[company_id]:
+                created[company_id].add(originator)
 
     with ThreadPoolExecutor(max_workers=1) as worker:
-        listeners = ListenerCreator(worker)
-        for company_id, event in tally.valid(rows, parse):
+        listeners = ListenerCreator(worker, writes)
+        for company_id, event in tally.valid(rows, row_parser("interactions", companies)):
             who = (company_id, event.originator)
             group = groups.get(who)
             if group is None and suppressed.drops(company_id, event.originator):
@@ -67,10 +75,12 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
             group.add(event)
             grouped += 1
             if grouped == FLUSH_EVENTS:
-                _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
+                flush()
                 grouped = 0
-        _merge(touched, _write_interactions(groups, listeners.finish(), tally, worker, report_id))
-        return {company_id: originators for company_id, originators in touched.items() if originators}
+        flush()
+    tally.listeners_new += sum(len(originators) for originators in created.values())
+    tally.listeners_updated += sum(len(touched[company_id] - created[company_id]) for company_id in touched)
+    return {company_id: originators for company_id, originators in touched.items() if originators}
 
 
 def _merge(into: dict[int, set], more: dict[int, set]) -> None:
@@ -81,28 +91,31 @@ def _merge(into: dict[int, set], more: dict[int, set]) -> None:
 class ListenerCreator:
     """Creates the listeners of the file on first sight, in chunks on the worker, while the file is still read."""
 
-    def __init__(self, worker: ThreadPoolExecutor):
+    def __init__(self, worker: ThreadPoolExecutor, writes: bool = True):
         self._worker, self._pending, self._futures = worker, defaultdict(list), []
+        self._create, self._writes = (create_listeners if writes else stored_listeners), writes
 
     def add(self, company_id: int, originator: str) -> None:
         """One originator seen for the first time in this file."""
         pending = self._pending[company_id]
         pending.append(originator)
         if len(pending) >= INSERT_DOCS:
-            self._futures.append((company_id, self._worker.submit(create_listeners, company_id, pending)))
+            self._futures.append((company_id, self._worker.submit(self._create, company_id, pending)))
             self._pending[company_id] = []
 
     def finish(self) -> dict[int, set[str]]:
         """Company -> originators that already existed when added (only those can have stored events)."""
         for company_id in sorted(self._pending):
-            ensure_company(company_id)
+            if self._writes:
+                ensure_company(company_id)
             if self._pending[company_id]:
-                self._futures.append((company_id, self._worker.submit(create_listeners, company_id,
+                self._futures.append((company_id, self._worker.submit(self._create, company_id,
                                                                       self._pending[company_id])))
                 self._pending[company_id] = []
         existed = defaultdict(set)
         for company_id, future in self._futures:
             existed[company_id].update(future.result())
+        self._futures = []
         return existed
 
 
@@ -118,8 +131,15 @@ def create_listeners(company_id: int, originators: list[str]) -> set[str]:
     return {doc["originator"] for doc in insert_new(Listener._get_collection(), new)}
 
 
+def stored_listeners(company_id: int, originators: list[str]) -> set[str]:
+    """The originators that are stored listeners already (a dry run's answer to create_listeners, writing none)."""
+    found = Listener._get_collection().find({"company_id": company_id, "originator": {"$in": originators}},
+                                            projection({"_id": 0, "originator": 1}))
+    return {doc["originator"] for doc in found}
+
+
 def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: ThreadPoolExecutor,
-                        report_id: str) -> dict[int, set]:
+                        report_id: str, writes: bool = True) -> dict[int, set]:
     """Drop events already stored (or repeated in the file) and insert the rest, chunk by chunk."""
     by_company, touched, docs, inserts = defaultdict(list), defaultdict(set), [], []
     for company_id, originator in groups:
@@ -138,7 +158,8 @@ def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: Threa
                 tally.written(len(pending))
                 if len(new):
                     touched[company_id].add(originator)
-                    docs += new.batch_documents(company_id, originator, report_id)
+                    if writes:
+                        docs += new.batch_documents(company_id, originator, report_id)
             if len(docs) >= INSERT_DOCS:
                 inserts = _submit_insert(worker, collection, docs, inserts)
                 docs = []

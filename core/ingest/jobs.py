@@ -5,6 +5,10 @@ by the one importer (core.ingest.importer.import_file, for this station only) in
 took the upload, and deleted. The job's progress lives in a document, so that any gunicorn worker answers the polls.
 One import per station at a time, by a lease in the database (core.db.leases): a second upload while one runs is
 queued (its job says so) and starts when the first has finished, never interleaved with it.
+
+A job may carry a mapping of the file's columns to fields (core.ingest.mapped), checked against the file when the job
+runs, and may be a dry run: the whole import read, checked and counted, nothing written but its report. The
+dashboard's uploads first wait in the mapping step with their file kept (core.ingest.staging).
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from typing import BinaryIO
 
 from bson import ObjectId
 from bson.errors import InvalidId
-from mongoengine import DateTimeField, Document, IntField, ObjectIdField, StringField
+from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, ObjectIdField, StringField
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -25,12 +29,14 @@ from core.db.leases import lease
 from core.errors import NotFound, ValidationFailed
 from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportReport
+from core.ingest.preview import file_date_order, read_start, station_mapping
+from core.ingest.remembered import remember
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 
 log = logging.getLogger(__name__)
 
-SUFFIXES = (".csv", ".jsonl")
+SUFFIXES = (".csv", ".jsonl", ".xlsx")
 IMPORT_TTL = timedelta(hours=6)  # a lease older than this belonged to a worker that died mid-import
 CHUNK = 1 << 20
 PROGRESS_EVERY_S = 0.5  # the page polls every second
@@ -38,8 +44,10 @@ PROGRESS_EVERY_S = 0.5  # the page polls every second
 
 @stored
 class ImportJob(Document):
-    """One uploaded file: its station, kind and name, its state (queued, running, done, failed), the lines so far
-    of how many, and when done its saved report and how many listeners changed segment."""
+    """One uploaded file: its station, kind and name, its state (queued, running, done, failed; for the dashboard's
+    mapping step also mapping, checking, checked and expired), the lines so far of how many, and when done its saved
+    report and how many listeners changed segment. `mapping` is [{"column", "field"}] (a list: a header may hold a
+    dot); `check_report_id` is the dry run's report of a file checked before its import."""
 
     company_id = IntField(required=True)
     kind = StringField(required=True)
@@ -53,7 +61,17 @@ class ImportJob(Document):
     message = StringField(default="")
     started_at = DateTimeField(default=utcnow)
     finished_at = DateTimeField()
+    mapping = ListField()
+    sheet = StringField()
+    date_order = StringField(default="")
+    dry_run = BooleanField(default=False)
+    upload = StringField(default="")  # where the file is kept while it waits in the mapping step
+    check_report_id = ObjectIdField()
     meta = {"collection": "import_jobs", "indexes": [("company_id", "-started_at")]}
+
+    def given_mapping(self) -> dict | None:
+        """{column: field or None} as given, or None for a file whose columns are the field names."""
+        return {pair["column"]: pair["field"] for pair in self.mapping} if self.mapping else None
 
 
 class ImportJobNotFound(NotFound):
@@ -61,24 +79,43 @@ class ImportJobNotFound(NotFound):
 
 
 def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
-                 wait: bool = False) -> ImportJob:
-    """Save the upload and import it in the background, after any import of this station still under way.
-    `wait` joins the thread (tests)."""
+                 wait: bool = False, mapping: dict | None = None, sheet: str | None = None,
+                 dry_run: bool = False) -> ImportJob:
+    """Save the upload and import it in the background, after any import of this station still under way; with
+    `mapping` ({column: field or None}) its columns are read into those fields, and a `dry_run` writes nothing but its
+    report. `wait` joins the thread (tests)."""
+    job, path = save_job(company_id, kind, filename, stream, data_dir, actor, mapping=mapping, sheet=sheet,
+                         dry_run=dry_run)
+    run_in_background(job, path, wait=wait)
+    return job
+
+
+def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
+             **fields) -> tuple[ImportJob, Path]:
+    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet)."""
     get_company(company_id)
     _check_kind(kind)
-    job = ImportJob(id=ObjectId(), company_id=company_id, kind=kind, filename=Path(filename).name, actor=actor)
+    mapping = fields.pop("mapping", None)
+    pairs = [{"column": column, "field": name} for column, name in (mapping or {}).items()]
+    job = ImportJob(id=ObjectId(), company_id=company_id, kind=kind, filename=Path(filename).name, actor=actor,
+                    mapping=pairs, **fields)
     path = Path(data_dir) / "uploads" / str(job.id)
     try:
         path, job.lines = save_upload(stream, path, filename)
+        job.upload = str(path)
         job.save()
     except BaseException:
         path.unlink(missing_ok=True)
         raise
-    worker = threading.Thread(target=_work, args=(job, path), daemon=True, name=f"import-{company_id}")
+    return job, path
+
+
+def run_in_background(job: ImportJob, path: Path, wait: bool = False, check: bool = False) -> None:
+    """The job's import (or, with `check`, the dry run of a file kept for its import) in a daemon thread."""
+    worker = threading.Thread(target=_work, args=(job, path, check), daemon=True, name=f"import-{job.company_id}")
     worker.start()
     if wait:
         worker.join()
-    return job
 
 
 def _check_kind(kind: str) -> None:
@@ -110,40 +147,65 @@ def _chunks(first: bytes, stream: BinaryIO):
 
 
 def format_of(filename: str, start: bytes) -> str:
-    """.csv or .jsonl: the file name's when it says, else JSON Lines for a file that starts with `{` and CSV for any
-    other (a file that is neither fails to read, and its job says why)."""
+    """.csv, .jsonl or .xlsx: the file name's when it says, else JSON Lines for a file that starts with `{`, a workbook
+    for one that starts as a zip archive, and CSV for any other (a file that is neither fails to read, and its job
+    says why)."""
     suffix = Path(filename or "").suffix.lower()
     if suffix in SUFFIXES:
         return suffix
+    if start.startswith(b"PK\x03\x04"):
+        return ".xlsx"
     return ".jsonl" if start.lstrip().startswith(b"{") else ".csv"
 
 
-def _work(job: ImportJob, path: Path) -> None:
-    """The import itself, once the station's lease is ours; whatever happens the job says how it ended and the
-    file is deleted."""
+def _work(job: ImportJob, path: Path, check: bool = False) -> None:
+    """The import itself, once the station's lease is ours; whatever happens the job says how it ended, and the file
+    is deleted unless a check leaves it for its import."""
     found = ImportJob.objects(id=job.id)
     update = {"set__state": "failed"}
     try:
         with lease(f"import:{job.company_id}", IMPORT_TTL, wait_s=IMPORT_TTL.total_seconds()):
-            found.update_one(set__state="running", set__started_at=utcnow())
+            found.update_one(set__state="checking" if check else "running", set__started_at=utcnow(), set__done=0)
             job.reload()
-            update = _import(job, path, found)
+            update = _import(job, path, found, check)
     except Exception:  # noqa: BLE001 - the page must learn that it failed; the log keeps why
         log.exception("import %s of company %s failed", job.id, job.company_id)
         update["set__message"] = "The import failed on our side; the error has been logged."
     finally:
         found.update_one(set__finished_at=utcnow(), **update)
-        path.unlink(missing_ok=True)
+        if update.get("set__state") != "checked":
+            path.unlink(missing_ok=True)
 
 
-def _import(job: ImportJob, path: Path, found) -> dict:
-    """Run the importer for the job's station; the job's final fields."""
+def _import(job: ImportJob, path: Path, found, check: bool) -> dict:
+    """Run the importer for the job's station (a dry run for a check or a dry-run job); the job's final fields."""
+    dry_run = check or job.dry_run
     try:
-        report = import_file(job.kind, path, progress=_Progress(found), company_id=job.company_id)
-    except ValueError as exc:  # the file cannot be read at all; bad rows never raise
-        return {"set__state": "failed", "set__message": str(exc).replace(str(path), job.filename)}
+        mapping = _mapping(job, path)
+        report = import_file(job.kind, path, progress=_Progress(found), company_id=job.company_id, mapping=mapping,
+                             sheet=job.sheet or None, dry_run=dry_run)
+    except (ValueError, ValidationFailed) as exc:  # the file cannot be read, or its mapping does not fit it
+        message = "; ".join(f"{item['loc'][-1]}: {item['msg']}" for item in exc.items) \
+            if isinstance(exc, ValidationFailed) else str(exc)
+        return {"set__state": "failed", "set__message": message.replace(str(path), job.filename)}
+    if check:
+        return {"set__state": "checked", "set__check_report_id": report.id, "set__done": job.lines,
+                "set__date_order": mapping.date_order if mapping else ""}
+    if mapping is not None and not dry_run:
+        remember(job.company_id, job.kind, list(mapping.pairs), mapping.date_order)
     return {"set__state": "done", "set__report_id": report.id, "set__done": job.lines,
-            "set__segment_changes": _segment_changes(job)}
+            "set__segment_changes": 0 if dry_run else _segment_changes(job)}
+
+
+def _mapping(job: ImportJob, path: Path):
+    """The job's Mapping, checked against the file's columns (dates in the order given, else the one its first rows
+    show); None for a file whose columns are the field names."""
+    given = job.given_mapping()
+    if given is None:
+        return None
+    table, sample = read_start(path, job.sheet or None)
+    order = job.date_order or file_date_order(sample, job.company_id)[0]
+    return station_mapping(job.kind, job.company_id, given, table.columns, order)
 
 
 class _Progress:
@@ -187,16 +249,25 @@ def recent_jobs(company_id: int, limit: int = 20) -> list[ImportJob]:
 def job_status(job: ImportJob) -> dict:
     """What the page and the API show of a job: its state and progress, and when done its report."""
     report = ImportReport.objects(id=job.report_id).first() if job.report_id else None
+    check = ImportReport.objects(id=job.check_report_id).first() if job.check_report_id else None
+    ended = job.state in ("done", "failed", "checked", "expired")
     return {"job_id": str(job.id), "company_id": job.company_id, "kind": job.kind, "filename": job.filename,
             "state": job.state, "lines": job.lines, "done": min(job.done, job.lines),
-            "percent": 100 if job.state in ("done", "failed") else 100 * min(job.done, job.lines) // max(job.lines, 1),
+            "percent": 100 if ended else 100 * min(job.done, job.lines) // max(job.lines, 1),
             "message": job.message, "started_at": job.started_at.isoformat(),
             "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-            "segment_changes": job.segment_changes, "report": None if report is None else _report(report)}
+            "dry_run": job.dry_run, "mapping": job.given_mapping(), "sheet": job.sheet or None,
+            "date_order": job.date_order or None,
+            "segment_changes": job.segment_changes, "report": None if report is None else _report(report),
+            "check": None if check is None else _report(check)}
 
 
 def _report(report: ImportReport) -> dict:
-    """The counts and the first bad rows and warnings of a saved report."""
+    """The counts, by field too, and the first bad rows and warnings of a saved report."""
     return {"rows": report.rows, "imported": report.imported, "duplicates": report.duplicates,
             "suppressed": report.suppressed, "bad_rows": report.error_count, "warning_count": report.warning_count,
+            "listeners_new": report.listeners_new, "listeners_updated": report.listeners_updated,
+            "bad_rows_by_field": dict(report.bad_rows_by_field or {}),
+            "warnings_by_field": dict(report.warnings_by_field or {}), "dry_run": report.dry_run,
+            "segment_changes_expected": report.segment_changes_expected,
             "errors": list(report.errors), "warnings": list(report.warnings)}

@@ -1,7 +1,7 @@
-"""The stored documents of ingest: one report per import."""
+"""The stored documents of ingest: one report per import, and the mappings stations confirmed."""
 from __future__ import annotations
 
-from mongoengine import DateTimeField, DictField, Document, IntField, ListField, StringField
+from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -23,4 +23,25 @@ class ImportReport(Document):
     error_count = IntField(default=0)
     warnings = ListField(DictField())  # optional values left out of kept rows: [{"line", "field", "reason"}]
     warning_count = IntField(default=0)
+    bad_rows_by_field = DictField()  # {field: bad rows whose reason is about it}; "row" for the others
+    warnings_by_field = DictField()  # {field: warnings}
+    listeners_new = IntField(default=0)  # listeners the import created (would create, in a dry run)
+    listeners_updated = IntField(default=0)  # listeners that were there and whose data changed
+    dry_run = BooleanField(default=False)  # validated and counted, nothing written but this report
+    segment_changes_expected = IntField()  # a dry run's listeners whose segment the import would change
     meta = {"collection": "import_reports"}
+
+
+@stored
+class RememberedMapping(Document):
+    """The mapping last confirmed for a station's files of one kind with these headers: [{"column", "field"}] (a
+    list, not a dict, since a header may hold a dot), and how its dates were read."""
+
+    company_id = IntField(required=True)
+    kind = StringField(required=True)
+    headers = StringField(required=True)  # the key: a hash of the normalised headers, sorted
+    pairs = ListField()
+    date_order = StringField(default="")
+    updated_at = DateTimeField(default=utcnow)
+    meta = {"collection": "import_mappings",
+            "indexes": [{"fields": ["company_id", "kind", "headers"], "unique": True}]}

@@ -1,11 +1,13 @@
 """The bookkeeping of one import: counts, bad rows, progress, and the station settings it reads once."""
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from core.clock import as_utc
+from core.ingest.columns import named_field
 from core.ingest.rows import StationTime
 from core.ingest.values import FieldWarnings, RowError
 from core.stations import defaults
@@ -26,6 +28,9 @@ class Tally:
         self.rows = self.imported = self.duplicates = self.suppressed = self.error_count = self.warning_count = 0
         self.errors: list[dict] = []
         self.warnings: list[dict] = []
+        self.bad_fields: Counter = Counter()  # bad rows by the field their reason is about ("row": none)
+        self.warning_fields: Counter = Counter()
+        self.listeners_new = self.listeners_updated = 0
         self.companies: set[int] = set()
         self._progress, self._reported, self._credit = progress, 0, 0.0
 
@@ -52,11 +57,13 @@ class Tally:
     def bad(self, line: int, reason: str) -> None:
         """A skipped row: all are counted, the first KEPT_ERRORS kept for the report."""
         self.error_count += 1
-        _keep(self.errors, {"line": line, "reason": reason})
+        self.bad_fields[named_field(reason) or "row"] += 1
+        _keep(self.errors, {"line": line, "reason": str(reason)})
 
     def warn(self, line: int, field: str, reason: str) -> None:
         """An optional field left out of a kept row: all are counted, the first KEPT_ERRORS kept for the report."""
         self.warning_count += 1
+        self.warning_fields[field] += 1
         _keep(self.warnings, {"line": line, "field": field, "reason": reason})
 
     def written(self, rows: int) -> None:

@@ -81,7 +81,8 @@ def test_a_file_named_neither_csv_nor_jsonl_is_read_by_its_first_character(clien
     assert job["report"]["imported"] == 1
     job = finished(client, key_for(1), upload(client, key_for(1), b"\x89PNG\r\n\x00\xff", name="logo.png")
                    .headers["Location"])
-    assert job["state"] == "failed" and job["message"] == "cannot read logo.png: not UTF-8 text"
+    assert job["state"] == "failed"
+    assert job["message"] == "cannot read logo.png: not a text file (CSV in UTF-8 or Windows-1252)"
 
 
 def test_a_field_other_than_file_is_refused(client, stations, key_for):
@@ -95,3 +96,85 @@ def test_another_stations_job_is_not_found(client, stations, key_for):
     finished(client, key_for(1), location)
     job_id = location.rsplit("/", 1)[1]
     assert client.get(f"/api/v1/imports/2/jobs/{job_id}", headers=key_for(2)).status_code == 404
+
+
+# --- issue 26: the mapping step, mappings, dry runs ---
+
+NATURAL = "Name,Cell,Gender,Age,Suburb\nThandi Mokoena,082 123 4567,F,34,Soweto\nSipho,no number,M,51,Umlazi\n"
+
+
+def preview(client, headers, body: bytes, name: str = "people.csv", kind: str = "profiles", **parts):
+    data = {"file": (io.BytesIO(body), name), **{k: json.dumps(v) if k == "mapping" else v for k, v in parts.items()}}
+    return client.post(f"/api/v1/imports/1/{kind}/preview", headers=headers, data=data,
+                       content_type="multipart/form-data")
+
+
+def test_a_preview_proposes_a_mapping_and_shows_the_first_rows_as_stored(client, stations, key_for):
+    answer = preview(client, key_for(1), NATURAL.encode())
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert body["mapping"] == {"Name": "name", "Cell": "mobile_number", "Gender": "gender", "Age": "age_group",
+                               "Suburb": "location"}
+    assert body["mapping_source"] == "proposed" and body["missing"] == [] and body["problems"] == []
+    first, second = body["rows"]
+    assert first["values"] == {"company_id": 1, "originator": "27821234567", "name": "Thandi Mokoena",
+                               "mobile_number": "+27821234567", "gender": "female", "age_group": "25-34",
+                               "location": "Soweto"}
+    assert second["bad_row"]["columns"] == ["Cell"] and "no originator column" in second["bad_row"]["reason"]
+    assert Listener.objects.count() == 0
+
+
+def test_a_mapping_naming_a_column_the_file_lacks_is_a_problem_of_the_preview(client, stations, key_for):
+    body = preview(client, key_for(1), NATURAL.encode(), mapping={"Cellphone": "mobile_number"}).get_json()
+    assert body["problems"] == ["Cellphone: Unknown column 'Cellphone'; did you mean 'Cell'? (the file's columns)"]
+    assert body["rows"] == []
+
+
+def test_an_upload_with_a_mapping_imports_the_files_own_headers(client, stations, key_for):
+    headers = key_for(1)
+    mapping = {"Name": "name", "Cell": "mobile_number", "Gender": "gender", "Age": "age_group", "Suburb": None}
+    answer = client.post("/api/v1/imports/1/profiles", headers=headers, content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(NATURAL.encode()), "people.csv"), "mapping": json.dumps(mapping)})
+    job = finished(client, headers, answer.headers["Location"])
+    assert job["state"] == "done" and job["mapping"] == mapping
+    assert job["report"]["imported"] == 1 and job["report"]["bad_rows"] == 1
+    assert job["report"]["bad_rows_by_field"] == {"mobile_number": 1}
+    thandi = Listener.objects.get(company_id=1, originator="27821234567")
+    assert (thandi.name, thandi.gender, thandi.location) == ("Thandi Mokoena", "female", None)
+
+
+def test_a_dry_run_answers_the_report_and_writes_nothing(client, stations, key_for):
+    headers = key_for(1)
+    answer = client.post("/api/v1/imports/1/profiles?dry_run=true", headers=headers,
+                         content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(jsonl(PROFILES[:2])), "people.jsonl")})
+    job = finished(client, headers, answer.headers["Location"])
+    assert job["dry_run"] is True and job["report"]["dry_run"] is True
+    assert (job["report"]["imported"], job["report"]["listeners_new"]) == (2, 2)
+    assert Listener.objects(company_id=1).count() == 0
+
+
+def test_an_unknown_query_parameter_or_part_is_422(client, stations, key_for):
+    body = {"file": (io.BytesIO(jsonl(PROFILES[:1])), "a.jsonl")}
+    answer = client.post("/api/v1/imports/1/profiles?dryrun=true", headers=key_for(1), data=body,
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422 and "dry_run" in json.dumps(answer.get_json())
+    answer = client.post("/api/v1/imports/1/profiles", headers=key_for(1), content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(b"{}"), "a.jsonl"), "maping": "{}"})
+    assert answer.status_code == 422 and "mapping" in json.dumps(answer.get_json())
+
+
+def test_a_mapping_to_a_field_that_no_kind_has_is_422_naming_the_closest(client, stations, key_for):
+    answer = preview(client, key_for(1), NATURAL.encode(), mapping={"Cell": "mobile_nr"})
+    assert answer.status_code == 422
+    assert answer.get_json()["detail"][0]["msg"] == "Unknown field 'mobile_nr'; did you mean 'mobile_number'?"
+
+
+def test_a_field_of_another_kind_is_a_problem_of_the_preview_and_fails_the_upload(client, stations, key_for):
+    body = preview(client, key_for(1), NATURAL.encode(), kind="shows", mapping={"Cell": "mobile_number"}).get_json()
+    assert body["problems"] and "shows field" in body["problems"][0]
+    answer = client.post("/api/v1/imports/1/shows", headers=key_for(1), content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(NATURAL.encode()), "people.csv"),
+                               "mapping": json.dumps({"Cell": "mobile_number"})})
+    job = finished(client, key_for(1), answer.headers["Location"])
+    assert job["state"] == "failed" and "Unknown shows field 'mobile_number'" in job["message"]

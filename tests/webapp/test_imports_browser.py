@@ -84,4 +84,4 @@ def test_a_file_that_is_not_text_fails_with_the_reason(page, sign_in, producer, 
     page.goto("/stations/1/imports")
     choose(page, "shows", "schedule.xlsx", b"PK\x03\x04\xff\xfe")
     expect(page.get_by_test_id("import-job")).to_have_attribute("data-state", "failed")
-    expect(page.get_by_test_id("job-failed")).to_have_text("cannot read schedule.xlsx: not UTF-8 text")
+    expect(page.get_by_test_id("job-failed")).to_have_text("cannot read schedule.xlsx: not an Excel workbook (.xlsx)")

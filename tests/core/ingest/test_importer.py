@@ -119,10 +119,17 @@ def test_a_file_that_cannot_be_read_raises_value_error(app, tmp_path, name):
         import_file("interactions", str(tmp_path / name))
 
 
-def test_csv_that_is_not_utf8_cannot_be_read_and_nothing_is_written(app, tmp_path):
+def test_a_csv_byte_that_is_not_utf8_is_read_as_windows_1252(app, tmp_path):
     path = tmp_path / "p.csv"
-    path.write_bytes(b"company_id,originator,name\n7,27820000001,Thandi\n7,27820000002,\xff\xfe\n")
-    with pytest.raises(ValueError):
+    path.write_bytes(b"company_id,originator,name\n7,27820000001,Thandi\n7,27820000002,Ren\xe9e\n")
+    assert import_file("profiles", str(path)).imported == 2
+    assert listener("27820000002").name == "Renée"
+
+
+def test_a_file_that_is_not_text_cannot_be_read_and_nothing_is_written(app, tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_bytes(b"company_id,originator\n7,\x00\x01\x02\n")
+    with pytest.raises(ValueError, match="not a text file"):
         import_file("profiles", str(path))
     assert Listener.objects.count() == 0
 

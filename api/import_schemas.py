@@ -1,0 +1,132 @@
+"""What the imports API answers and takes: jobs and their reports, the mapping step's preview, and the multipart bodies
+of an upload and a preview (documented by hand: flask-smorest does not describe multipart files)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from core.ingest.columns import ALL_FIELDS
+
+
+class RowNoteSchema(Schema):
+    line = fields.Int()
+    field = fields.Str(metadata={"description": "the optional field left out (warnings only)"})
+    reason = fields.Str()
+
+
+class ImportReportSchema(Schema):
+    rows = fields.Int()
+    imported = fields.Int()
+    duplicates = fields.Int(metadata={"description": "rows that changed nothing"})
+    suppressed = fields.Int()
+    bad_rows = fields.Int(metadata={"description": "rows skipped, all counted; the first 1000 in errors"})
+    warning_count = fields.Int(metadata={"description": "optional values left out of kept rows"})
+    listeners_new = fields.Int(metadata={"description": "listeners created (a dry run: that would be)"})
+    listeners_updated = fields.Int(metadata={"description": "listeners that were there and whose data changed"})
+    bad_rows_by_field = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={
+        "description": "bad rows by the field their reason is about; `row` for a row that could not be read"})
+    warnings_by_field = fields.Dict(keys=fields.Str(), values=fields.Int())
+    dry_run = fields.Bool(metadata={"description": "true: nothing was written but this report"})
+    segment_changes_expected = fields.Int(allow_none=True, metadata={
+        "description": "a dry run's listeners whose segment the import would change or give for the first time"})
+    errors = fields.List(fields.Nested(RowNoteSchema))
+    warnings = fields.List(fields.Nested(RowNoteSchema))
+
+
+MAPPING = fields.Dict(keys=fields.Str(), values=fields.Str(allow_none=True), allow_none=True, metadata={
+    "description": "column of the file -> field (null: skipped)"})
+
+
+class ImportJobSchema(Schema):
+    job_id = fields.Str()
+    company_id = fields.Int()
+    kind = fields.Str()
+    filename = fields.Str()
+    state = fields.Str(metadata={"description": "queued, running, done or failed (the dashboard's mapping step also "
+                                                "has mapping, checking, checked and expired)"})
+    lines = fields.Int(metadata={"description": "lines of the file"})
+    done = fields.Int(metadata={"description": "lines imported so far"})
+    percent = fields.Int()
+    message = fields.Str(metadata={"description": "why a failed import failed"})
+    started_at = fields.Str()
+    finished_at = fields.Str(allow_none=True)
+    dry_run = fields.Bool(metadata={"description": "true: the report says what the import would do; nothing written"})
+    mapping = MAPPING
+    sheet = fields.Str(allow_none=True)
+    date_order = fields.Str(allow_none=True)
+    segment_changes = fields.Int(metadata={"description": "listeners whose segment the import changed"})
+    report = fields.Nested(ImportReportSchema, allow_none=True)
+    check = fields.Nested(ImportReportSchema, allow_none=True, metadata={
+        "description": "the dry run of a file checked on the dashboard before its import"})
+
+
+class ImportJobsSchema(Schema):
+    company_id = fields.Int()
+    jobs = fields.List(fields.Nested(ImportJobSchema))
+
+
+class CellNoteSchema(Schema):
+    reason = fields.Str()
+    field = fields.Str(allow_none=True)
+    columns = fields.List(fields.Str(), metadata={"description": "the file's columns the note is about"})
+
+
+class PreviewRowSchema(Schema):
+    line = fields.Int()
+    cells = fields.Dict(keys=fields.Str(), values=fields.Str(), metadata={"description": "the row as written"})
+    values = fields.Dict(keys=fields.Str(), values=fields.Raw(), metadata={
+        "description": "field -> the value the import would store"})
+    warnings = fields.List(fields.Nested(CellNoteSchema))
+    bad_row = fields.Nested(CellNoteSchema, allow_none=True, metadata={"description": "why the row would be skipped"})
+
+
+class ProposedSchema(Schema):
+    field = fields.Str(allow_none=True)
+    why = fields.Str(metadata={"description": "name, spelling or values: what the proposal went by"})
+
+
+class ImportPreviewSchema(Schema):
+    company_id = fields.Int()
+    kind = fields.Str()
+    filename = fields.Str()
+    format = fields.Str(metadata={"description": "csv, xlsx or jsonl"})
+    written = fields.Str(metadata={"description": "how the file is written: encoding and separator, or the sheet"})
+    sheets = fields.List(fields.Str(), metadata={"description": "a workbook's sheets"})
+    sheet = fields.Str(allow_none=True)
+    columns = fields.List(fields.Str())
+    mapping = MAPPING
+    mapping_source = fields.Str(metadata={"description": "given, remembered (the station's last mapping of these "
+                                                         "headers) or proposed"})
+    remembered_at = fields.Str(allow_none=True)
+    proposed = fields.Dict(keys=fields.Str(), values=fields.Nested(ProposedSchema))
+    date_order = fields.Str(metadata={"description": "day_first or month_first"})
+    date_order_source = fields.Str(metadata={"description": "values, country (none of the dates says) or given"})
+    missing = fields.List(fields.Str(), metadata={"description": "required fields no column is mapped to"})
+    problems = fields.List(fields.Str(), metadata={
+        "description": "why the file cannot be read, or the mapping names a column or field that is not there"})
+    rows = fields.List(fields.Nested(PreviewRowSchema), metadata={"description": "the first 20 rows"})
+
+
+FILE = {"type": "string", "format": "binary",
+        "description": "a .csv (UTF-8 or Windows-1252; comma, semicolon or tab), .xlsx or .jsonl file, up to "
+                       "MAX_UPLOAD_MB; a name without one of these suffixes is read as a workbook when it is a zip "
+                       "archive, as JSON Lines when it starts with `{`, else as CSV"}
+MAPPING_PART = {"type": "object", "additionalProperties": {"type": "string", "nullable": True,
+                                                           "enum": [*sorted(ALL_FIELDS), None]},
+                "description": "column of the file -> field of the kind (null: the column is skipped; `tags` keeps "
+                               "a profiles column as tags). Without it the columns must be the field names. A "
+                               "column the file lacks or a field the kind lacks: the preview says so in `problems`, "
+                               "an upload's job fails saying so"}
+SHEET_PART = {"type": "string", "description": "the sheet of a workbook to read (default: its first)"}
+
+
+def multipart(required: list[str], **properties) -> dict:
+    """A multipart/form-data request body of these parts, none other allowed; the mapping is a JSON part."""
+    return {"required": True, "content": {"multipart/form-data": {
+        "schema": {"type": "object", "required": required, "additionalProperties": False, "properties": properties},
+        "encoding": {"mapping": {"contentType": "application/json"}}}}}
+
+
+UPLOAD_BODY = multipart(["file"], file=FILE, mapping=MAPPING_PART, sheet=SHEET_PART)
+PREVIEW_BODY = UPLOAD_BODY
+DRY_RUN = {"in": "query", "name": "dry_run", "required": False, "schema": {"type": "boolean", "default": False},
+           "description": "run the whole import and answer its report (the job's) without writing anything"}
