@@ -126,10 +126,9 @@ class _Reader:
         written = row.get("mobile_number")
         number = e164(written, self.country) if written else None
         if number is None:
-            why = "missing" if not written else f"not a valid phone number (national numbers are read as of " \
-                                                f"{self.country})"
-            return BadRow(f"mobile_number {why}: the file has no originator column, so the mobile number is the "
-                          "listener's originator", "mobile_number")
+            why = "is missing" if not written else f"is not a valid phone number (read as {self.country})"
+            return BadRow(f"mobile_number {why}: with no originator column, it is the listener's originator",
+                          "mobile_number")
         row["originator"] = number.lstrip("+")
         if self.kind == "interactions":
             del row["mobile_number"]

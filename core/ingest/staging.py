@@ -64,6 +64,14 @@ def remap_staged(company_id: int, job_id: str) -> ImportJob:
     return job
 
 
+def preview_staged(company_id: int, job_id: str, given: dict | None = None, sheet: str | None = None,
+                   order: str | None = None) -> dict:
+    """The mapping step of a kept file: as the producer last set it (or as `given`), with the rows as stored."""
+    job = _waiting(company_id, job_id)
+    return preview_file(job.kind, job.upload, company_id, given if given is not None else job.given_mapping(),
+                        sheet or job.sheet or None, order or job.date_order or None)
+
+
 def _waiting(company_id: int, job_id: str) -> ImportJob:
     """The station's job whose file waits for its mapping or its import; Conflict for any other."""
     job = get_job(company_id, job_id)
