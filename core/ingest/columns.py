@@ -34,7 +34,7 @@ _PROFILE_VALUES = {"email": "email", "mobile_number": "phone", "gender": "gender
                    "tags": "tags", "permission": "flag", "opt_in": "flag", "id_number": "id_number",
                    "language": "language"}
 _PROFILE_EXAMPLES = {"name": "Thandi Mokoena", "email": "thandi@example.com", "mobile_number": "082 123 4567",
-                     "id_number": "9001015009087", "gender": "female", "age_group": "25-34", "location": "Soweto",
+                     "id_number": "9001015009086", "gender": "female", "age_group": "25-34", "location": "Soweto",
                      "language": "isiZulu", "ethnicity": "Black African", "income_bracket": "R10k-R20k",
                      "education": "Matric", "employment_status": "Employed", "tags": "gqom|competitions",
                      "permission": "true", "opt_in": "true"}

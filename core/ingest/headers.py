@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from core.ingest.columns import columns_of
 
 _COMMON = {
     "company_id": "company id|company|station id|station|station no|station number|companyid|stasie|stasie id",
@@ -86,7 +89,10 @@ _FAMILIES = {
 NOISE = frozenset({"listener", "listeners", "listener s", "the", "of", "your", "s", "column", "field", "preferred",
                    "primary", "main", "luisteraar", "se", "jou"})
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-FUZZY_FROM = 85  # rapidfuzz ratio at or above which a misspelt header counts
+
+def _typos(length: int) -> int:
+    """Letters a header of this length may have wrong, missing, extra or swapped and still be its field."""
+    return 0 if length < 5 else 1 if length < 9 else 2
 
 
 def normalised(header: str) -> str:
@@ -98,12 +104,8 @@ def normalised(header: str) -> str:
 
 def _families(kind: str) -> dict[str, dict[str, str]]:
     """{field: {normalised spelling: spelling}} of the kind (field names themselves included)."""
-    merged = {**{name: spellings for name, spellings in _COMMON.items()}, **_FAMILIES[kind]}
-    if kind == "channels":
-        merged = {name: merged[name] for name in ("company_id", "channel_type", "name")}
-    if kind == "shows":
-        merged = {name: spellings for name, spellings in merged.items() if name not in ("originator",
-                                                                                       "mobile_number", "message")}
+    merged = {name: spellings for name, spellings in {**_COMMON, **_FAMILIES[kind]}.items()
+              if name in columns_of(kind)}
     return {name: {normalised(s): s for s in [name, *spellings.split("|")]} for name, spellings in merged.items()}
 
 
@@ -115,7 +117,8 @@ _BY_SPELLING = {kind: {spelling: name for name, spellings in families.items() fo
 
 def header_match(kind: str, header: str) -> tuple[str | None, float, str]:
     """(field, confidence 0..1, how) the header names: exactly (1), without its spaces (0.98), once words like
-    `listener` are left out (0.95), as a spelling among other words (0.85), or misspelt (0.75); (None, 0, "")."""
+    `listener` are left out (0.95), as a spelling among other words (0.85), or misspelt (0.75: a letter or two
+    wrong, missing, extra or swapped); (None, 0, "")."""
     spellings = _BY_SPELLING[kind]
     text = normalised(header)
     if not text:
@@ -131,8 +134,10 @@ def header_match(kind: str, header: str) -> tuple[str | None, float, str]:
     within = _within(words, spellings)
     if within:
         return within, 0.85, "name"
-    found = process.extractOne(text.replace(" ", ""), list(compact), scorer=fuzz.ratio, score_cutoff=FUZZY_FROM)
-    if found and len(text) >= 4:
+    squeezed = text.replace(" ", "")
+    allowed = _typos(len(squeezed))
+    found = process.extractOne(squeezed, list(compact), scorer=OSA.distance, score_cutoff=allowed) if allowed else None
+    if found:
         return compact[found[0]], 0.75, "spelling"
     return None, 0.0, ""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from core.ingest import readings
 from core.ingest.columns import JOINED, columns_of
 from core.ingest.dates import NUMERIC, NoDate, clock_text, moment_text
-from core.ingest.headers import header_match
+from core.ingest.headers import header_match, normalised
 from core.ingest.rows import EMAIL
 from core.listeners.identifiers import e164
 
@@ -63,7 +63,7 @@ def _candidate(kind: str, column: str, values: list, known: dict, country: str, 
         by_values = "start"
     if by_values not in known:
         by_values = None
-    if named == "originator" and score < 1 and seen == "phone" and "mobile_number" in known:
+    if named == "originator" and normalised(column) != "originator" and seen == "phone" and "mobile_number" in known:
         return Proposed("mobile_number", score, "values")  # a sender column of numbers: read them as numbers
     if named and (score >= 0.95 or not by_values or by_values == named or share < 0.8):
         if by_values and by_values != named and share >= 0.9 and _fails(named, values, country, channels, order):
