@@ -1,4 +1,6 @@
-"""CLI: `serve`, what `make run` starts: the database, a demo station on first run, and gunicorn."""
+"""CLI: `serve`, what `make run` starts (the database, a demo station on first run, gunicorn for requests and one
+worker for every background job), and `worker`, the background process on its own (core.worker), as production
+runs several of each."""
 from __future__ import annotations
 
 import os
@@ -10,15 +12,12 @@ from pathlib import Path
 import click
 from flask import current_app
 
-from core.daily import DailyJobs
 from core.db import embedded as embedded_db
 from core.db.connection import resolve_uri
 from core.demo.access import ensure_demo_access
 from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
-from core.search.vectors import schedule_refresh
 from core.segmentation.overview import station_summary
-from core.stations.companies import list_companies
 
 DEMO_COMPANY = 1
 GUNICORN_CONFIG = Path(__file__).resolve().parents[1] / "gunicorn.conf.py"
@@ -32,6 +31,13 @@ def _seed_if_empty(listeners: int, seed: int) -> None:
         pass
     click.echo(f"Seeding a demo station (company {DEMO_COMPANY}, {listeners:,} listeners); this takes a minute once.")
     seed_demo(DEMO_COMPANY, listeners, seed, progress=lambda message: click.echo(f"  {message}"))
+
+
+def _worker_process(uri: str) -> subprocess.Popen:
+    """`flask --app wsgi worker`, guarded to stop when this process ends, whatever ends it."""
+    command = [str(Path(sys.executable).with_name("flask")), "--app", "wsgi", "worker"]
+    return subprocess.Popen(embedded_db.guarded(command), env={**os.environ, "MONGODB_URI": uri},
+                            cwd=Path(__file__).resolve().parents[1])
 
 
 def _gunicorn(port: int, workers: int, uri: str) -> subprocess.Popen:
@@ -58,14 +64,11 @@ def serve(port, workers, demo_listeners):
     uri = resolve_uri(settings)
     _seed_if_empty(demo_listeners, seed=7)
     login, password, token = ensure_demo_access(settings.data_dir, DEMO_COMPANY)
-    helpers = [DailyJobs(settings)]
-    if not settings.mongodb_uri:
-        helpers.append(embedded_db.Supervisor(settings.data_dir))
+    helpers = [embedded_db.Supervisor(settings.data_dir)] if not settings.mongodb_uri else []
     for helper in helpers:
         helper.start()
-    for company in list_companies():  # what CLI imports and runs left unembedded, in the background
-        schedule_refresh(company.company_id, None)
     signal.signal(signal.SIGTERM, _interrupt)
+    background = _worker_process(uri)
     server = _gunicorn(port, workers, uri)
     click.echo(f"\n  Dashboard:  http://127.0.0.1:{port}/\n  Login:      {login} / {password}\n"
                f"  API key:    {token}\n  API docs:   http://127.0.0.1:{port}/api/v1/docs\n"
@@ -74,8 +77,10 @@ def serve(port, workers, demo_listeners):
     try:
         server.wait()
     except KeyboardInterrupt:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
+        for process in (server, background):
+            process.send_signal(signal.SIGTERM)
+        for process in (server, background):
+            process.wait(timeout=60)
     finally:
         for helper in helpers:
             helper.stop()
@@ -84,4 +89,25 @@ def serve(port, workers, demo_listeners):
             embedded_db.stop(settings.data_dir)
 
 
-COMMANDS = [serve]
+@click.command("worker")
+@click.option("--once", is_flag=True, help="work every job that is due now, then stop (cron, tests)")
+def worker(once: bool):
+    """Run every background job (embedding, daily runs, purge) until stopped; run as many as you like, on any host."""
+    from core.worker import Worker
+
+    settings = current_app.config["SETTINGS"]
+    this = Worker(settings)
+    if once:
+        this.catch_up()
+        click.echo(f"Worked {this.work_until_idle()} jobs.")
+        return
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: this.stop())
+    click.echo(f"Worker {this.name} started; SIGTERM or Ctrl-C finishes the job under way, then stops.")
+    try:
+        this.run()
+    except KeyboardInterrupt:
+        this.stop()
+    click.echo(f"Worker {this.name} stopped: " + (", ".join(f"{n} {k}" for k, n in this.done.items()) or "no jobs"))
+
+
+COMMANDS = [serve, worker]

@@ -2,14 +2,13 @@
 run of every station, because time alone moves listeners to at_risk and dormant.
 
 A job is due when its time of day (in its zone: UTC for the purge, the station's own for its run) has passed and it
-has not run since. The server process checks every minute, listing the stations anew each time; a lease makes sure
-that only one process runs a job, and a job that ran (from the server, the dashboard or the CLI) is not run again
-until its next time.
+has not run since. Every worker process (core.worker) checks every minute, listing the stations anew each time; a
+lease makes sure that only one process runs a job, and a job that ran (from a worker, the dashboard or the CLI) is
+not run again until its next time.
 """
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -106,26 +105,3 @@ def _run_here(job: DailyJob, now: datetime) -> bool:
             return True
     except Conflict:
         return False
-
-
-class DailyJobs(threading.Thread):
-    """Checks every minute for due jobs, in the server process, for as long as it runs."""
-
-    def __init__(self, settings: Settings, interval: float = 60.0):
-        super().__init__(name="daily-jobs", daemon=True)
-        self.settings, self.interval = settings, interval
-        self._stopping = threading.Event()
-
-    def run(self) -> None:
-        while not self._stopping.wait(self.interval):
-            try:
-                for name in run_due(jobs_of(self.settings)):
-                    log.info("daily job %s done", name)
-            except UNAVAILABLE:  # the database is away: the next round tries again
-                continue
-            except Exception:  # noqa: BLE001 - a failed job must not end the thread; the log says why
-                log.exception("a daily job failed")
-
-    def stop(self) -> None:
-        """Stop checking."""
-        self._stopping.set()

@@ -23,7 +23,7 @@ from core.churn import models as _churn_models  # noqa: F401 - registers the pac
 from core.config import Settings
 from core.credits import ledger
 from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents
-from core.db import connection, documents
+from core.db import connection, documents, queue
 from core.ingest import models as _ingest_models  # noqa: F401 - registers the package's documents
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
 from core.privacy import hooks as erasure_hooks
@@ -45,6 +45,7 @@ def start(settings: Settings) -> Database:
     """
     config.activate(settings)
     runs.after_publish(vectors.schedule_refresh)
+    queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners))
     erasure_hooks.register("vector_index", vectors.erase_vectors)
     erasure_hooks.register("ai_profiles", erase_ai_profile)
     erasure_hooks.register("demographic_promotions", erase_promotions)

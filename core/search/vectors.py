@@ -2,15 +2,14 @@
 process, persisted under DATA_DIR/vectors, brought up to date from MongoDB by `seq` before every search.
 
 Listeners are embedded when their text changes: after every segmentation run (full, after an import, after a live
-batch or an erasure) the touched listeners' texts are rebuilt and only the changed ones embedded
-(`refresh_embeddings`, which `core.startup` hooks onto the runs; in the background, so that a live batch does not
-wait for it). Erasure deletes the listener's vector at once, and a search only ever returns listeners the current
-snapshot can show (never an erased one, whatever an index file still holds).
+batch or an erasure) the touched listeners are queued for a worker process (`schedule_refresh`, which `core.startup`
+hooks onto the runs), which rebuilds their texts and embeds only the changed ones (`refresh_embeddings`). Erasure
+deletes the listener's vector at once, and a search only ever returns listeners the current snapshot can show
+(never an erased one, whatever an index file still holds).
 """
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 from pathlib import Path
 
@@ -19,15 +18,16 @@ from pymongo import ReturnDocument, UpdateOne
 
 from core.clock import utcnow
 from core.config import active
-from core.db.connection import UNAVAILABLE
+from core.db import queue
 from core.db.quirks import IN_CHUNK, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
 from core.search import lexical_store, progress
+from core.search.composed import composed, pieces, vector_hash
 from core.search.embeddings import Embedder, embedder
 from core.search.models import EmbeddingCounter, ListenerEmbedding
-from core.search.texts import listener_texts, text_hash
+from core.search.texts import listener_documents
 from core.stations.companies import ensure_company
 
 log = logging.getLogger(__name__)
@@ -37,79 +37,68 @@ EMBED_BATCH = 10_000
 some 35 s of embedding), and small enough that a station being embedded says how far it got, and so how long the
 rest needs (core.search.progress), within a minute of starting."""
 WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
-RETRIES, RETRY_S = 60, 5.0  # while the database is away: up to five minutes
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
 _lock = threading.Lock()
-_queue: queue.Queue = queue.Queue()
-_worker: threading.Thread | None = None
+EMBED_JOB = "embed"
 
 
 def refresh_embeddings(company_id: int, originators: list[str] | None = None) -> dict:
     """Embed the listeners (all, or these) whose text changed since their vector was made; {"embedded", "kept",
-    "texts"} (texts: the distinct texts the model embedded)."""
+    "texts"} (texts: the distinct phrases and messages the model embedded, core.search.composed)."""
     model, snap = embedder(), snapshot.current(company_id)
     rows = _rows(snap, originators)
     if not len(rows):
         return {"embedded": 0, "kept": 0, "texts": 0}
-    texts = listener_texts(snap, rows, ensure_company(company_id))
-    hashes = [text_hash(text) for text in texts]
+    documents = listener_documents(snap, rows, ensure_company(company_id))
+    texts = [document.text for document in documents]
+    hashes = [vector_hash(text) for text in texts]
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
     population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
     _fill_texts(company_id, model.name, snap.originators[rows].tolist(), texts, stored)
-    made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
+    made: dict[str, np.ndarray] = {}  # by phrase or message: each is embedded once
     run = progress.begin(company_id, model.name, len(changed))
     try:
         for start in range(0, len(changed), EMBED_BATCH):
             part = changed[start:start + EMBED_BATCH]
-            fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
+            fresh = [piece for piece in pieces(documents[i] for i in part) if piece not in made]
             if fresh:
-                text_of = {hashes[i]: texts[i] for i in part}
-                made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
+                made.update(zip(fresh, model.embed(fresh)))
             for at in range(0, len(part), WRITE_BATCH):
                 written = part[at:at + WRITE_BATCH]
+                vectors = composed([documents[i] for i in written], made, _dim(model, made))
                 _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
-                       [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
+                       [texts[i] for i in written], vectors, population)
                 progress.advance(company_id, model.name, run, len(written))
     finally:
         progress.end(company_id, model.name, run)
     return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
 
 
+def _dim(model: Embedder, made: dict[str, np.ndarray]) -> int:
+    """The model's width (a remote model says it with its first answer)."""
+    return model.dim or (len(next(iter(made.values()))) if made else 0)
+
+
 def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
-    """Embed these listeners (None: all) in this process's background worker, after the run that touched them
-    (a live batch answers without waiting for its embeddings); nothing when AUTO_EMBED is off."""
+    """Queue the embedding of these listeners (None: all) for a worker, after the run that touched them (a live
+    batch answers without waiting for its embeddings; core.worker does the work); nothing when AUTO_EMBED is off."""
     if not active().auto_embed:
         return
-    with _lock:
-        global _worker
-        if _worker is None or not _worker.is_alive():
-            _worker = threading.Thread(target=_work, daemon=True, name="embeddings")
-            _worker.start()
-    _queue.put((company_id, None if originators is None else list(originators), 0))
+    queue.enqueue(EMBED_JOB, f"{EMBED_JOB}:{company_id}",
+                  {"company_id": company_id, "originators": None if originators is None else sorted(originators)})
 
 
-def settle() -> None:
-    """Wait until every scheduled embedding of this process is written (a command before it exits, tests)."""
-    _queue.join()
+def embed_job(payload: dict) -> dict:
+    """What a worker does with an embedding job."""
+    return refresh_embeddings(int(payload["company_id"]), payload.get("originators"))
 
 
-def _work() -> None:
-    """Take the scheduled refreshes in order, merging what waits for one company; a failure is logged and the
-    listeners are embedded by their next run (or the next full refresh)."""
-    while True:
-        company_id, originators, tries = _queue.get()
-        try:
-            refresh_embeddings(company_id, originators)
-        except UNAVAILABLE:  # the database is restarting (or purging): the work waits for it, it is not dropped
-            if tries < RETRIES:
-                threading.Timer(RETRY_S, _queue.put, [(company_id, originators, tries + 1)]).start()
-            else:
-                log.warning("embedding listeners of company %s gave up: the database stayed away", company_id)
-        except Exception:  # noqa: BLE001 - a background worker must outlive one failed refresh
-            log.exception("embedding listeners of company %s failed", company_id)
-        finally:
-            _queue.task_done()
+def merged_listeners(waiting: dict, new: dict) -> dict:
+    """Two embedding jobs of a station waiting together: every listener of both (None, everyone, wins)."""
+    if waiting.get("originators") is None or new.get("originators") is None:
+        return {**waiting, "originators": None}
+    return {**waiting, "originators": sorted(set(waiting["originators"]) | set(new["originators"]))}
 
 
 def _rows(snap: snapshot.Snapshot, originators: list[str] | None) -> np.ndarray:
@@ -143,7 +132,7 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     now, first = utcnow(), last - len(originators) + 1
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
-                  {"$set": {"text_hash": text_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
+                  {"$set": {"text_hash": vector_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
                             "seq": first + i, "updated_at": now}}, upsert=True)
         for i, (o, t, v) in enumerate(zip(originators, texts, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, population)
@@ -155,12 +144,12 @@ def _fill_texts(company_id: int, model: str, originators: list[str], texts: list
     query = {"company_id": company_id, "model": model, "text": {"$exists": False}}
     bare = {doc["originator"]: doc["_id"]
             for doc in ListenerEmbedding._get_collection().find(query, {"_id": 1, "originator": 1})}
-    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == text_hash(t)]
+    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == vector_hash(t)]
     for at in range(0, len(kept), WRITE_BATCH):
         part = kept[at:at + WRITE_BATCH]
         last = _seqs(company_id, model, len(part))
         ListenerEmbedding._get_collection().bulk_write([  # by _id with the condition (core.db.quirks)
-            UpdateOne({"_id": key, "text_hash": text_hash(t), "text": {"$exists": False}},
+            UpdateOne({"_id": key, "text_hash": vector_hash(t), "text": {"$exists": False}},
                       {"$set": {"text": t, "seq": last - len(part) + 1 + i}}) for i, (key, t) in enumerate(part)],
             ordered=False)
 

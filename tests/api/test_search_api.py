@@ -10,6 +10,7 @@ from core.clock import utcnow
 from core.search import progress, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
+from core.worker import Worker
 from tests.conftest import restored
 from tests.factories import make_listener
 from tests.memory import NOW, event
@@ -143,11 +144,12 @@ def test_similar_defaults_and_unknown_listener(client, station, key_for):
     assert client.get("/api/v1/intelligence/listeners/1/27899999999/similar", headers=key_for(1)).status_code == 404
 
 
-def test_a_run_schedules_the_embedding_of_the_listeners_it_touched(app, station, monkeypatch):
+def test_a_run_queues_the_embedding_of_the_listeners_it_touched_and_a_worker_embeds_them(app, station, monkeypatch):
     monkeypatch.setattr(vectors, "active", lambda: type("S", (), {"auto_embed": True})())
     person("27824000000", GOSPEL)
     segment_company(1, NOW)
-    vectors.settle()
+    assert ListenerEmbedding.objects(company_id=1, originator="27824000000").count() == 0  # nothing on the request
+    assert Worker(app.config["SETTINGS"]).work_until_idle() == 1
     assert ListenerEmbedding.objects(company_id=1, originator="27824000000").count() == 1
 
 

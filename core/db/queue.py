@@ -1,0 +1,145 @@
+"""A durable queue of background jobs in MongoDB, worked by `flask --app wsgi worker` processes on any host.
+
+Web requests and CLI commands never do long work themselves: they `enqueue` it (embedding the listeners a run
+touched, later deliveries and history rebuilds), and return. A worker `claim`s the oldest job that is due under a
+lease it renews while it works (`renew`); a worker that dies stops renewing, its lease runs out, and another worker
+takes the job over. A job that fails is tried again later, waiting longer each time, up to its kind's attempts.
+
+Jobs of one kind and key are merged while they wait (`merge` says how: embedding asks for the union of the
+listeners), so a burst of live batches queues one job, not one per batch. Kinds are registered by the packages
+that own the work (core.worker registers them at start-up), so this module knows none of them.
+"""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from mongoengine import DateTimeField, DictField, Document, IntField, StringField
+from pymongo import ReturnDocument
+
+from core.clock import utcnow
+from core.db.documents import stored
+
+LEASE = timedelta(minutes=2)
+"""How long a claim stands without renewal: the longest a dead worker's job waits for another worker."""
+KEEP_DONE = timedelta(days=7)
+"""How long finished jobs stay readable (for /metrics and the people on call), then MongoDB deletes them."""
+BACKOFF_S = (30, 120, 600, 1800, 3600)
+"""Waits before the 2nd, 3rd, ... attempt of a failed job (the last repeats)."""
+
+
+@stored
+class Job(Document):
+    """A unit of background work: its kind, key (what merges it with another), payload, state and lease."""
+
+    kind = StringField(required=True)
+    key = StringField(required=True)
+    payload = DictField()
+    state = StringField(required=True, choices=("queued", "running", "done", "failed"))
+    attempts = IntField(default=0)
+    run_after = DateTimeField(required=True)
+    lease_until = DateTimeField()
+    owner = StringField()
+    error = StringField()
+    created_at = DateTimeField(required=True)
+    finished_at = DateTimeField()
+    request_id = StringField()  # the request that asked for it, carried into the worker's logs
+    meta = {"collection": "jobs", "indexes": [
+        ("state", "run_after"), ("kind", "key", "state"),
+        {"fields": ["finished_at"], "expireAfterSeconds": int(KEEP_DONE.total_seconds())}]}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How a kind of job is worked: its handler (given the payload), how two waiting payloads merge, and how many
+    attempts it gets."""
+
+    run: Callable[[dict], object]
+    merge: Callable[[dict, dict], dict] = lambda waiting, new: new
+    attempts: int = 5
+
+
+_kinds: dict[str, Kind] = {}
+
+
+def register(name: str, kind: Kind) -> None:
+    """Say how jobs of `name` are worked (at start-up, by the package that owns the work)."""
+    _kinds[name] = kind
+
+
+def kinds() -> dict[str, Kind]:
+    """Every registered kind."""
+    return dict(_kinds)
+
+
+def _jobs():
+    return Job._get_collection()
+
+
+def enqueue(name: str, key: str, payload: dict, request_id: str | None = None,
+            now: datetime | None = None) -> None:
+    """Queue a job, or merge it into the one of this kind and key that waits (never into one being worked)."""
+    now = now or utcnow()
+    merge = _kinds[name].merge if name in _kinds else Kind(run=lambda payload: None).merge
+    waiting = _jobs().find_one({"kind": name, "key": key, "state": "queued"}, {"payload": 1})
+    if waiting is not None:
+        merged = merge(waiting.get("payload") or {}, payload)
+        if _jobs().update_one({"_id": waiting["_id"], "state": "queued"}, {"$set": {"payload": merged}}).matched_count:
+            return  # merged (or already asking for as much); a job claimed meanwhile is left alone
+    _jobs().insert_one({"kind": name, "key": key, "payload": payload, "state": "queued", "attempts": 0,
+                        "run_after": now, "created_at": now, "request_id": request_id})
+
+
+def claim(worker: str, names: list[str] | None = None, now: datetime | None = None) -> dict | None:
+    """The oldest due job (queued, or running under a lease that ran out), now held by `worker`; None if none."""
+    now = now or utcnow()
+    kinds_asked = {"kind": {"$in": names}} if names is not None else {}
+    due = {"$or": [{"state": "queued", "run_after": {"$lte": now}},
+                   {"state": "running", "lease_until": {"$lt": now}}], **kinds_asked}
+    return _jobs().find_one_and_update(
+        due, {"$set": {"state": "running", "owner": worker, "lease_until": now + LEASE}, "$inc": {"attempts": 1}},
+        sort=[("run_after", 1)], return_document=ReturnDocument.AFTER)
+
+
+def renew(job: dict, now: datetime | None = None) -> bool:
+    """Extend the claim while working; False when another worker took the job over meanwhile."""
+    now = now or utcnow()
+    return bool(_jobs().update_one({"_id": job["_id"], "owner": job["owner"], "state": "running"},
+                                   {"$set": {"lease_until": now + LEASE}}).modified_count)
+
+
+def finish(job: dict, error: str | None = None, now: datetime | None = None) -> str:
+    """Mark the job done, or failed: queued again after a growing wait while attempts remain. Its new state."""
+    now = now or utcnow()
+    allowed = _kinds[job["kind"]].attempts if job["kind"] in _kinds else 1
+    if error is None:
+        update = {"state": "done", "finished_at": now, "error": None}
+    elif job["attempts"] < allowed:
+        wait = BACKOFF_S[min(job["attempts"] - 1, len(BACKOFF_S) - 1)]
+        update = {"state": "queued", "run_after": now + timedelta(seconds=wait), "error": error}
+    else:
+        update = {"state": "failed", "finished_at": now, "error": error}
+    _jobs().update_one({"_id": job["_id"], "owner": job["owner"]}, {"$set": {**update, "lease_until": None}})
+    return update["state"]
+
+
+def release(job: dict) -> None:
+    """Give a claimed job back untouched (a worker stopping before it began): the next worker takes it at once."""
+    _jobs().update_one({"_id": job["_id"], "owner": job["owner"], "state": "running"},
+                       {"$set": {"state": "queued", "lease_until": None}, "$inc": {"attempts": -1}})
+
+
+def depth() -> dict[str, int]:
+    """Jobs waiting per kind (for /metrics)."""
+    return {row["_id"]: row["n"] for row in _jobs().aggregate([
+        {"$match": {"state": "queued"}}, {"$group": {"_id": "$kind", "n": {"$sum": 1}}}])}
+
+
+def worker_name() -> str:
+    """A name for this worker process, unique across hosts."""
+    import os
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"

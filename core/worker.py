@@ -1,0 +1,119 @@
+"""The worker process (`flask --app wsgi worker`): every background job of the service, so that web processes only
+answer requests. Any number of workers may run, on any hosts sharing the database: jobs are claimed one at a time
+under leases (core.db.queue), the daily jobs run under leases of their own (core.daily), and a worker killed
+mid-job leaves its lease to run out and another worker to do the job.
+
+What a worker does, round after round:
+- the oldest due job of the queue (embedding the listeners a run touched, and the kinds later packages register);
+- every minute, the daily jobs that are due (each station's full run, the purge);
+- at start, a catch-up: every station's embedding is queued once, for whatever was written before it ran.
+A job is kept claimed while it runs (its lease renewed from a thread), and a stop request (SIGTERM) lets the job
+under way finish, then gives nothing else a start.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from core.config import Settings
+from core.daily import jobs_of, run_due
+from core.db import queue
+from core.db.connection import UNAVAILABLE
+from core.db.leases import lease
+from core.errors import Conflict
+from core.stations.companies import list_companies
+
+log = logging.getLogger(__name__)
+
+POLL_S = 1.0
+DAILY_EVERY_S = 60.0
+
+
+class Worker:
+    """One worker: its name (unique across hosts), what it has done, and how to stop it."""
+
+    def __init__(self, settings: Settings, poll_s: float = POLL_S, daily_every_s: float = DAILY_EVERY_S):
+        self.settings, self.poll_s, self.daily_every_s = settings, poll_s, daily_every_s
+        self.name = queue.worker_name()
+        self.done: dict[str, int] = {}
+        self.stopping = threading.Event()
+
+    def run(self, on_job: Callable[[dict, str, float], None] | None = None) -> None:
+        """Work until `stop`: jobs as they come, daily jobs every minute, after a catch-up."""
+        self.catch_up()
+        next_daily = 0.0
+        while not self.stopping.is_set():
+            try:
+                if time.monotonic() >= next_daily:
+                    next_daily = time.monotonic() + self.daily_every_s
+                    for name in run_due(jobs_of(self.settings)):
+                        log.info("daily job %s done", name)
+                if not self.work_once(on_job):
+                    self.stopping.wait(self.poll_s)
+            except UNAVAILABLE:  # the database is away: try again in a moment, lose nothing
+                self.stopping.wait(self.poll_s)
+
+    def stop(self) -> None:
+        """Finish the job under way, then stop."""
+        self.stopping.set()
+
+    def catch_up(self) -> None:
+        """Queue each station's embedding once (whatever was written before any worker ran), under a short lease so
+        that several workers starting together queue it once."""
+        try:
+            with lease("worker:catch-up", wait_s=0):
+                for company in list_companies():
+                    queue.enqueue("embed", f"embed:{company.company_id}",
+                                  {"company_id": company.company_id, "originators": None})
+        except Conflict:
+            pass  # another worker is queueing it right now
+        except UNAVAILABLE:
+            log.warning("the database did not answer; the catch-up waits for the next start")
+
+    def work_once(self, on_job: Callable[[dict, str, float], None] | None = None) -> bool:
+        """Claim and work one due job; False when none was due."""
+        job = queue.claim(self.name, list(queue.kinds()))
+        if job is None:
+            return False
+        started, renewing = time.monotonic(), threading.Event()
+        keeper = threading.Thread(target=self._keep, args=(job, renewing), daemon=True, name="job-lease")
+        keeper.start()
+        error = None
+        try:
+            log.info("job %s %s started", job["kind"], job["key"], extra={"request_id": job.get("request_id")})
+            queue.kinds()[job["kind"]].run(job.get("payload") or {})
+        except UNAVAILABLE:
+            renewing.set()
+            raise  # the lease runs out and the job is taken again once the database is back
+        except Exception as failure:  # noqa: BLE001 - a failed job is tried again later; the worker goes on
+            error = f"{type(failure).__name__}: {failure}"[:500]
+            log.exception("job %s %s failed", job["kind"], job["key"])
+        finally:
+            renewing.set()
+            keeper.join()
+        state = queue.finish(job, error)
+        seconds = time.monotonic() - started
+        self.done[job["kind"]] = self.done.get(job["kind"], 0) + 1
+        if on_job:
+            on_job(job, state, seconds)
+        log.info("job %s %s %s in %.1fs", job["kind"], job["key"], state, seconds)
+        return True
+
+    def work_until_idle(self, limit: int = 1000) -> int:
+        """Work every due job (tests and `flask --app wsgi worker --once`); how many were worked."""
+        worked = 0
+        while worked < limit and self.work_once():
+            worked += 1
+        return worked
+
+    def _keep(self, job: dict, done: threading.Event) -> None:
+        """Renew the job's lease until it is done; give up when another worker took it over."""
+        while not done.wait(queue.LEASE.total_seconds() / 4):
+            try:
+                if not queue.renew(job):
+                    log.warning("job %s %s was taken over by another worker", job["kind"], job["key"])
+                    return
+            except UNAVAILABLE:
+                continue

@@ -1,0 +1,73 @@
+"""The two process kinds as production runs them: `gunicorn wsgi:app` answers requests and does no background work;
+`flask --app wsgi worker` does it. A CLI import leaves its embedding to the worker (and ends without a traceback);
+until a worker has run, search says how many listeners it covers; once one has, it covers them all. SIGTERM stops a
+worker cleanly."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from core.db.embedded import free_port
+from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
+from tests.memory import NOW
+
+pytestmark = pytest.mark.db
+
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+LISTENERS = 30
+
+
+def interactions(path: Path) -> Path:
+    rows = [{"company_id": 1, "originator": f"2782{n:07d}", "channel_type": 2, "campaign_type": "song_request",
+             "timestamp": NOW.replace(day=1 + n % 20).isoformat(), "message": f"Play some gospel for my mother {n}"}
+            for n in range(LISTENERS)]
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    return path
+
+
+def flask(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**env_of(data_dir), "AUTO_EMBED": "true"}
+    return subprocess.run([FLASK, "--app", "wsgi", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture
+def web(tmp_path):
+    """A station imported by the CLI, then `gunicorn wsgi:app` on its DATA_DIR (no worker yet); an API key."""
+    data_dir, port = tmp_path / "data", free_port()
+    imported = flask(data_dir, "import", "interactions", str(interactions(tmp_path / "rows.jsonl")))
+    assert imported.returncode == 0 and "Traceback" not in imported.stdout + imported.stderr, imported.stderr
+    key = flask(data_dir, "keys", "create", "--company", "1").stdout.strip().splitlines()[-1]
+    env = {**env_of(data_dir), "AUTO_EMBED": "true"}
+    proc = subprocess.Popen([GUNICORN, "--workers", "2", "--bind", f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 120, "gunicorn")
+    yield {"base": base, "data_dir": data_dir, "headers": {"X-API-Key": key}, "env": env}
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+
+
+def covered(web: dict) -> tuple[int, int]:
+    answer = httpx.get(f"{web['base']}/api/v1/segments/1/search", params={"q": "songs for my mother", "min_score": 0},
+                       headers=web["headers"], timeout=60).json()
+    return answer["indexed"], answer["candidates"]
+
+
+def test_gunicorn_alone_embeds_nothing_and_says_so_then_a_worker_makes_everyone_searchable(web):
+    assert covered(web) == (0, LISTENERS)
+    worker = subprocess.Popen([FLASK, "--app", "wsgi", "worker"], cwd=ROOT, env=web["env"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        wait_for(lambda: covered(web) == (LISTENERS, LISTENERS), 180, "the worker to embed every listener")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        output, _ = worker.communicate(timeout=60)
+    assert worker.returncode == 0 and "stopped: " in output and "Traceback" not in output, output

@@ -1,0 +1,105 @@
+"""The durable job queue: jobs of one kind and key merge while they wait, the oldest due job is claimed by one
+worker only, a dead worker's job is taken over once its lease runs out, and a failed job is tried again later until
+its attempts are spent."""
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+
+from core.clock import utcnow
+from core.db import queue
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def kinds(app):
+    """A kind `note` whose payloads keep every word asked for while they wait, with three attempts."""
+    worked: list[dict] = []
+    queue.register("note", queue.Kind(run=worked.append, attempts=3,
+                                      merge=lambda a, b: {"words": sorted({*a["words"], *b["words"]})}))
+    yield worked
+    queue._kinds.pop("note", None)
+
+
+def jobs(**query) -> list[dict]:
+    return list(queue.Job._get_collection().find(query))
+
+
+def test_jobs_of_one_key_merge_while_they_wait_and_other_keys_stay_apart(kinds):
+    queue.enqueue("note", "a", {"words": ["one"]})
+    queue.enqueue("note", "a", {"words": ["two"]})
+    queue.enqueue("note", "b", {"words": ["three"]})
+    assert sorted((j["key"], j["payload"]["words"]) for j in jobs()) == [("a", ["one", "two"]), ("b", ["three"])]
+
+
+def test_a_job_being_worked_is_not_merged_into_so_nothing_asked_later_is_lost(kinds):
+    queue.enqueue("note", "a", {"words": ["one"]})
+    queue.claim("w1")
+    queue.enqueue("note", "a", {"words": ["two"]})
+    assert sorted(j["state"] for j in jobs()) == ["queued", "running"]
+
+
+def test_the_oldest_due_job_is_claimed_and_a_job_not_yet_due_waits(kinds):
+    now = utcnow()
+    queue.enqueue("note", "later", {"words": []}, now=now + timedelta(minutes=5))
+    queue.enqueue("note", "first", {"words": []}, now=now - timedelta(minutes=2))
+    queue.enqueue("note", "second", {"words": []}, now=now - timedelta(minutes=1))
+    assert [queue.claim("w", now=now)["key"] for _ in range(2)] == ["first", "second"]
+    assert queue.claim("w", now=now) is None
+
+
+def test_two_workers_racing_never_claim_one_job_twice(kinds):
+    for n in range(20):
+        queue.enqueue("note", f"k{n}", {"words": []})
+    claimed: list[str] = []
+
+    def take(name: str) -> None:
+        while (job := queue.claim(name)) is not None:
+            claimed.append(job["key"])
+
+    racers = [threading.Thread(target=take, args=(f"w{n}",)) for n in range(2)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert sorted(claimed) == sorted(f"k{n}" for n in range(20))
+
+
+def test_a_dead_worker_s_job_is_taken_over_once_its_lease_ran_out_and_the_dead_one_cannot_renew(kinds):
+    queue.enqueue("note", "a", {"words": []})
+    first = queue.claim("dead")
+    assert queue.claim("alive") is None  # the lease still stands
+    later = utcnow() + queue.LEASE + timedelta(seconds=1)
+    second = queue.claim("alive", now=later)
+    assert second["_id"] == first["_id"] and second["attempts"] == 2
+    assert not queue.renew(first) and queue.renew(second)
+
+
+def test_a_failed_job_is_tried_again_after_a_growing_wait_then_marked_failed(kinds):
+    queue.enqueue("note", "a", {"words": []})
+    now = utcnow()
+    waits = []
+    for _ in range(3):
+        job = queue.claim("w", now=now)
+        state = queue.finish(job, "boom", now=now)
+        if state == "queued":
+            waits.append(round((jobs()[0]["run_after"].replace(tzinfo=now.tzinfo) - now).total_seconds()))
+            now = now + timedelta(seconds=waits[-1])
+    assert state == "failed" and waits == [queue.BACKOFF_S[0], queue.BACKOFF_S[1]]
+    assert jobs()[0]["error"] == "boom" and queue.claim("w", now=now + timedelta(days=1)) is None
+
+
+def test_the_queue_depth_counts_waiting_jobs_per_kind(kinds):
+    for key in ("a", "b"):
+        queue.enqueue("note", key, {"words": []})
+    queue.claim("w")
+    assert queue.depth() == {"note": 1}
+
+
+def test_asking_again_for_what_a_waiting_job_already_asks_queues_nothing_more(kinds):
+    queue.enqueue("note", "a", {"words": ["one"]})
+    queue.enqueue("note", "a", {"words": ["one"]})
+    assert len(jobs()) == 1
