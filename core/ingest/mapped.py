@@ -88,29 +88,42 @@ class _Reader:
         for column, name in mapping.pairs:
             if name:
                 by_field.setdefault(name, []).append(column)
-        self.single = [(name, columns, _reader(mapping, name)) for name, columns in by_field.items()
-                       if name not in JOINED]
-        self.joined = [(name, columns) for name, columns in by_field.items() if name in JOINED]
         self.order = mapping.date_order
+        self.one = [(name, columns[0], self._one_reader(mapping, name, columns[0]))
+                    for name, columns in by_field.items() if len(columns) == 1]
+        self.first = [(name, columns, _reader(mapping, name)) for name, columns in by_field.items()
+                      if len(columns) > 1 and name not in JOINED]
+        self.joined = [(name, columns) for name, columns in by_field.items() if len(columns) > 1 and name in JOINED]
         self.mobile_origin = "originator" not in by_field and "mobile_number" in by_field
         self.country, self.kind = mapping.country, mapping.kind
 
+    def _one_reader(self, mapping: Mapping, name: str, column: str) -> Callable | None:
+        """How the cell of a field filled by one column is read (None: as it is, text or a whole number)."""
+        if name == "timestamp":
+            return lambda value: moment_text([value], self.order)
+        if name == "tags":
+            return lambda value: readings.tags_of(value, column)
+        return _reader(mapping, name)
+
     def __call__(self, cells: dict) -> dict | BadRow:
         row = {}
-        for name, columns, read in self.single:
-            for column in columns:
+        try:
+            for name, column, read in self.one:
                 value = cells.get(column)
                 if value is not None:
-                    row[name] = read(value) if read else (value if type(value) is str else readings.text(value))
-                    break
-        for name, columns in self.joined:
-            present = [(column, cells[column]) for column in columns if column in cells]
-            if present:
-                try:
+                    row[name] = read(value) if read else (value if type(value) in _AS_THEY_ARE
+                                                          else readings.text(value))
+            for name, columns, read in self.first:
+                value = next((cells[column] for column in columns if column in cells), None)
+                if value is not None:
+                    row[name] = read(value) if read else readings.text(value)
+            for name, columns in self.joined:
+                present = [(column, cells[column]) for column in columns if column in cells]
+                if present:
                     row[name] = self._joined(name, present)
-                except NoDate:
-                    return BadRow(f"timestamp is not a date and time that can be read ({_order_words(self.order)})",
-                                  "timestamp")
+        except NoDate:
+            return BadRow(f"timestamp is not a date and time that can be read ({_order_words(self.order)})",
+                          "timestamp")
         return self._with_originator(row) if self.mobile_origin else row
 
     def _joined(self, name: str, present: list[tuple[str, object]]):
@@ -133,6 +146,10 @@ class _Reader:
         if self.kind == "interactions":
             del row["mobile_number"]
         return row
+
+
+_AS_THEY_ARE = (str, int, bool, list)
+"""Cells the importer reads as they are (a JSON value, CSV text); others (an Excel number or date) become text."""
 
 
 def _reader(mapping: Mapping, name: str) -> Callable | None:

@@ -133,22 +133,26 @@ def clock(value) -> str:
         return text(value)
 
 
-def channel(value, names: dict[str, int]) -> str:
+def channel(value, names: dict[str, int]) -> str | int:
     """A channel_type: its number, or the station's name of it (`WhatsApp`, `sms`); else as written."""
+    if type(value) is int:
+        return value
     written = text(value).strip()
     return str(names.get(written.lower(), written))
 
 
-def show(value, titles: dict[str, int]) -> str:
+def show(value, titles: dict[str, int]) -> str | int:
     """A timeslot_id: its number, or the title of one of the station's shows (`The Breakfast Club`); else as
     written."""
+    if type(value) is int:
+        return value
     written = text(value).strip()
     return str(titles.get(written.lower(), written))
 
 
 def campaign(value) -> str:
     """A campaign type as the format writes it: `Song request` is `song_request`."""
-    written = text(value).strip()
+    written = value if type(value) is str else text(value)
     return re.sub(r"[\s\-]+", "_", written.lower()) if (" " in written or "-" in written) else written
 
 
