@@ -89,4 +89,5 @@ def init_app(app: Flask) -> Api:
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters
     app.before_request(check_request_body)
     app.register_blueprint(docs.blp)  # Swagger UI without inline script (flask-smorest's own has one)
+    app.add_url_rule("/metrics", "metrics", health.metrics)
     return api

@@ -20,7 +20,7 @@ WEBARGS_LOCATIONS = {"json": "body", "form": "body", "query": "query", "querystr
 
 def is_api_request() -> bool:
     """Requests the API answers (JSON errors); everything else is a page."""
-    return request.path.startswith("/api/") or request.path == "/health"
+    return request.path.startswith(("/api/", "/health/")) or request.path in ("/health", "/metrics")
 
 
 def _flatten(messages, loc: list) -> list[dict]:

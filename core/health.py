@@ -25,3 +25,17 @@ def check_health() -> dict:
     if failing:
         report["detail"] = "Failing: " + ", ".join(failing)
     return report
+
+
+def check_ready() -> dict:
+    """{"status": "ready"|"not ready", "database", "stations"}: ready once the database answers and this process
+    holds every station's index, loaded now when it did not (so a new worker warms up before it takes requests)."""
+    if not connection.ping():
+        return {"status": "not ready", "database": "unreachable", "stations": 0,
+                "detail": "The database does not answer."}
+    try:
+        loaded = vectors.load_every_index()
+    except connection.UNAVAILABLE:
+        return {"status": "not ready", "database": "unreachable", "stations": 0,
+                "detail": "The database stopped answering while the indexes loaded."}
+    return {"status": "ready", "database": "ok", "stations": loaded}

@@ -23,6 +23,7 @@ from core.db import queue
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
 from core.errors import Conflict
+from core.logs import current_request_id
 from core.stations.companies import list_companies
 
 log = logging.getLogger(__name__)
@@ -80,12 +81,11 @@ class Worker:
         started, renewing = time.monotonic(), threading.Event()
         keeper = threading.Thread(target=self._keep, args=(job, renewing), daemon=True, name="job-lease")
         keeper.start()
-        error = None
+        error, asked_by = None, current_request_id.set(job.get("request_id"))
         try:
-            log.info("job %s %s started", job["kind"], job["key"], extra={"request_id": job.get("request_id")})
+            log.info("job %s %s started", job["kind"], job["key"])
             queue.kinds()[job["kind"]].run(job.get("payload") or {})
         except UNAVAILABLE:
-            renewing.set()
             raise  # the lease runs out and the job is taken again once the database is back
         except Exception as failure:  # noqa: BLE001 - a failed job is tried again later; the worker goes on
             error = f"{type(failure).__name__}: {failure}"[:500]
@@ -93,6 +93,7 @@ class Worker:
         finally:
             renewing.set()
             keeper.join()
+            current_request_id.reset(asked_by)
         state = queue.finish(job, error)
         seconds = time.monotonic() - started
         self.done[job["kind"]] = self.done.get(job["kind"], 0) + 1

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = (
-    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration"),
+    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs"),
     ("core.db", "core.text"),
     ("core.stations", "core.access", "core.credits"),
     ("core.listeners",),
@@ -25,6 +25,7 @@ LAYERS = (
     ("core.privacy",),
     ("core.demo",),
     ("core.health", "core.startup", "core.daily"),
+    ("core.worker", "core.metrics"),
 )
 """The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}

@@ -1,15 +1,13 @@
 """App factory: the producer dashboard (pages) and the REST API, both thin over core."""
 from __future__ import annotations
 
-import logging
-
 from flask import Flask
 
 import api
 import cli
-from core import startup
+from core import logs, startup
 from core.config import Settings
-from webapp import errors, limits, pages, security
+from webapp import errors, limits, observability, pages, security
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -21,9 +19,10 @@ def create_app(test_config: dict | None = None) -> Flask:
                       **security.cookie_config(settings))
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure()
     app.extensions["db"] = startup.start(app.config["SETTINGS"])
 
+    observability.init_app(app)  # first: every later hook's refusal is counted and carries the request id
     limits.init_app(app)
     api.init_app(app)
     pages.init_app(app)

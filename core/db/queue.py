@@ -11,7 +11,9 @@ that own the work (core.worker registers them at start-up), so this module knows
 """
 from __future__ import annotations
 
+import os
 import secrets
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +23,7 @@ from pymongo import ReturnDocument
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.logs import current_request_id
 
 LEASE = timedelta(minutes=2)
 """How long a claim stands without renewal: the longest a dead worker's job waits for another worker."""
@@ -41,6 +44,7 @@ class Job(Document):
     attempts = IntField(default=0)
     run_after = DateTimeField(required=True)
     lease_until = DateTimeField()
+    started_at = DateTimeField()  # of the latest attempt
     owner = StringField()
     error = StringField()
     created_at = DateTimeField(required=True)
@@ -89,7 +93,7 @@ def enqueue(name: str, key: str, payload: dict, request_id: str | None = None,
         if _jobs().update_one({"_id": waiting["_id"], "state": "queued"}, {"$set": {"payload": merged}}).matched_count:
             return  # merged (or already asking for as much); a job claimed meanwhile is left alone
     _jobs().insert_one({"kind": name, "key": key, "payload": payload, "state": "queued", "attempts": 0,
-                        "run_after": now, "created_at": now, "request_id": request_id})
+                        "run_after": now, "created_at": now, "request_id": request_id or current_request_id.get()})
 
 
 def claim(worker: str, names: list[str] | None = None, now: datetime | None = None) -> dict | None:
@@ -99,7 +103,8 @@ def claim(worker: str, names: list[str] | None = None, now: datetime | None = No
     due = {"$or": [{"state": "queued", "run_after": {"$lte": now}},
                    {"state": "running", "lease_until": {"$lt": now}}], **kinds_asked}
     return _jobs().find_one_and_update(
-        due, {"$set": {"state": "running", "owner": worker, "lease_until": now + LEASE}, "$inc": {"attempts": 1}},
+        due, {"$set": {"state": "running", "owner": worker, "lease_until": now + LEASE, "started_at": now},
+              "$inc": {"attempts": 1}},
         sort=[("run_after", 1)], return_document=ReturnDocument.AFTER)
 
 
@@ -139,7 +144,4 @@ def depth() -> dict[str, int]:
 
 def worker_name() -> str:
     """A name for this worker process, unique across hosts."""
-    import os
-    import socket
-
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"

@@ -197,6 +197,16 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
     return found
 
 
+def load_every_index() -> int:
+    """Load (or catch up) this process's index of every station that has vectors; how many there are."""
+    model = embedder()
+    stations = [c["company_id"] for c in EmbeddingCounter._get_collection().find({"model": model.name},
+                                                                                 {"_id": 0, "company_id": 1})]
+    for company_id in stations:
+        current_index(company_id, model)
+    return len(stations)
+
+
 def _path(company_id: int, model: str) -> Path:
     slug = "".join(c if c.isalnum() else "-" for c in model)
     return Path(active().data_dir) / "vectors" / f"company-{company_id}-{slug}.faiss"

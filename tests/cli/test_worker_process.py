@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -38,19 +39,23 @@ def flask(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
-@pytest.fixture
-def web(tmp_path):
-    """A station imported by the CLI, then `gunicorn wsgi:app` on its DATA_DIR (no worker yet); an API key."""
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    """A station imported by the CLI, then `gunicorn wsgi:app` with two workers on its DATA_DIR (no worker process
+    yet); an API key."""
+    tmp_path = tmp_path_factory.mktemp("web")
     data_dir, port = tmp_path / "data", free_port()
     imported = flask(data_dir, "import", "interactions", str(interactions(tmp_path / "rows.jsonl")))
     assert imported.returncode == 0 and "Traceback" not in imported.stdout + imported.stderr, imported.stderr
     key = flask(data_dir, "keys", "create", "--company", "1").stdout.strip().splitlines()[-1]
-    env = {**env_of(data_dir), "AUTO_EMBED": "true"}
-    proc = subprocess.Popen([GUNICORN, "--workers", "2", "--bind", f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env,
+    env = {**env_of(data_dir), "AUTO_EMBED": "true", "ADMIN_KEY": "ops-key"}
+    log = tmp_path / "access.log"
+    proc = subprocess.Popen([GUNICORN, "--workers", "2", "--bind", f"127.0.0.1:{port}", "--access-logfile", str(log),
+                             "--access-logformat", "answered-by %(p)s %(r)s", "wsgi:app"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 120, "gunicorn")
-    yield {"base": base, "data_dir": data_dir, "headers": {"X-API-Key": key}, "env": env}
+    yield {"base": base, "data_dir": data_dir, "headers": {"X-API-Key": key}, "env": env, "log": log}
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=60)
 
@@ -71,3 +76,20 @@ def test_gunicorn_alone_embeds_nothing_and_says_so_then_a_worker_makes_everyone_
         worker.send_signal(signal.SIGTERM)
         output, _ = worker.communicate(timeout=60)
     assert worker.returncode == 0 and "stopped: " in output and "Traceback" not in output, output
+
+
+def test_metrics_of_any_web_worker_count_the_requests_of_every_worker_of_the_host(web):
+    sent = 0
+    while sent < 40 or (len(answered_by(web["log"])) < 2 and sent < 400):  # until both workers answered some
+        assert httpx.get(f"{web['base']}/health/live", timeout=30).status_code == 200
+        sent += 1
+    assert len(answered_by(web["log"])) == 2
+    text = httpx.get(f"{web['base']}/metrics", headers={"X-Admin-Key": "ops-key"}, timeout=30).text
+    counts = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+              if line.startswith("lss_request_seconds_count{") and 'route="/health/live"' in line]
+    assert sum(counts) == sent
+
+
+def answered_by(log: Path) -> set[str]:
+    """The pids of the web workers that answered /health/live."""
+    return set(re.findall(r"answered-by <?(\d+)>? GET /health/live", log.read_text(errors="replace")))
