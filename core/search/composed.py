@@ -1,12 +1,12 @@
 """A listener's vector, composed of the vectors of its pieces rather than embedding their whole text.
 
-A station's profiles are made of few distinct phrases ("shows: Gospel Sunday", "channels: WhatsApp", "segment:
-Super fans": a few hundred per station), and what its listeners write repeats often ("Good morning!"). So each
-distinct phrase and message is embedded once, and a listener's vector is the direction of their profile (the mean
-of their phrases) plus the direction of what they said (the mean of their latest messages). A whole text of about
-400 characters costs the model six times a message of 60, and a station's texts are almost all different; its
-pieces are not. Words of a profile are met exactly by the query reader and the lexical index anyway; the dense
-vector is what finds a message by its meaning (core.search.fusion weighs the two per station).
+The words of a profile (a show, a tag, a channel, a place) are met exactly by the query reader and found by the
+lexical index; what only meaning finds is what a listener wrote in their own words. So a listener's vector is the
+direction of their latest messages (the mean of each message's vector), and only a listener who wrote nothing gets
+the direction of their profile's phrases ("shows: Gospel Sunday", "channels: WhatsApp"), so that look-alike and
+coverage still have a vector for everyone. Each distinct message and phrase is embedded once: a station's messages
+repeat ("Good morning!") and its phrases are a few hundred, where its whole texts of about 400 characters were
+almost all different and cost the model six times a message of 60.
 """
 from __future__ import annotations
 
@@ -18,10 +18,8 @@ import numpy as np
 from core.search.texts import Document
 from core.search.unit import unit_rows
 
-RECIPE = "profile phrases + messages, v1"
+RECIPE = "messages, else profile phrases, v2"
 """Part of every stored hash (`vector_hash`): vectors made another way are made again."""
-MESSAGE_WEIGHT = 1.0
-"""What the direction of a listener's messages weighs against that of their profile."""
 
 
 def vector_hash(text: str) -> str:
@@ -30,15 +28,18 @@ def vector_hash(text: str) -> str:
 
 
 def pieces(documents: Iterable[Document]) -> list[str]:
-    """Every distinct phrase and message of the documents, in order of first sight."""
-    return list(dict.fromkeys(piece for d in documents for piece in (*d.phrases, *d.messages)))
+    """What the documents' vectors are made of, each once, in order of first sight: the messages of those who wrote
+    some, the phrases of those who did not."""
+    return list(dict.fromkeys(piece for d in documents for piece in (d.messages or d.phrases)))
 
 
 def composed(documents: list[Document], vector_of: Mapping[str, np.ndarray], dim: int) -> np.ndarray:
-    """(len(documents), dim) unit rows: unit(mean of phrases) + MESSAGE_WEIGHT x unit(mean of messages)."""
-    profiles = _means([d.phrases for d in documents], vector_of, dim)
+    """(len(documents), dim) unit rows: the mean of each listener's messages, or of their phrases when they wrote
+    nothing."""
     said = _means([d.messages for d in documents], vector_of, dim)
-    return unit_rows(unit_rows(profiles) + MESSAGE_WEIGHT * unit_rows(said))
+    wrote = np.array([bool(d.messages) for d in documents], dtype=bool)
+    silent = [d.phrases if not d.messages else () for d in documents]
+    return unit_rows(np.where(wrote[:, None], said, _means(silent, vector_of, dim)))
 
 
 def _means(groups: list, vector_of: Mapping[str, np.ndarray], dim: int) -> np.ndarray:

@@ -57,17 +57,19 @@ def test_listeners_alike_in_every_trait_share_one_embedding(app):
     assert len(stored) == 1
 
 
-def test_each_distinct_phrase_and_message_is_embedded_once_for_the_whole_station(app, monkeypatch):
+def test_each_distinct_message_and_each_phrase_of_a_silent_listener_is_embedded_once(app, monkeypatch):
     for n in range(4):
         make_listener(1, f"2785000000{n}", [event(2, message="Same words" if n < 2 else f"Words of {n}")])
+    make_listener(1, "27850000009", [event(3)])  # wrote nothing: their profile's phrases make their vector
     segment_company(1, NOW)
     model, asked = vectors.embedder(), []
     real = model.embed
     monkeypatch.setattr(model, "embed", lambda texts, kind="passage": asked.extend(texts) or real(texts, kind))
     made = vectors.refresh_embeddings(1)
     assert len(asked) == len(set(asked)) == made["texts"]
-    assert {"Same words", "Words of 2", "Words of 3"} <= set(asked)
-    assert all(": " in piece for piece in set(asked) - {"Same words", "Words of 2", "Words of 3"})
+    phrases = set(asked) - {"Same words", "Words of 2", "Words of 3"}
+    assert {"Same words", "Words of 2", "Words of 3"} <= set(asked) and phrases
+    assert all(": " in phrase for phrase in phrases) and "segment: New listeners" in phrases
 
 
 def test_the_index_is_saved_and_a_new_process_reads_it_whole(station):
