@@ -1,11 +1,11 @@
 """The `local` provider's listener inference: offline, deterministic, grounded in the station's own data.
 
 Gender, age group, language and location come from the listener's look-alikes among the listeners who declared
-them (core.ai.lookalikes, core.ai.panel) and, for language and location, from the listener's own messages
-(core.ai.language), with a confidence calibrated on the station's declared listeners (core.ai.demographics,
-core.calibration): 0.70 or more means such guesses were right at least 70% of the time on this station. The LSM
-is estimated from declared income, education and employment (core.ai.lsm), interests from the listener's shows,
-campaign types and message themes (core.ai.interests).
+them (core.ai.lookalikes, core.ai.panel, over core.search.behaviour_vectors) and, for language and location, from
+the listener's own messages (core.ai.language), with a confidence calibrated on the station's declared listeners
+(core.ai.demographics, core.calibration): 0.70 or more means such guesses were right at least 70% of the time on
+this station. The LSM is estimated from declared income, education and employment (core.ai.lsm), interests from
+the listener's shows, campaign types and message themes (core.ai.interests).
 
 Mobile numbers are not used: South African mobile prefixes (082, 072, 060, ...) name the network that first issued
 the number, not a place, and numbers move between networks, so they say nothing about where a listener lives.
@@ -18,7 +18,6 @@ from core.ai.demographics import field_model, guess
 from core.ai.evidence import evidence
 from core.ai.interests import interests
 from core.ai.language import message_tokens, newest
-from core.ai.lookalikes import feature_rows
 from core.ai.lsm import FIELDS as LSM_FIELDS
 from core.ai.lsm import estimate
 from core.ai.panel import Panel, current_panel, history_interactions
@@ -26,6 +25,7 @@ from core.errors import ListenerNotFound
 from core.listeners import snapshot
 from core.listeners.events import listener_history
 from core.listeners.snapshot import Snapshot
+from core.search.behaviour_vectors import feature_rows
 from core.stations.shows import show_titles
 
 PROVIDER, MODEL = "local", "lookalike-knn-1"

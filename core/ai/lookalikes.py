@@ -1,14 +1,9 @@
-"""Look-alikes: the listeners who behave most like one listener, and how those who declared a field vote on it.
+"""Look-alikes' votes: how the listeners who declared a field and behave most like one listener vote on it.
 
-Behaviour is one row per listener: the square root of the share of their interactions in each show, on each
-channel and of each campaign type, each group scaled to unit length and weighted (shows 1, channels 0.7, campaign
-types 0.5), then the row to unit length, so that a dot product is a cosine. Shares of interactions, not the
-snapshot's "ever used" flags: on the demo station (bench/inference.py, 20,000 listeners, 20% of the declared values
-hidden) the flags found the age group of 44% of listeners, the shares 53% (the majority guess: 29%); adding the
-segment, the daypart, the hour or the weekday, or IDF weights, changed nothing beyond noise.
-
-A vote takes the K nearest voters (cosine) among those who declared the field, never the listener themself, each
-weighted by its similarity; the vote share of a value is its weight over all of theirs.
+Behaviour is core.search.behaviour_vectors' representation (shares of a listener's interactions per show, channel
+and campaign type, one unit row each), read from each listener's interactions (core.ai.panel). A vote takes the K
+nearest voters (cosine) among those who declared the field, never the listener themself, each weighted by its
+similarity; the vote share of a value is its weight over all of theirs.
 """
 from __future__ import annotations
 
@@ -16,57 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.search.unit import unit_rows
-
-GROUPS = (("timeslot", 1.0), ("channel", 0.7), ("campaign", 0.5))
-"""(what an interaction has, weight of its group)."""
 K = 50
 CHUNK = 256
 """Listeners voted on at once when many are (a chunk's similarities to 20,000 voters take 20 MB)."""
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The values each group's columns stand for: the station's shows, channels and campaign types."""
-
-    timeslot: tuple
-    channel: tuple
-    campaign: tuple
-
-
-@dataclass(frozen=True)
-class Interactions:
-    """Interactions of some listeners as parallel arrays; `owner` is the listener's index (0..n-1)."""
-
-    owner: np.ndarray
-    timeslot: np.ndarray
-    channel: np.ndarray
-    campaign: np.ndarray  # campaign type names
-
-
-def feature_rows(interactions: Interactions, n: int, vocab: Vocabulary) -> np.ndarray:
-    """n x d float32, one unit row per listener (a zero row for a listener without interactions)."""
-    blocks = []
-    for group, weight in GROUPS:
-        values = getattr(interactions, group)
-        codes, known = _codes(values, getattr(vocab, group))
-        blocks.append(_shares(interactions.owner[known], codes[known], n, len(getattr(vocab, group))) * weight)
-    return unit_rows(np.hstack(blocks).astype(np.float32))
-
-
-def _codes(values: np.ndarray, vocabulary: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """Each value's position in the vocabulary, and which values have one (a show no longer on air has none)."""
-    position = {v: i for i, v in enumerate(vocabulary)}
-    codes = np.fromiter((position.get(v, -1) for v in values.tolist()), dtype=np.int64, count=len(values))
-    return codes, codes >= 0
-
-
-def _shares(owner: np.ndarray, codes: np.ndarray, n: int, width: int) -> np.ndarray:
-    """sqrt of each listener's share of interactions per value, unit length per row."""
-    counts = np.bincount(owner.astype(np.int64) * width + codes, minlength=n * width).reshape(n, width)
-    totals = counts.sum(axis=1, keepdims=True)
-    shares = np.divide(counts, totals, out=np.zeros(counts.shape), where=totals > 0)
-    return unit_rows(np.sqrt(shares))
 
 
 @dataclass(frozen=True)

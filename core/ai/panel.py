@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.ai import memo
-from core.ai.lookalikes import Interactions, Vocabulary, Voters, feature_rows, voters_of
+from core.ai.lookalikes import Voters, voters_of
 from core.listeners.events import Events, History, load_events
 from core.listeners.snapshot import Snapshot
+from core.search.behaviour_vectors import Interactions, Vocabulary, feature_rows
 from core.stations.models import Company
 from core.stations.shows import timeslot_ids
 

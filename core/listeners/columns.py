@@ -2,7 +2,8 @@
 core.listeners.snapshot needs to read files and deltas written by older runs and to splice rows of one snapshot into
 another.
 
-Kinds: `cat` int16 codes into `vocab[name]` (-1 = absent); `multi` an n x len(vocab) boolean matrix; `text`
+Kinds: `cat` int16 codes into `vocab[name]` (-1 = absent); `multi` an n x len(vocab) matrix (booleans, or counts
+for the `*_counts` columns); `text`
 lower-cased UTF-8 bytes for partial matching; everything else a plain numeric array.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from core.listeners.fields import CATEGORICAL, INFERRED_SINGLE, PARTIAL_TEXT
 KINDS = {
     "cat": ("segment", "first_segment", *CATEGORICAL, *INFERRED_SINGLE, "peak_time_of_day", "churn_level"),
     "multi": ("tags", "inferred_interests", "channels", "timeslots", "campaign_types", "public_holidays",
-              "missing_fields"),
+              "missing_fields", "channel_counts", "timeslot_counts", "campaign_counts"),
     "text": PARTIAL_TEXT,
 }
 KIND_OF = {name: kind for kind, names in KINDS.items() for name in names}
@@ -57,7 +58,7 @@ def remapped(column: np.ndarray, old: list, name: str, vocab: list | None) -> np
     if KIND_OF[name] == "cat":
         table = np.array([position[v] for v in old] + [-1], dtype=np.int16)
         return table[column]
-    widened = np.zeros((len(column), len(vocab)), dtype=bool)
+    widened = np.zeros((len(column), len(vocab)), dtype=column.dtype)
     for i, v in enumerate(old):
         widened[:, position[v]] = column[:, i]
     return widened

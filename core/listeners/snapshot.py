@@ -198,6 +198,14 @@ def current(company_id: int) -> Snapshot:
     return snapshot
 
 
+def version(company_id: int, snap: Snapshot) -> tuple | None:
+    """(file, data version) of this process's copy of the company's snapshot when `snap` is that copy, else None:
+    what a value computed from the whole snapshot is kept under (a live batch changes rows in place and moves it)."""
+    with _cache_lock:
+        cached = _cache.get(company_id)
+    return (cached.file_id, cached.version) if cached is not None and cached.snapshot is snap else None
+
+
 def _deltas():
     return SnapshotDelta._get_collection()
 

@@ -3,6 +3,10 @@
 Every input of segments.md and every behavioural field the filters use is computed here, in the company's time
 zone, from the interactions at or before `now` (a run with an earlier `now` sees the station as it was then).
 Ties in "peak" fields go to the lowest value, as docs/decisions.md §4 says.
+
+Beside the "used at all" members of shows, channels and campaign types, each listener's count of interactions per
+value is kept (`*_counts`, uint16, held at 65,535): how much of their behaviour each is, which look-alikes are
+measured by (core.search.behaviour_vectors), without reading any interaction again.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ DAY = 86400
 DAYPARTS = ("overnight", "breakfast", "midmorning", "afternoon", "drive", "evening")
 DAYPART_OF_HOUR = np.array([0] * 6 + [1] * 3 + [2] * 3 + [3] * 3 + [4] * 4 + [5] * 5, dtype=np.int8)
 WEEKDAY_SHARE = 0.75
+MOST = np.iinfo(np.uint16).max
 
 
 def local_seconds(ts: np.ndarray, tz_name: str) -> np.ndarray:
@@ -51,6 +56,11 @@ def _peak(row, codes, n, width, offset=0) -> np.ndarray:
         return np.full(n, -1, dtype=np.int16)
     counts = _counts(row, codes, n, width)
     return np.where(counts.sum(axis=1) > 0, counts.argmax(axis=1) + offset, -1).astype(np.int16)
+
+
+def _held(row, codes, n, width) -> np.ndarray:
+    """n x width uint16 counts (held at MOST: a listener past it is not a person, and its shares barely move)."""
+    return np.minimum(_counts(row, codes, n, width), MOST).astype(np.uint16)
 
 
 def _membership(row, codes, n, width) -> np.ndarray:
@@ -88,6 +98,7 @@ def profile(events: Events, now: datetime, tz_name: str, country: str, timeslot_
     cols.update(_channels_and_shows(row, channel, timeslot, n, timeslot_vocab, channel_vocab))
     cols["campaign_types"] = (list(events.campaign_vocab),
                               _membership(row, campaign, n, len(events.campaign_vocab)))
+    cols["campaign_counts"] = (list(events.campaign_vocab), _held(row, campaign, n, len(events.campaign_vocab)))
     return cols
 
 
@@ -171,5 +182,7 @@ def _channels_and_shows(row, channel, timeslot, n, timeslot_vocab, channel_vocab
         "channels": (channels, _membership(row, channel_code, n, len(channels))),
         "primary_channel": np.where(primary >= 0, np.array(channels + [0])[primary], 0).astype(np.int16),
         "timeslots": (shows, _membership(row[with_show], show_code, n, len(shows))),
+        "channel_counts": (channels, _held(row, channel_code, n, len(channels))),
+        "timeslot_counts": (shows, _held(row[with_show], show_code, n, len(shows))),
         "top_timeslot": np.where(top_show >= 0, np.array(shows + [-1])[top_show], -1).astype(np.int32),
     }

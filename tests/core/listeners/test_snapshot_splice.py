@@ -35,3 +35,12 @@ def test_a_value_the_snapshot_has_no_code_for_goes_to_a_copy_that_has_it():
     assert merged is not previous
     assert column(merged, "tags", "27820000002") == ["vip"]
     assert column(previous, "tags", "27820000002") == []
+
+
+def test_counts_per_show_keep_their_numbers_when_a_listener_brings_a_show_the_snapshot_has_no_column_for():
+    previous = snapshot_of(STATION)
+    fresh = snapshot_of([{"originator": "27820000002", "events": [event(1, timeslot=7)] * 3}])
+    merged = snapshot.splice_in_place(previous, fresh)
+    counts = dict(zip(merged.vocab["timeslot_counts"], merged.cols["timeslot_counts"][merged.row_of("27820000002")]))
+    assert merged.cols["timeslot_counts"].dtype == previous.cols["timeslot_counts"].dtype and counts[7] == 3
+    assert merged.cols["channel_counts"][merged.row_of("27820000001")].sum() == 2
