@@ -57,6 +57,9 @@ class Settings:
     login_limit_address: str = "20/minute"
     cookie_secure: bool = False  # True behind HTTPS: the session and remember-me cookies are only sent over it
     max_upload_mb: int = 100  # the largest request (an import file) the service reads; larger ones answer 413
+    # Reverse proxies in front of the web processes whose X-Forwarded-For and -Proto are trusted (0: none): the
+    # sign-in throttle counts per client address, which behind a proxy is only known from its header
+    trusted_proxies: int = 0
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -92,6 +95,7 @@ class Settings:
             login_limit_address=_rate(env.get("LOGIN_LIMIT_ADDRESS") or "20/minute", "LOGIN_LIMIT_ADDRESS"),
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
             max_upload_mb=_positive(env.get("MAX_UPLOAD_MB") or "100", "MAX_UPLOAD_MB"),
+            trusted_proxies=_count(env.get("TRUSTED_PROXIES") or "0", "TRUSTED_PROXIES"),
         )
 
     @property
@@ -116,6 +120,13 @@ def _rate(value: str, name: str) -> str:
     except ValueError:
         raise ValueError(f"{name} must be a rate such as 5/minute or 20/hour, got {value!r}") from None
     return value.strip()
+
+
+def _count(value: str, name: str) -> int:
+    """A whole number, zero or more; anything else fails at start-up."""
+    if not value.strip().isdigit():
+        raise ValueError(f"{name} must be a whole number (0 or more), got {value!r}")
+    return int(value)
 
 
 def _positive(value: str, name: str) -> int:

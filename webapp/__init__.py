@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 import cli
@@ -20,6 +21,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update({k: v for k, v in test_config.items() if k != "ENV"})
     logs.configure()
+    if settings.trusted_proxies:  # the client's address and scheme as the proxies in front say them
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
     app.extensions["db"] = startup.start(app.config["SETTINGS"])
 
     observability.init_app(app)  # first: every later hook's refusal is counted and carries the request id

@@ -73,3 +73,14 @@ def test_a_platform_timeout_that_is_not_a_positive_number_of_seconds_fails_at_st
 
 def test_the_client_secret_is_not_in_the_settings_repr():
     assert "s3cret-of-the-client" not in repr(Settings.from_env(PLATFORM))
+
+
+def test_no_proxy_is_trusted_unless_trusted_proxies_says_how_many():
+    assert Settings.from_env({}).trusted_proxies == 0
+    assert Settings.from_env({"TRUSTED_PROXIES": "2"}).trusted_proxies == 2
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5"])
+def test_a_trusted_proxies_setting_that_is_not_a_count_fails_at_start_up(value):
+    with pytest.raises(ValueError, match="TRUSTED_PROXIES"):
+        Settings.from_env({"TRUSTED_PROXIES": value})

@@ -7,9 +7,11 @@ import dataclasses
 import pytest
 from pymongo.errors import ServerSelectionTimeoutError
 
+from core import startup
 from core.access import throttle
 from tests.webapp.conftest import PASSWORD
 from tests.webapp.test_dashboard_pages import csrf_token_of
+from webapp import create_app
 from webapp.throttle import MESSAGE
 
 pytestmark = pytest.mark.db
@@ -127,3 +129,26 @@ def test_signing_in_while_the_database_is_down_is_503_not_500(client, producer, 
 
 def unreachable(*_):
     raise ServerSelectionTimeoutError("the database does not answer")
+
+
+@pytest.fixture
+def behind_a_proxy(test_env, app):
+    """An app as deployed behind one reverse proxy (TRUSTED_PROXIES=1), over the same database."""
+    proxied = create_app({"ENV": {**test_env, "TRUSTED_PROXIES": "1"}, "TESTING": True, "WTF_CSRF_ENABLED": False})
+    yield proxied
+    startup.start(app.config["SETTINGS"])
+
+
+def test_behind_a_trusted_proxy_sign_ins_are_counted_per_client_address_the_proxy_names(behind_a_proxy, producer):
+    behind_a_proxy.config["SETTINGS"] = dataclasses.replace(behind_a_proxy.config["SETTINGS"],
+                                                            login_limit_address="3/minute")
+    proxy = behind_a_proxy.test_client()
+    proxy.environ_base["REMOTE_ADDR"] = "10.0.0.2"  # every request comes from the proxy
+    for email in ("a@jozi.fm", "b@jozi.fm", "c@jozi.fm"):
+        proxy.post("/login", data={"email": email, "password": "not-the-password"},
+                   headers={"X-Forwarded-For": "198.51.100.7"})
+    refused = proxy.post("/login", data={"email": producer, "password": PASSWORD},
+                         headers={"X-Forwarded-For": "198.51.100.7"})
+    other = proxy.post("/login", data={"email": producer, "password": PASSWORD},
+                       headers={"X-Forwarded-For": "203.0.113.9"})
+    assert (refused.status_code, other.status_code) == (429, 302)
