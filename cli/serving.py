@@ -18,6 +18,7 @@ from core.demo.access import ensure_demo_access
 from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
 from core.segmentation.overview import station_summary
+from core.worker import Worker
 
 DEMO_COMPANY = 1
 GUNICORN_CONFIG = Path(__file__).resolve().parents[1] / "gunicorn.conf.py"
@@ -93,8 +94,6 @@ def serve(port, workers, demo_listeners):
 @click.option("--once", is_flag=True, help="work every job that is due now, then stop (cron, tests)")
 def worker(once: bool):
     """Run every background job (embedding, daily runs, purge) until stopped; run as many as you like, on any host."""
-    from core.worker import Worker
-
     settings = current_app.config["SETTINGS"]
     this = Worker(settings)
     if once:
