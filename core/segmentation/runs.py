@@ -7,6 +7,7 @@ snapshot delta instead of a file (core.listeners.snapshot), so that a small batc
 """
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -28,6 +29,7 @@ from core.stations.defaults import TIMEZONE
 from core.stations.models import Company
 from core.stations.shows import timeslot_ids
 
+log = logging.getLogger(__name__)
 Progress = Callable[[str], None] | None
 
 FULL_RUN_TTL = timedelta(hours=2)
@@ -48,6 +50,26 @@ def after_publish(callback: Published) -> None:
 def _published(company_id: int, touched: list[str] | None) -> None:
     for callback in _after_publish:
         callback(company_id, touched)
+
+
+Finished = Callable[[SegmentRun], None]
+_after_run: list[Finished] = []
+
+
+def after_run(callback: Finished) -> None:
+    """Call `callback(run)` after every run is stored (a full run, an import's, a live batch's: `run.kind`), so that
+    what follows a run (the station's segment history, events to other systems) reads what it changed by its
+    `run_id`; registered at start-up by the packages above. A failing callback is logged, never undoes the run."""
+    if callback not in _after_run:
+        _after_run.append(callback)
+
+
+def _finished(run: SegmentRun) -> None:
+    for callback in _after_run:
+        try:
+            callback(run)
+        except Exception:  # noqa: BLE001 - the run is stored and published; what follows it must not fail it
+            log.exception("after the run %s of company %s", run.run_id, run.company_id)
 
 
 def full_run_lease(company_id: int) -> str:
@@ -94,6 +116,7 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     stopwatch.lap("write_s")
     _finish(run, stopwatch)
     _published(company_id, fresh.originators.tolist())
+    _finished(run)
     return dict(zip(fresh.originators.tolist(), fresh.labels("segment").tolist(), strict=True))
 
 
@@ -157,6 +180,7 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
         stopwatch.lap("write_s")
         _finish(run, stopwatch)
     _published(company_id, touched)
+    _finished(run)
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))
