@@ -6,11 +6,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.search import RESULTS, CoverageFields
+from api.search import CoverageFields
 from core.explore.operations import int_param
 from core.intelligence import segment_profile as profiles
 from core.intelligence.risk import listener_churn_risk
-from core.search.search import SIMILAR_LIMIT, similar_listeners
+from core.search.lookalikes import NO_INTERACTIONS, SIMILAR_LIMIT, similar_listeners
 from core.segmentation.rules import SEGMENTS
 
 
@@ -122,9 +122,19 @@ class SimilarArgsSchema(Schema):
 
     limit = fields.Int(load_default=20, strict=False, validate=validate.Range(*SIMILAR_LIMIT))
     min_score = fields.Float(load_default=0.75, validate=validate.Range(0.0, 1.0),
-                             metadata={"description": "lowest score returned, (1 + cosine) / 2"})
+                             metadata={"description": "lowest score returned: the share of look-alikes scoring so "
+                                                      "on the station that shared the listener's main traits"})
     exclude_segment = fields.Str(validate=validate.OneOf(SEGMENTS),
                                  metadata={"description": "leave out listeners of this segment"})
+
+
+LOOKALIKE_RESULTS = ("listener records as the filter endpoint gives them, each with `score` (the share of "
+                     "look-alikes with its similarity that held the listener's main show, channel and campaign type "
+                     "and half their tags and interests, on the station's own listeners; the raw similarity when "
+                     "`calibrated` is false), `similarity` (the raw (1 + cosine) / 2 of the two listeners' "
+                     "behaviour), `shared` (the listener's main show, channel and campaign type this one holds "
+                     "too, and the tags and interests both have, as {trait, values}) and `matched` (the same as "
+                     "sentences)")
 
 
 class SimilarSchema(CoverageFields):
@@ -133,8 +143,21 @@ class SimilarSchema(CoverageFields):
     exclude_segment = fields.Str(allow_none=True)
     min_score = fields.Float()
     limit = fields.Int()
+    indexed = fields.Int(metadata={"description": "how many of the candidates have interactions (a behaviour vector): "
+                                                  "only they can be alike"})
+    model = fields.Str(metadata={"description": "what alike is measured by: shares of interactions per show, "
+                                                "channel and campaign type, and tags and interests"})
+    calibrated = fields.Bool(metadata={"description": "false: the station is too small to measure, scores are "
+                                                      "the raw similarity"})
     total = fields.Int()
-    results = fields.List(fields.Dict(), metadata={"description": f"best first, never the listener itself: {RESULTS}"})
+    best_score = fields.Float(allow_none=True, metadata={
+        "description": "the best score among the candidates, returned or not (what a lower min_score would show)"})
+    reason = fields.Str(allow_none=True, metadata={
+        "enum": [NO_INTERACTIONS],
+        "description": f"why there are no look-alikes at all: {NO_INTERACTIONS}, the listener has no interaction "
+                       "to be alike in"})
+    results = fields.List(fields.Dict(), metadata={
+        "description": f"best first, never the listener itself: {LOOKALIKE_RESULTS}"})
 
 
 @blp.route("/listeners/<company:company_id>/<originator>/similar")
@@ -142,7 +165,7 @@ class Similar(MethodView):
     @blp.arguments(SimilarArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, SimilarSchema)
     def get(self, args: dict, company_id: int, originator: str):
-        """Listeners ranked by vector similarity to one listener"""
+        """Listeners ranked by how alike they behave to one listener (behaviour vectors)"""
         return similar_listeners(company_id, originator, args.get("exclude_segment"), args["min_score"],
                                  args["limit"])
 

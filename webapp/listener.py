@@ -14,7 +14,7 @@ from core.explore.timeline import listener_timeline
 from core.intelligence.risk import listener_churn_risk
 from core.listeners.fields import COMPLETENESS
 from core.privacy.erasure import erase_listener
-from core.search.search import similar_listeners
+from core.search.lookalikes import similar_listeners
 from core.stations.shows import show_titles
 from core.text.wording import join_words, number
 from webapp.helpers import open_station, render_htmx, wants_fragment

@@ -58,3 +58,21 @@ class SearchCalibration(Document):
     seq = IntField(default=0)  # the index's write counter when it was fitted
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "search_calibrations", "indexes": [{"fields": ["company_id", "model"], "unique": True}]}
+
+
+@stored
+class LookalikeCalibration(Document):
+    """A station's map from the raw behaviour similarity of look-alikes to the share that shared the listener's main
+    traits (core.search.lookalike_calibration), with the snapshot file it was measured on."""
+
+    company_id = IntField(required=True)
+    model = StringField(required=True)  # the representation measured (core.search.lookalikes.MODEL)
+    upper = ListField(FloatField())
+    accuracy = ListField(FloatField())
+    samples = IntField(default=0)
+    seeds = IntField(default=0)
+    listeners = IntField(default=0)
+    file = StringField()  # the snapshot file (a full run) it was fitted on: a new file fits it again
+    made_at = DateTimeField(default=utcnow)
+    meta = {"collection": "lookalike_calibrations",
+            "indexes": [{"fields": ["company_id", "model"], "unique": True}]}

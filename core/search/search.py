@@ -1,8 +1,9 @@
-"""Search and look-alikes. A query is first understood in the station's own words (core.search.queries): what it
-asks of a listener is met exactly, within the shared filters; only its free text, if any, is ranked by meaning (FAISS
-over the candidates: never top-k then filter, which would silently return fewer). A listener who meets every ask of a
-query with no free text is an answer for certain (score 1); `similarity` keeps the raw (1 + cos) / 2, Atlas's scale
-(docs/decisions.md §5). Every answer says how many of its candidates have a vector yet.
+"""Search (look-alikes: core.search.lookalikes). A query is first understood in the station's own words
+(core.search.queries): what it asks of a listener is met exactly, within the shared filters; only its free text, if
+any, is ranked by meaning (FAISS over the candidates: never top-k then filter, which would silently return fewer). A
+listener who meets every ask of a query with no free text is an answer for certain (score 1); `similarity` keeps the
+raw (1 + cos) / 2, Atlas's scale (docs/decisions.md §5). Every answer says how many of its candidates have a vector
+yet.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.calibration import Calibration
-from core.errors import ListenerNotFound, ValidationFailed
+from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import LISTING_PROJECTION, Selection, select
 from core.explore.records import record
@@ -26,10 +27,10 @@ from core.search.index import similarity_of
 from core.search.lexical_store import current_lexical
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
-from core.search.vectors import current_index, refresh_embeddings
+from core.search.vectors import current_index
 from core.search.vocabulary import vocabulary_of
 
-SEARCH_LIMIT, SIMILAR_LIMIT = (1, 1000), (1, 1000)
+SEARCH_LIMIT = (1, 1000)
 WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 STOPWORDS = frozenset("the and who for with that this are was from they their them like likes love loves lovers "
                       "listeners listener people fans fan who which into onto about more most".split())
@@ -69,33 +70,6 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
             "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked),
             "total": len(ranked.rows), "best_score": ranked.best,
             "results": results(asked, ranked, query)}
-
-
-def similar_listeners(company_id: int, originator: str, exclude_segment: str | None = None,
-                      min_score: float = 0.75, limit: int = 20) -> dict:
-    """Listeners ranked by how alike their vectors are to this listener's; never the listener itself."""
-    sel = select(company_id, ListenerFilter())
-    row = sel.snap.row_of(originator) if len(sel.snap) else None
-    if row is None or not sel.mask[row]:
-        raise ListenerNotFound.of(originator)
-    index = current_index(company_id)
-    own = index.ids_of(np.array([originator]))[0]
-    if own < 0:  # imported moments ago, before the background embedding reached it
-        refresh_embeddings(company_id, [originator])
-        index = current_index(company_id)
-        own = index.ids_of(np.array([originator]))[0]
-    if own < 0:  # the embedding provider made no vector for it: nobody can be said to be alike
-        return {"company_id": company_id, "originator": originator, "exclude_segment": exclude_segment,
-                "min_score": min_score, "limit": limit, **coverage(sel), "total": 0, "results": []}
-    mask = sel.mask.copy()
-    mask[row] = False
-    if exclude_segment:
-        mask &= sel.snap.labels("segment") != exclude_segment
-    ranked = rank(Selection(sel.company, sel.snap, mask), index.vectors_of(np.array([own]))[0], limit, min_score)
-    return {"company_id": company_id, "originator": originator, "exclude_segment": exclude_segment,
-            "min_score": min_score, "limit": limit, **coverage(Selection(sel.company, sel.snap, mask)),
-            "total": len(ranked.rows),
-            "results": results(Selection(sel.company, sel.snap, mask), ranked, None)}
 
 
 def within(sel: Selection, understood: Understood) -> Selection:

@@ -1,17 +1,23 @@
-"""Intelligence over HTTP: a listener's churn risk (read as of now) and a segment's composite profile against its
-station, with their limits, errors and tenancy."""
+"""Intelligence over HTTP: a listener's churn risk (read as of now), the listeners who behave like one listener, and
+a segment's composite profile against its station, with their limits, errors and tenancy."""
 from __future__ import annotations
 
 import pytest
 
 from core.clock import utcnow
+from core.search.models import LookalikeCalibration
 from core.segmentation.runs import segment_company
+from core.stations.models import Company
+from tests.conftest import kept, seeded
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
 
 PROFILE = "/api/v1/intelligence/segments/1/{}/profile"
+KINDS = {"21": (1, 2, "competition", ["gospel"]), "22": (2, 1, "song_request", ["jazz"]),
+         "23": (3, 3, "shoutout", ["soccer"])}
+"""Three kinds of listener by behaviour: (show, channel, campaign type, tags), keyed by their originators' prefix."""
 
 
 def churn_risk(client, headers, originator: str, company_id: int = 1):
@@ -146,3 +152,103 @@ def test_an_unknown_query_parameter_is_422(client, crowd, key_for, path):
     response = client.get(path, headers=key_for(1))
     assert response.status_code == 422
     assert response.get_json()["detail"][0]["type"] == "extra_forbidden"
+
+
+def similar(client, headers, originator: str, company_id: int = 1, **params):
+    return client.get(f"/api/v1/intelligence/listeners/{company_id}/{originator}/similar", query_string=params,
+                      headers=headers)
+
+
+@pytest.fixture
+@kept
+def kinds(app):
+    """Company 1: four listeners of each of KINDS, who keep to their kind's show, channel and campaign type (the
+    first of each less often than the others), and one who never interacted; company 2: one listener like the
+    first kind. Segmented as of NOW."""
+    for prefix, (show, channel, campaign, tags) in KINDS.items():
+        for n in range(4):
+            habits = [event(2 + 3 * i, channel=channel, campaign=campaign, timeslot=show) for i in range(6 + n)]
+            make_listener(1, f"278{prefix}00000{n}", habits + [event(40, channel=4, timeslot=4)], tags=tags)
+    make_listener(1, "27829000000", [], tags=["gospel"])
+    make_listener(2, "27830000001", [event(2 + i, channel=2, campaign="competition", timeslot=1) for i in range(6)])
+    for company_id in (1, 2):
+        segment_company(company_id, NOW)
+
+
+def test_similar_ranks_listeners_who_behave_alike_first_never_the_listener_itself(client, kinds, key_for):
+    body = similar(client, key_for(1), "27821000000", min_score=0, limit=3).get_json()
+    assert [r["originator"][:5] for r in body["results"]] == ["27821"] * 3
+    assert "27821000000" not in {r["originator"] for r in body["results"]}
+    scores = [r["score"] for r in body["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert body["results"][0]["shared"][0] == {"trait": "shows", "values": ["show 1"]}
+    assert "tags: gospel" in body["results"][0]["matched"]
+
+
+def test_a_station_too_small_to_measure_answers_the_raw_similarity_and_says_so(client, kinds, key_for):
+    body = similar(client, key_for(1), "27821000000", min_score=0).get_json()
+    assert body["calibrated"] is False and body["model"] == "behaviour-1"
+    assert all(r["score"] == r["similarity"] for r in body["results"])
+    assert (body["candidates"], body["indexed"]) == (12, 11)  # the one who never interacted cannot be alike
+
+
+def test_similar_can_leave_out_a_segment(client, kinds, key_for):
+    segment = client.get("/api/v1/listeners/1/27822000000", headers=key_for(1)).get_json()["segment"]["key"]
+    body = similar(client, key_for(1), "27822000000", min_score=0, exclude_segment=segment).get_json()
+    assert body["exclude_segment"] == segment and all(r["segment"] != segment for r in body["results"])
+
+
+def test_similar_defaults_and_unknown_listener(client, kinds, key_for):
+    body = similar(client, key_for(1), "27822000000").get_json()
+    assert (body["limit"], body["min_score"]) == (20, 0.75)
+    assert similar(client, key_for(1), "27899999999").status_code == 404
+
+
+def test_an_erased_listener_is_never_a_look_alike_and_has_none(client, kinds, key_for):
+    assert client.delete("/api/v1/listeners/1/27821000001", headers=key_for(1)).status_code == 200
+    body = similar(client, key_for(1), "27821000000", min_score=0, limit=1000).get_json()
+    assert "27821000001" not in {r["originator"] for r in body["results"]} and len(body["results"]) == 10
+    assert similar(client, key_for(1), "27821000001").status_code == 404
+
+
+def test_a_listener_without_interactions_has_no_look_alikes_and_the_answer_says_why(client, kinds, key_for):
+    response = similar(client, key_for(1), "27829000000", min_score=0)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert (body["results"], body["total"], body["reason"]) == ([], 0, "no_interactions")
+
+
+def test_look_alikes_are_of_the_station_asked_about_only(client, kinds, key_for):
+    body = similar(client, key_for(1), "27821000000", min_score=0, limit=1000).get_json()
+    assert "27830000001" not in {r["originator"] for r in body["results"]}
+    assert similar(client, key_for(1), "27830000001").status_code == 404  # station 2's listener, asked of 1
+    assert similar(client, key_for(2), "27821000000").status_code == 403
+
+
+def most_recent(client, headers) -> str:
+    """The originator of the station's most recently active listener."""
+    return client.get("/api/v1/segments/1/filter?page_size=1", headers=headers).get_json()["listeners"][0][
+        "originator"]
+
+
+def test_on_a_station_big_enough_scores_are_the_share_alike_and_the_fit_is_kept(client, app, key_for):
+    seeded(200)
+    originator = most_recent(client, key_for(1))
+    body = similar(client, key_for(1), originator).get_json()
+    assert body["calibrated"] is True and body["reason"] is None
+    assert all(r["score"] >= 0.75 and 0 <= r["similarity"] <= 1 for r in body["results"])
+    fit = LookalikeCalibration.objects.get(company_id=1)
+    assert fit.samples >= 200 and fit.file == str(Company.objects.get(company_id=1).snapshot_file)
+    everyone = similar(client, key_for(1), originator, min_score=0, limit=1000).get_json()["results"]
+    assert [r["score"] for r in everyone] == sorted((r["score"] for r in everyone), reverse=True)
+
+
+def test_the_fit_is_made_again_once_the_station_is_segmented_again(client, app, key_for):
+    seeded(200)
+    originator = most_recent(client, key_for(1))
+    similar(client, key_for(1), originator)
+    before = LookalikeCalibration.objects.get(company_id=1).file
+    segment_company(1, NOW)
+    similar(client, key_for(1), originator)
+    after = LookalikeCalibration.objects.get(company_id=1).file
+    assert after != before and after == str(Company.objects.get(company_id=1).snapshot_file)

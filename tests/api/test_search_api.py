@@ -1,5 +1,5 @@
-"""GET search and GET similar: ranked by meaning with the offline model, filters applied before ranking, scores as
-(1 + cos) / 2, the contract's bounds and defaults, tenancy and erasure."""
+"""GET search: ranked by meaning with the offline model, filters applied before ranking, scores as (1 + cos) / 2, the
+contract's bounds and defaults, tenancy and erasure (GET similar: tests/api/test_intelligence_api.py)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -120,28 +120,6 @@ def test_an_erased_listener_is_never_returned_and_its_vector_is_gone(client, sta
     results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=1000)
     assert gone not in {r["originator"] for r in results}
     assert ListenerEmbedding.objects(company_id=1, originator=gone).count() == 0
-
-
-def test_similar_ranks_look_alikes_never_the_listener_itself(client, station, key_for):
-    answer = client.get("/api/v1/intelligence/listeners/1/27822000000/similar", query_string={"min_score": 0,
-                                                                                              "limit": 3},
-                        headers=key_for(1))
-    results = answer.get_json()["results"]
-    assert [r["originator"][:5] for r in results] == ["27822"] * 3
-    assert "27822000000" not in {r["originator"] for r in results}
-
-
-def test_similar_can_leave_out_a_segment(client, station, key_for):
-    segment = client.get("/api/v1/listeners/1/27822000000", headers=key_for(1)).get_json()["segment"]["key"]
-    answer = client.get("/api/v1/intelligence/listeners/1/27822000000/similar",
-                        query_string={"min_score": 0, "exclude_segment": segment}, headers=key_for(1))
-    assert all(r["segment"] != segment for r in answer.get_json()["results"])
-
-
-def test_similar_defaults_and_unknown_listener(client, station, key_for):
-    body = client.get("/api/v1/intelligence/listeners/1/27822000000/similar", headers=key_for(1)).get_json()
-    assert (body["limit"], body["min_score"]) == (20, 0.75)
-    assert client.get("/api/v1/intelligence/listeners/1/27899999999/similar", headers=key_for(1)).status_code == 404
 
 
 def test_a_run_queues_the_embedding_of_the_listeners_it_touched_and_a_worker_embeds_them(app, station, monkeypatch):

@@ -51,3 +51,19 @@ def test_a_bar_of_the_segment_page_opens_the_explorer_on_those_listeners(open_ta
     tab.get_by_test_id("profile-channel_type").locator("a.bar-label").first.click()
     tab.wait_for_url("**/explorer?segment=super_fan&channel_type=*")
     expect(tab.get_by_role("heading", level=1)).to_be_visible()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_listener_page_shows_who_behaves_alike_with_what_they_share(open_tab, screenshot, size):
+    tab = open_tab("listener", size)
+    panel = tab.get_by_test_id("similar")
+    expect(panel).to_have_attribute("data-loaded", "true")
+    expect(panel.get_by_test_id("similar-note").or_(panel.get_by_test_id("similar-none"))).to_be_visible()
+    rows = panel.get_by_test_id("similar-row")
+    if rows.count():
+        expect(rows.first.get_by_test_id("similar-shares")).to_contain_text("Shares ")
+        scores = [float(s) for s in rows.get_by_test_id("score").evaluate_all("els => els.map(e => e.dataset.score)")]
+        assert scores == sorted(scores, reverse=True) and all(s >= 0.75 for s in scores)
+    assert tab.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
+    panel.scroll_into_view_if_needed()
+    screenshot(tab, f"listener-lookalikes-{size}")

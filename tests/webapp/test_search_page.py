@@ -1,5 +1,5 @@
-"""The search page and the listener page's look-alikes over HTTP: ranked results with scores and why they matched,
-filters, the contract's defaults, invalid values as messages, htmx fragments, tenancy and sign-in."""
+"""The search page over HTTP: ranked results with scores and why they matched, filters, the contract's defaults,
+invalid values as messages, htmx fragments, tenancy and sign-in (the look-alikes: test_lookalike_pages.py)."""
 from __future__ import annotations
 
 import re
@@ -158,41 +158,6 @@ def test_without_signing_in_the_search_sends_to_the_login_page(client, station, 
     assert response.status_code == status
     target = response.headers["Location"] if status == 302 else response.headers["HX-Redirect"]
     assert target.startswith("/login")
-
-
-def test_the_listener_page_loads_its_look_alikes_lazily(signed_in):
-    html = signed_in.get(f"/stations/1/listeners/{HYMN}").text
-    panel = re.search(r'<section id="similar"[^>]*>', html).group(0)
-    assert f'hx-get="/stations/1/listeners/{HYMN}/similar"' in panel and 'hx-trigger="load"' in panel
-    assert f'href="/stations/1/listeners/{HYMN}/similar"' in html  # the link that works without scripts
-
-
-def test_the_look_alikes_are_the_listeners_of_the_same_theme_with_scores_and_links(signed_in):
-    response = signed_in.get(f"/stations/1/listeners/{HYMN}/similar", headers={"HX-Request": "true"})
-    assert response.status_code == 200 and "<html" not in response.text
-    alike = re.findall(r'data-testid="similar-row" data-originator="([^"]+)"', response.text)
-    assert alike and HYMN not in alike and {o[:5] for o in alike[:3]} == {"27821"}
-    assert len(alike) <= 10 and all(s >= 0.75 for s in scores(response.text))
-    assert f'href="/stations/1/listeners/{alike[0]}"' in response.text
-
-
-def test_without_scripts_the_look_alikes_are_a_page_of_their_own(signed_in):
-    response = signed_in.get(f"/stations/1/listeners/{HYMN}/similar")
-    assert response.status_code == 200 and "<html" in response.text and "Listeners like this one" in response.text
-    assert f'href="/stations/1/listeners/{HYMN}"' in response.text  # back to the listener
-
-
-def test_a_listener_with_no_look_alike_above_the_threshold_says_so(client, station):
-    create_user("lwazi@coast.fm", PASSWORD, companies=[2], name="Lwazi")
-    client.post("/login", data={"email": "lwazi@coast.fm", "password": PASSWORD})
-    response = client.get("/stations/2/listeners/27830000001/similar", headers={"HX-Request": "true"})
-    assert response.status_code == 200
-    assert 'data-testid="similar-none"' in response.text and "No other listener is alike enough" in response.text
-
-
-def test_the_look_alikes_of_an_unknown_listener_are_the_404_page(signed_in):
-    response = signed_in.get("/stations/1/listeners/27899999999/similar")
-    assert response.status_code == 404
 
 
 def test_a_station_without_listeners_explains_how_to_get_them_whatever_the_query(client, app):
