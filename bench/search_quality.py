@@ -10,12 +10,11 @@ recall (of at most `limit` relevant listeners) and nDCG@10; means overall, per k
 queries; the median latency of the full pipeline. Then the station's calibration on held-out labelled queries (its
 own labelled queries split in two, each half fitted and read on the other) and custom segments and audiences from
 five themes (precision of members carrying the theme). Tables are printed; figures go to
-measured/search_quality.json.
+measured/search_quality.json. Look-alikes are measured by bench.lookalikes.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import statistics
 import time
@@ -25,8 +24,6 @@ from pathlib import Path
 import numpy as np
 
 from bench.search_labels import Query, Truth, labelled_set, ndcg, precision, recall
-from core.listeners.snapshot import Snapshot
-from core.search.index import VectorIndex, similarity_of
 
 DATA = Path("bench/data/search_quality")
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -213,89 +210,6 @@ def reliability() -> dict:
             "bands": bands}
 
 
-SEEDS, SEED_TOP = 60, 100
-ALIKE = 0.5
-"""Two listeners are alike, for measuring look-alike scores, when they are in the same segment and share
-at least half of what the station knows of either (Jaccard of their TRAITS): what a producer who asks for listeners
-like this one means, and what a look-alike audience is bought for."""
-MANY_TRAITS = ("timeslots", "channels", "campaign_types", "tags", "inferred_interests")
-ONE_TRAITS = ("language", "location", "peak_time_of_day")
-
-
-def traits(snap: Snapshot) -> np.ndarray:
-    """Each listener's traits as one row of booleans (shows, channels, campaign types, tags, interests, language,
-    place, daypart)."""
-    parts = [np.asarray(snap.cols[name], dtype=bool) for name in MANY_TRAITS if name in snap.cols]
-    for name in ONE_TRAITS:
-        if name in snap.cols:
-            codes = snap.cols[name]
-            parts.append(codes[:, None] == np.arange(len(snap.vocab.get(name, ())))[None, :])
-    return np.hstack(parts) if parts else np.zeros((len(snap), 0), dtype=bool)
-
-
-def alike(held: np.ndarray, segments: np.ndarray, seed: int, rows: np.ndarray) -> np.ndarray:
-    """Whether each of these rows is alike the seed row (ALIKE)."""
-    shared = held[rows] @ held[seed].astype(np.int32)
-    either = held[rows].sum(axis=1) + held[seed].sum() - shared
-    return (segments[rows] == segments[seed]) & (shared >= ALIKE * np.maximum(either, 1))
-
-
-def seeds_of(row_ids: np.ndarray, count: int = SEEDS) -> np.ndarray:
-    """Listeners with a vector spread evenly over the station (the same ones each time: a fit is repeatable)."""
-    rows = np.flatnonzero(row_ids >= 0)
-    return rows[np.linspace(0, len(rows) - 1, min(count, len(rows))).astype(int)] if len(rows) else rows
-
-
-def lookalikes_measured(snap: Snapshot, index: VectorIndex, row_ids: np.ndarray, seeds: np.ndarray,
-                        top: int = SEED_TOP) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Each seed's `top` look-alikes by similarity among the listeners with a vector: their similarities, and
-    whether each is alike the seed."""
-    held, segments = traits(snap), snap.cols["segment"]
-    rows = np.flatnonzero(row_ids >= 0)
-    position = dict(zip(row_ids[rows].tolist(), rows.tolist()))
-    sims, right = [], []
-    for seed in seeds.tolist():
-        others = row_ids[rows[rows != seed]]
-        cosines, found = index.search(index.vectors_of(row_ids[[seed]])[0], top, others)
-        found_rows = np.array([position[i] for i in found.tolist()], dtype=np.int64)
-        sims.append(similarity_of(cosines))
-        right.append(alike(held, segments, seed, found_rows) if len(found_rows) else np.zeros(0, dtype=bool))
-    return sims, right
-
-
-def lookalike_reliability() -> dict:
-    """Whether look-alike scores could be calibrated as search's are (issue 23): look-alikes of 2 x SEEDS listeners
-    spread over the station (each one's SEED_TOP most similar), the seeds split alternately in two and each half's
-    fit read on the other half's look-alikes: the share alike at a calibrated score of 0.75 or more, per band, and
-    at the raw similarity's 0.75 (what similar answers)."""
-    from core.calibration import calibrate
-    from core.explore.filters import ListenerFilter
-    from core.explore.operations import select
-    from core.search.vectors import current_index
-
-    sel, index = select(COMPANY, ListenerFilter()), current_index(COMPANY)
-    row_ids = index.ids_of(sel.snap.originators)
-    seeds = seeds_of(row_ids, 2 * SEEDS)
-    sims, right = lookalikes_measured(sel.snap, index, row_ids, seeds)
-    halves = [np.arange(len(seeds))[start::2] for start in (0, 1)]
-    scores, raw, relevant = [], [], []
-    for fit_on, read_on in (halves, halves[::-1]):
-        fitted = calibrate(np.concatenate([sims[i] for i in fit_on]), np.concatenate([right[i] for i in fit_on]))
-        scores.extend(fitted.confidences(sims[i]) for i in read_on)
-        raw.extend(sims[i] for i in read_on)
-        relevant.extend(right[i] for i in read_on)
-    scores, raw, relevant = np.concatenate(scores), np.concatenate(raw), np.concatenate(relevant)
-    bands = [{"score": f"{low:.2f}-{min(high, 1):.2f}" if low else f"<{high:.2f}", "look-alikes": int(inside.sum()),
-              "share alike": round(float(relevant[inside].mean()), 3) if inside.any() else None}
-             for low, high in BANDS for inside in [(scores >= low) & (scores < high)]]
-    return {"seeds": len(seeds), "look-alikes read": len(scores), "share alike": round(float(relevant.mean()), 3),
-            **{f"{name} at or above 0.75": {"look-alikes": int(kept.sum()),
-                                            "share alike": round(float(relevant[kept].mean()), 3) if kept.any()
-                                            else None}
-               for name, kept in (("calibrated", scores >= 0.75), ("raw similarity", raw >= 0.75))},
-            "raw similarity range": [round(float(raw.min()), 3), round(float(raw.max()), 3)], "bands": bands}
-
-
 def theme_answers(segments: list[dict], truth: Truth) -> list[dict]:
     """Each theme as a custom segment (limit 100) and as a saved audience (limit 500): members, and the share of
     them carrying the theme."""
@@ -376,7 +290,6 @@ def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
             "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),
             "summary": summary(rows), "queries": by_query(rows), "calibration": reliability(),
-            "look-alikes": lookalike_reliability(),
             "themes": theme_answers(segments, truth)}
 
 
@@ -396,9 +309,6 @@ def report(figures: dict) -> str:
         f"fitted and read crosswise): {calibration['at or above 0.68']:,} of {calibration['results read']:,} "
         f"results at 0.68 or more, {calibration['share relevant at or above 0.68']} of them relevant.",
         markdown(calibration["bands"]),
-        "Look-alikes (held-out seeds: " + json.dumps({k: v for k, v in figures["look-alikes"].items()
-                                                       if k != "bands"}) + "):",
-        markdown(figures["look-alikes"]["bands"]),
         "Custom segments (limit 100) and audiences (limit 500) from a theme:", markdown(figures["themes"])])
 
 
