@@ -153,7 +153,7 @@ class SimilarSchema(CoverageFields):
     best_score = fields.Float(allow_none=True, metadata={
         "description": "the best score among the candidates, returned or not (what a lower min_score would show)"})
     reason = fields.Str(allow_none=True, metadata={
-        "enum": [NO_INTERACTIONS],
+        "enum": [NO_INTERACTIONS, None],
         "description": f"why there are no look-alikes at all: {NO_INTERACTIONS}, the listener has no interaction "
                        "to be alike in"})
     results = fields.List(fields.Dict(), metadata={
