@@ -1,10 +1,11 @@
-"""Station overview: /api/v1/segments/{company_id}/summary, breakdown, insights and tags."""
+"""Station overview: /api/v1/segments/{company_id}/summary, breakdown, insights, tags and history."""
 from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import RAISE, Schema, fields, validate
 
+from core.history.query import INTERVALS, segment_history
 from core.segmentation import overview
 
 
@@ -77,6 +78,42 @@ class TagsSchema(Schema):
     tags = fields.List(fields.Nested(TagCountSchema))
 
 
+class HistoryArgsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    start = fields.Date(data_key="from", metadata={
+        "description": "first day, YYYY-MM-DD, in the station's time zone (default: 13 months before `to`)"})
+    end = fields.Date(data_key="to", metadata={"description": "last day, YYYY-MM-DD, in the station's time zone "
+                                                              "(default: the station's today)"})
+    interval = fields.Str(load_default="week", validate=validate.OneOf(INTERVALS), metadata={
+        "description": "a point per day, ISO week or month: the last point of each, with the moves, new and lost "
+                       "listeners of all its points"})
+
+
+Moves = fields.Dict(keys=fields.Str(), values=fields.Dict(keys=fields.Str(), values=fields.Int()), metadata={
+    "description": "{from segment: {to segment: listeners}}; `new` as a from: listeners heard for the first time"})
+
+
+class HistoryPointSchema(Schema):
+    date = fields.Str(metadata={"description": "YYYY-MM-DD in the station's time zone: the day counted"})
+    total = fields.Int(metadata={"description": "listeners heard from by then"})
+    segments = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={"description": "count per segment key"})
+    new = fields.Int(metadata={"description": "listeners heard for the first time in the interval"})
+    lost = fields.Int(metadata={"description": "listeners who became dormant in the interval"})
+    moves = Moves
+
+
+class HistorySchema(Schema):
+    company_id = fields.Int()
+    interval = fields.Str()
+    timezone = fields.Str()
+    points = fields.List(fields.Nested(HistoryPointSchema))
+    moves = Moves
+    start = fields.Str(attribute="from", data_key="from")
+    end = fields.Str(attribute="to", data_key="to")
+
+
 blp = Blueprint("segments", __name__, url_prefix="/api/v1/segments", description="Segments of a station")
 
 
@@ -110,3 +147,13 @@ class Tags(MethodView):
     def get(self, company_id: int):
         """All tags with their counts per segment"""
         return overview.segment_tags(company_id)
+
+
+@blp.route("/<company:company_id>/history")
+class History(MethodView):
+    @blp.arguments(HistoryArgsSchema, location="query", as_kwargs=False)
+    @blp.response(200, HistorySchema)
+    def get(self, args: dict, company_id: int):
+        """Segment sizes over time (by day, week or month), with new and lost listeners and the moves between
+        segments"""
+        return segment_history(company_id, args.get("start"), args.get("end"), args["interval"])

@@ -24,6 +24,8 @@ from core.config import Settings
 from core.credits import ledger
 from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents
 from core.db import connection, documents, queue
+from core.history import models as _history_models  # noqa: F401 - registers the package's documents
+from core.history import record as history
 from core.ingest import models as _ingest_models  # noqa: F401 - registers the package's documents
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
 from core.privacy import hooks as erasure_hooks
@@ -46,6 +48,8 @@ def start(settings: Settings) -> Database:
     config.activate(settings)
     runs.after_publish(vectors.schedule_refresh)
     queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners))
+    runs.after_run(history.after_run)
+    queue.register(history.REBUILD_JOB, queue.Kind(run=history.rebuild_job, attempts=3))
     erasure_hooks.register("vector_index", vectors.erase_vectors)
     erasure_hooks.register("ai_profiles", erase_ai_profile)
     erasure_hooks.register("demographic_promotions", erase_promotions)

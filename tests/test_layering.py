@@ -16,6 +16,7 @@ LAYERS = (
     ("core.listeners",),
     ("core.churn",),
     ("core.segmentation",),
+    ("core.history",),
     ("core.explore",),
     ("core.intelligence",),
     ("core.search",),

@@ -102,6 +102,16 @@ def profile(events: Events, now: datetime, tz_name: str, country: str, timeslot_
     return cols
 
 
+def rule_inputs(events: Events, now: datetime, local: np.ndarray) -> dict:
+    """The inputs of the segment rules (and nothing else) of every listener of `events` as of `now`, from their
+    interactions at or before it; `local` is `local_seconds(events.ts, tz)`, computed once by a caller that asks
+    for many `now`s (a station's past rebuilt week by week, core.history)."""
+    now_s = int(now.astimezone(UTC).timestamp())
+    keep = events.ts <= now_s
+    return _windows(events.row[keep], events.ts[keep], local[keep], events.channel[keep], events.campaign[keep],
+                    events.campaign_vocab, events.timeslot[keep], len(events.originators), now_s)
+
+
 def _windows(row, ts, local, channel, campaign, campaign_vocab, timeslot, n, now_s) -> dict:
     """Counts, recency and the other inputs of the segment rules."""
     age = now_s - ts

@@ -6,6 +6,7 @@ import pytest
 from core.access.api_keys import authenticate
 from core.access.users import verify_login
 from core.segmentation.overview import latest_run
+from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -78,3 +79,11 @@ def test_segment_all_segments_every_station(runner):
 def test_segment_needs_either_one_station_or_all(runner, args):
     result = runner.invoke(args=["segment", *args])
     assert result.exit_code != 0 and "--company or --all" in result.output
+
+
+def test_history_rebuilds_a_station_s_13_months_and_needs_a_station(runner):
+    make_listener(1, "27820000001", [event(3), event(40)])
+    segment_company(1, NOW)
+    result = runner.invoke(args=["history", "--company", "1", "--now", NOW.isoformat()])
+    assert result.exit_code == 0 and "Station 1: 57 weeks rebuilt" in result.output
+    assert runner.invoke(args=["history"]).exit_code == 2

@@ -1,0 +1,84 @@
+"""A station's history by interval, as the trends and the API read it.
+
+The series is the rebuilt weeks up to the last of them, then the days full runs recorded after it, so that a rebuilt
+past and the runs since never count a week twice. Each interval is represented by its last point (counts are
+stocks: how many listeners a segment had at the end of the interval); moves, new and lost listeners add up over it.
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from core.clock import station_today
+from core.errors import ValidationFailed
+from core.history.models import HistoryPoint
+from core.segmentation.rules import SEGMENTS
+from core.stations.companies import get_company
+
+INTERVALS = ("day", "week", "month")
+DEFAULT_SPAN = timedelta(days=396)
+"""13 months: what a rebuild covers."""
+
+
+def segment_history(company_id: int, start: date | None = None, end: date | None = None,
+                    interval: str = "week") -> dict:
+    """{"company_id", "interval", "from", "to", "points": [{"date", "total", "segments", "new", "lost", "moves"}],
+    "moves": {from: {to: n}} over the span (after its first point)}."""
+    company = get_company(company_id)
+    if interval not in INTERVALS:
+        raise ValidationFailed.one(["query", "interval"], f"Must be one of: {', '.join(INTERVALS)}.", "enum")
+    end = end or station_today(company.timezone)
+    start = start or end - DEFAULT_SPAN
+    if start > end:
+        raise ValidationFailed.one(["query", "from"], "Must not be after `to`.", "value_error")
+    points = [_bucket(group) for group in _grouped(_series(company_id, start, end), interval)]
+    return {"company_id": company_id, "interval": interval, "from": start.isoformat(), "to": end.isoformat(),
+            "timezone": company.timezone or "UTC", "points": points,
+            "moves": _summed(point["moves"] for point in points[1:])}
+
+
+def _series(company_id: int, start: date, end: date) -> list[dict]:
+    """The points of the span: rebuilt weeks, then the runs' days after the last of them."""
+    fields = {"_id": 0, "date": 1, "total": 1, "segments": 1, "moves": 1, "new": 1, "lost": 1, "source": 1}
+    found = list(HistoryPoint._get_collection().find(
+        {"company_id": company_id, "date": {"$gte": start.isoformat(), "$lte": end.isoformat()}}, fields))
+    rebuilt = sorted((p for p in found if p["source"] == "rebuilt"), key=lambda p: p["date"])
+    last = rebuilt[-1]["date"] if rebuilt else ""
+    runs = sorted((p for p in found if p["source"] == "run" and p["date"] > last), key=lambda p: p["date"])
+    return rebuilt + runs
+
+
+def _grouped(series: list[dict], interval: str) -> list[list[dict]]:
+    """Consecutive points of one day, ISO week or month together."""
+    groups: list[list[dict]] = []
+    for point in series:
+        key = _key(date.fromisoformat(point["date"]), interval)
+        if groups and _key(date.fromisoformat(groups[-1][-1]["date"]), interval) == key:
+            groups[-1].append(point)
+        else:
+            groups.append([point])
+    return groups
+
+
+def _key(day: date, interval: str) -> tuple:
+    if interval == "day":
+        return (day,)
+    if interval == "week":
+        return tuple(day.isocalendar()[:2])
+    return (day.year, day.month)
+
+
+def _bucket(group: list[dict]) -> dict:
+    last = group[-1]
+    return {"date": last["date"], "total": last["total"],
+            "segments": {key: int(last.get("segments", {}).get(key, 0)) for key in SEGMENTS},
+            "new": sum(p.get("new", 0) for p in group), "lost": sum(p.get("lost", 0) for p in group),
+            "moves": _summed(p.get("moves") or {} for p in group)}
+
+
+def _summed(matrices) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for matrix in matrices:
+        for source, row in matrix.items():
+            for target, n in row.items():
+                out.setdefault(source, {})[target] = out.get(source, {}).get(target, 0) + int(n)
+    return out
