@@ -4,8 +4,8 @@ email or a number: the text holds nothing that identifies the person, and the me
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,39 +27,11 @@ DAYPART_WORDS = {"overnight": "overnight", "breakfast": "breakfast, mornings", "
                  "afternoon": "afternoon", "drive": "drive time, commute", "evening": "evening"}
 
 
-@dataclass(frozen=True)
-class Document:
-    """A listener as search reads them: their profile as labelled values, and their latest messages."""
-
-    parts: tuple[tuple[str, tuple[str, ...]], ...]  # ("shows", ("Gospel Sunday", "The Drive")), in text order
-    messages: tuple[str, ...]
-
-    @property
-    def text(self) -> str:
-        """The whole text: the lexical index's document, and what decides whether the listener is embedded again."""
-        parts = [f"{label}: {', '.join(values)}" for label, values in self.parts]
-        if self.messages:
-            parts.append(MESSAGES_LABEL + " | ".join(self.messages))
-        return ". ".join(parts)
-
-    @property
-    def phrases(self) -> list[str]:
-        """One short phrase per value of the profile ("shows: Gospel Sunday"): few across a station, so each is
-        embedded once and a listener's profile is the mean of theirs (core.search.composed)."""
-        return [f"{label}: {value}" for label, values in self.parts for value in values]
-
-
-def listener_documents(snap: Snapshot, rows: np.ndarray, company: Company) -> list[Document]:
-    """The document of each of these snapshot rows, in their order."""
-    names = _names(snap, company)
-    messages = latest_messages(company.company_id, snap.originators[rows].tolist(), np.sort(snap.originators))
-    return [Document(_parts(snap, int(row), names), tuple(messages.get(str(snap.originators[row]), [])))
-            for row in rows]
-
-
 def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company) -> list[str]:
     """The text of each of these snapshot rows, in their order."""
-    return [document.text for document in listener_documents(snap, rows, company)]
+    names = _names(snap, company)
+    messages = latest_messages(company.company_id, snap.originators[rows].tolist(), np.sort(snap.originators))
+    return [_text(snap, int(row), names, messages.get(str(snap.originators[row]), [])) for row in rows]
 
 
 def lexical_document(text: str) -> str:
@@ -68,6 +40,11 @@ def lexical_document(text: str) -> str:
     "thanking the station for the music". Only the messages: the rest of the text is the service's own English."""
     head, label, said = text.partition(MESSAGES_LABEL)
     return head + label + glossed(said) if label else text
+
+
+def text_hash(text: str) -> str:
+    """What decides whether a listener is embedded again."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def latest_messages(company_id: int, originators: Iterable[str] | None,
@@ -94,21 +71,23 @@ def _names(snap: Snapshot, company: Company) -> dict[str, list[str]]:
             "inferred_interests": [str(t) for t in vocab.get("inferred_interests", [])]}
 
 
-def _parts(snap: Snapshot, row: int, names: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    parts = [("segment", (LABELS.get(_value(snap, "segment", row), ""),))]
+def _text(snap: Snapshot, row: int, names: dict[str, list[str]], messages: list[str]) -> str:
+    parts = [f"segment: {LABELS.get(_value(snap, 'segment', row), '')}"]
     for column, label in (("timeslots", "shows"), ("channels", "channels"), ("campaign_types", "takes part in"),
                           ("inferred_interests", "interests"), ("tags", "tags")):
         values = _members(snap, column, row, names[column])
         if values:
-            parts.append((label, tuple(values)))
+            parts.append(f"{label}: {', '.join(values)}")
     daypart = _value(snap, "peak_time_of_day", row)
     if daypart:
-        parts.append(("listens", (DAYPART_WORDS.get(daypart, daypart),)))
+        parts.append(f"listens: {DAYPART_WORDS.get(daypart, daypart)}")
     for name in CATEGORIES:
         value = _value(snap, name, row)
         if value:
-            parts.append((name.replace("inferred_", "likely ").replace("_", " "), (value,)))
-    return tuple(parts)
+            parts.append(f"{name.replace('inferred_', 'likely ').replace('_', ' ')}: {value}")
+    if messages:
+        parts.append(MESSAGES_LABEL + " | ".join(messages))
+    return ". ".join(parts)
 
 
 def _value(snap: Snapshot, name: str, row: int) -> str | None:

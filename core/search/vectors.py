@@ -24,10 +24,9 @@ from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
 from core.search import lexical_store, progress
-from core.search.composed import composed, pieces, vector_hash
 from core.search.embeddings import Embedder, embedder
 from core.search.models import EmbeddingCounter, ListenerEmbedding
-from core.search.texts import listener_documents
+from core.search.texts import listener_texts, text_hash
 from core.stations.companies import ensure_company
 
 log = logging.getLogger(__name__)
@@ -44,40 +43,34 @@ EMBED_JOB = "embed"
 
 def refresh_embeddings(company_id: int, originators: list[str] | None = None) -> dict:
     """Embed the listeners (all, or these) whose text changed since their vector was made; {"embedded", "kept",
-    "texts"} (texts: the distinct phrases and messages the model embedded, core.search.composed)."""
+    "texts"} (texts: the distinct texts the model embedded)."""
     model, snap = embedder(), snapshot.current(company_id)
     rows = _rows(snap, originators)
     if not len(rows):
         return {"embedded": 0, "kept": 0, "texts": 0}
-    documents = listener_documents(snap, rows, ensure_company(company_id))
-    texts = [document.text for document in documents]
-    hashes = [vector_hash(text) for text in texts]
+    texts = listener_texts(snap, rows, ensure_company(company_id))
+    hashes = [text_hash(text) for text in texts]
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
     population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
     _fill_texts(company_id, model.name, snap.originators[rows].tolist(), texts, stored)
-    made: dict[str, np.ndarray] = {}  # by phrase or message: each is embedded once
+    made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
     run = progress.begin(company_id, model.name, len(changed))
     try:
         for start in range(0, len(changed), EMBED_BATCH):
             part = changed[start:start + EMBED_BATCH]
-            fresh = [piece for piece in pieces(documents[i] for i in part) if piece not in made]
+            fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
             if fresh:
-                made.update(zip(fresh, model.embed(fresh)))
+                text_of = {hashes[i]: texts[i] for i in part}
+                made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
             for at in range(0, len(part), WRITE_BATCH):
                 written = part[at:at + WRITE_BATCH]
-                vectors = composed([documents[i] for i in written], made, _dim(model, made))
                 _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
-                       [texts[i] for i in written], vectors, population)
+                       [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
                 progress.advance(company_id, model.name, run, len(written))
     finally:
         progress.end(company_id, model.name, run)
     return {"embedded": len(changed), "kept": len(rows) - len(changed), "texts": len(made)}
-
-
-def _dim(model: Embedder, made: dict[str, np.ndarray]) -> int:
-    """The model's width (a remote model says it with its first answer)."""
-    return model.dim or (len(next(iter(made.values()))) if made else 0)
 
 
 def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
@@ -132,7 +125,7 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     now, first = utcnow(), last - len(originators) + 1
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
-                  {"$set": {"text_hash": vector_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
+                  {"$set": {"text_hash": text_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
                             "seq": first + i, "updated_at": now}}, upsert=True)
         for i, (o, t, v) in enumerate(zip(originators, texts, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, population)
@@ -144,12 +137,12 @@ def _fill_texts(company_id: int, model: str, originators: list[str], texts: list
     query = {"company_id": company_id, "model": model, "text": {"$exists": False}}
     bare = {doc["originator"]: doc["_id"]
             for doc in ListenerEmbedding._get_collection().find(query, {"_id": 1, "originator": 1})}
-    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == vector_hash(t)]
+    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == text_hash(t)]
     for at in range(0, len(kept), WRITE_BATCH):
         part = kept[at:at + WRITE_BATCH]
         last = _seqs(company_id, model, len(part))
         ListenerEmbedding._get_collection().bulk_write([  # by _id with the condition (core.db.quirks)
-            UpdateOne({"_id": key, "text_hash": vector_hash(t), "text": {"$exists": False}},
+            UpdateOne({"_id": key, "text_hash": text_hash(t), "text": {"$exists": False}},
                       {"$set": {"text": t, "seq": last - len(part) + 1 + i}}) for i, (key, t) in enumerate(part)],
             ordered=False)
 

@@ -48,7 +48,7 @@ def test_a_file_that_cannot_be_read_exits_with_1(runner, tmp_path):
     path.write_text(row() + "\n")
     result = runner.invoke(args=["import", "interactions", str(path)])
     assert result.exit_code == 1
-    assert ".jsonl or .csv" in result.output
+    assert "unknown file type .txt" in result.output and ".jsonl" in result.output
     assert InteractionBatch.objects.count() == 0
 
 
