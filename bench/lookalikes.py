@@ -11,8 +11,10 @@ interests (the AI's rows, calibrated the same way), the whole-profile text vecto
 `similar` answered before; `--vectors`, which embeds the station first) and the simplest baseline, the listeners of
 the same segment with the same main show, most recently active first. Then the reliability table (score band ->
 share alike, on the held-out listeners' hundred nearest) and the latency of `similar` (the first call of a process
-builds the behaviour rows and fits the calibration; the others are timed one by one). Tables are printed; figures go
-to measured/lookalikes.json (lookalikes-<listeners>.json for other sizes).
+builds the behaviour rows and fits the calibration; the others are timed one by one); `--latency-at 100000` times
+it again, after everything else, on the station's snapshot repeated to that many listeners (the copies' numbers
+start with 9 and have no listener documents: only their latency is read). Tables are printed; figures go to
+measured/lookalikes.json (lookalikes-<listeners>.json for other sizes).
 """
 from __future__ import annotations
 
@@ -192,7 +194,36 @@ def reliability(st: Station) -> list[dict]:
     return rows
 
 
-def measure(listeners: int, seed: int, reuse: bool, vectors: bool) -> dict:
+def latency_at(st: Station, size: int) -> dict:
+    """`similar` timed for the held-out listeners on the station's snapshot repeated to `size` listeners, published
+    as the station's (the first call builds the rows and fits on all of them)."""
+    from core.listeners import snapshot
+    from core.search import lookalikes
+
+    snap = st.sel.snap
+    copies = [snap] + [renumbered(snap, k) for k in range(1, -(-size // len(snap)))]
+    snapshot.publish(snapshot.concat(copies).take(np.arange(size)))
+    lookalikes._behaviours.clear()
+    lookalikes._fits.clear()
+    ms, first = [], None
+    for seed in st.held_out.tolist():
+        started = time.perf_counter()
+        lookalikes.similar_listeners(COMPANY, str(snap.originators[seed]), min_score=MIN_SCORE, limit=LIMIT)
+        ms.append((time.perf_counter() - started) * 1000)
+        first = ms.pop() if first is None else first
+    return {"listeners": size, "first similar ms (builds rows, fits)": round(first),
+            "median ms": round(statistics.median(ms), 1), "p95 ms": round(float(np.percentile(ms, 95)), 1)}
+
+
+def renumbered(snap, copy: int):
+    """The snapshot's rows under other numbers: 9, the copy's number, then the originator's last digits."""
+    from core.listeners.snapshot import Snapshot
+
+    numbers = np.array([f"9{copy}{o[2:]}" for o in snap.originators.tolist()])
+    return Snapshot(snap.company_id, {**snap.cols, "originator": numbers}, snap.vocab, dict(snap.meta))
+
+
+def measure(listeners: int, seed: int, reuse: bool, vectors: bool, sizes: list[int] = ()) -> dict:
     """Every figure of the benchmark on a station of `listeners`."""
     from core.search.behaviour_vectors import GROUPS, group_counts, weighted
 
@@ -213,8 +244,10 @@ def measure(listeners: int, seed: int, reuse: bool, vectors: bool) -> dict:
             "min_score": MIN_SCORE, "limit": LIMIT, "held out": len(st.held_out), **timings,
             "methods": {name: scored(st, found) for name, found in methods.items()},
             "reliability": reliability(st),
-            "latency": {"first similar ms (builds rows, fits)": round(first), "median ms": round(
-                statistics.median(ms), 1), "p95 ms": round(float(np.percentile(ms, 95)), 1)}}
+            "latency": [{"listeners": listeners, "first similar ms (builds rows, fits)": round(first),
+                         "median ms": round(statistics.median(ms), 1),
+                         "p95 ms": round(float(np.percentile(ms, 95)), 1)},
+                        *(latency_at(st, size) for size in sizes)]}
 
 
 def report(figures: dict) -> str:
@@ -226,7 +259,7 @@ def report(figures: dict) -> str:
         f"{figures['held out']} held-out listeners, min_score {figures['min_score']}, limit {figures['limit']}:",
         markdown([{"method": name, **row} for name, row in figures["methods"].items()]),
         "Reliability on the held-out listeners' nearest by behaviour:", markdown(figures["reliability"]),
-        "Latency of similar: " + ", ".join(f"{k} {v}" for k, v in figures["latency"].items())])
+        "Latency of similar:", markdown(figures["latency"])])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -238,9 +271,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--reuse", action="store_true", help="the station a previous run left, as it is")
     parser.add_argument("--vectors", action="store_true", help="embed the station and compare its text vectors")
+    parser.add_argument("--latency-at", type=int, nargs="*", default=[],
+                        help="also time similar on the station's snapshot repeated to these sizes")
     args = parser.parse_args(argv)
     try:
-        figures = measure(args.listeners, args.seed, args.reuse, args.vectors)
+        figures = measure(args.listeners, args.seed, args.reuse, args.vectors, args.latency_at)
     finally:
         from core.db import embedded
 
