@@ -14,6 +14,7 @@ from core.access import models as _access_models  # noqa: F401 - registers the p
 from core.ai import models as _ai_models  # noqa: F401 - registers the package's documents
 from core.ai.profile import erase_ai_profile
 from core.ai.promote import erase_promotions
+from core.alerts import setup as alerts_setup
 from core.audiences import models as _audience_models  # noqa: F401 - registers the package's documents
 from core.audiences.members import erase_members
 from core.campaigns import models as _campaign_models  # noqa: F401 - registers the package's documents
@@ -35,6 +36,7 @@ from core.search import vectors
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
 from core.segmentation import runs
 from core.stations import models as _station_models  # noqa: F401 - registers the package's documents
+from core.webhooks import setup as webhooks_setup
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ def start(settings: Settings) -> Database:
     erasure_hooks.register("audiences", erase_members)
     erasure_hooks.register("recommendations", erase_recommendations)
     erasure_hooks.register("saved_plans", erase_plans)
+    webhooks_setup.register()
+    alerts_setup.register()
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()

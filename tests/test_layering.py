@@ -24,6 +24,8 @@ LAYERS = (
     ("core.ingest",),
     ("core.audiences", "core.campaigns"),
     ("core.privacy",),
+    ("core.webhooks",),
+    ("core.alerts",),
     ("core.demo",),
     ("core.health", "core.startup", "core.daily"),
     ("core.worker", "core.metrics"),

@@ -1,0 +1,6 @@
+"""The package's registrations at start-up (documents, jobs, run hooks), called by core.startup."""
+from __future__ import annotations
+
+
+def register() -> None:
+    """Register the package's jobs and hooks with the lower packages that offer registration points."""
