@@ -1,0 +1,107 @@
+"""The events a station's endpoints receive: one body per event and endpoint, queued in the outbox in the
+endpoint's order, and a delivery job queued for the worker. Runs, audiences and alerts produce them through `emit`
+and `queue_events`; nothing here sends anything."""
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from core.clock import utcnow
+from core.db import queue
+from core.listeners.declared import iter_listeners
+from core.listeners.fields import FLAGS, LISTED
+from core.webhooks.models import WebhookEndpoint, WebhookEvent
+
+EVENT_TYPES = ("listener.entered_segment", "listener.left_segment", "audience.members_changed", "alert.fired")
+"""What an endpoint may subscribe to."""
+TEST_EVENT = "webhook.test"
+SHAREABLE = (*LISTED, "tags", *FLAGS)
+"""The listener's exported fields a station may choose to share with an endpoint (never more)."""
+DELIVER_JOB = "webhook"
+CHUNK = 5000
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event to queue: its type, data, and the listener it is about (None for a station's event)."""
+
+    type: str
+    data: dict = field(default_factory=dict)
+    originator: str | None = None
+
+
+def emit(company_id: int, event_type: str, data: dict, originator: str | None = None) -> int:
+    """Queue one event for every endpoint of the station subscribed to its type; how many were queued."""
+    return queue_events(company_id, [Event(event_type, data, originator)])
+
+
+def subscribed(company_id: int, types: Iterable[str]) -> list[dict]:
+    """The station's endpoints subscribed to any of these types, oldest first."""
+    return list(WebhookEndpoint._get_collection().find(
+        {"company_id": company_id, "events": {"$in": list(types)}}, sort=[("created_at", 1)]))
+
+
+def queue_events(company_id: int, events: list[Event], endpoints: list[dict] | None = None) -> int:
+    """Queue the events for each subscribed endpoint (in bulk, in the given order) with the fields it shares, and
+    ask a worker to deliver them; how many were queued."""
+    endpoints = subscribed(company_id, {e.type for e in events}) if endpoints is None else endpoints
+    queued = 0
+    fields = _shared_fields(company_id, events, endpoints)
+    for endpoint in endpoints:
+        mine = [e for e in events if e.type in endpoint.get("events", ()) or e.type == TEST_EVENT]
+        if mine:
+            queued += _queue_for(endpoint, mine, fields)
+    return queued
+
+
+def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> int:
+    """Insert the endpoint's bodies under a range of its sequence numbers, then queue its delivery job."""
+    first = _take_seq(endpoint["webhook_id"], len(events))
+    now = utcnow()
+    created, shared = now.isoformat().replace("+00:00", "Z"), endpoint.get("shared_fields") or []
+    docs = []
+    for offset, event in enumerate(events):
+        event_id = f"evt_{uuid.uuid4().hex}"
+        data = {**event.data, **_picked(fields.get(event.originator), shared)}
+        body = {"id": event_id, "type": event.type, "created_at": created, "company_id": endpoint["company_id"],
+                "data": data}
+        docs.append({"company_id": endpoint["company_id"], "webhook_id": endpoint["webhook_id"],
+                     "event_id": event_id, "seq": first + offset, "type": event.type, "originator": event.originator,
+                     "body": json.dumps(body, separators=(",", ":"), default=str), "delivered": False,
+                     "attempts": 0, "created_at": now})
+    for start in range(0, len(docs), CHUNK):
+        WebhookEvent._get_collection().insert_many(docs[start:start + CHUNK], ordered=False)
+    schedule(endpoint["webhook_id"])
+    return len(docs)
+
+
+def schedule(webhook_id: str) -> None:
+    """Ask a worker to deliver the endpoint's waiting events (merged with a job that already waits, which keeps
+    its backoff: new events wait behind the ones that failed, in order)."""
+    queue.enqueue(DELIVER_JOB, f"{DELIVER_JOB}:{webhook_id}", {"webhook_id": webhook_id})
+
+
+def _take_seq(webhook_id: str, count: int) -> int:
+    """The first of `count` sequence numbers of the endpoint, reserved atomically (several processes queue)."""
+    doc = WebhookEndpoint._get_collection().find_one_and_update(
+        {"webhook_id": webhook_id}, {"$inc": {"next_seq": count}}, projection={"next_seq": 1})
+    return int((doc or {}).get("next_seq") or 0)
+
+
+def _shared_fields(company_id: int, events: list[Event], endpoints: list[dict]) -> dict[str, dict]:
+    """The listeners' fields that any endpoint shares, read once for every event that names a listener."""
+    wanted = sorted({name for e in endpoints for name in e.get("shared_fields") or () if name in SHAREABLE})
+    originators = sorted({e.originator for e in events if e.originator})
+    if not wanted or not originators:
+        return {}
+    projection = {"_id": 0, "originator": 1, **{name: 1 for name in wanted}}
+    return {doc["originator"]: doc for doc in iter_listeners(company_id, originators, projection)}
+
+
+def _picked(doc: dict | None, shared: list[str]) -> dict:
+    """The fields this endpoint shares, from the listener's document (nothing when there is none)."""
+    if not doc or not shared:
+        return {}
+    return {name: doc.get(name) for name in shared if name in SHAREABLE}

@@ -1,0 +1,69 @@
+"""The stored endpoints, queued events and delivery log of a station's webhooks."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, StringField
+
+from core.db.documents import stored
+
+KEEP_EVENTS = timedelta(days=30)
+"""How long a delivered event stays for a replay, then MongoDB deletes it."""
+KEEP_LOG = timedelta(days=30)
+"""How long the delivery log keeps an attempt."""
+
+
+@stored
+class WebhookEndpoint(Document):
+    """Where a station's chosen events go: the URL, the secret that signs them, and the listener fields it shares."""
+
+    company_id = IntField(required=True)
+    webhook_id = StringField(required=True, unique=True)
+    url = StringField(required=True)
+    secret = StringField(required=True)
+    events = ListField(StringField())
+    shared_fields = ListField(StringField())
+    next_seq = IntField(default=0)  # the next event's place in the endpoint's order
+    created_at = DateTimeField(required=True)
+    meta = {"collection": "webhook_endpoints", "indexes": [("company_id", "created_at")]}
+
+
+@stored
+class WebhookEvent(Document):
+    """One event for one endpoint (the outbox): its body, its place in the endpoint's order (`seq`), and whether it
+    was delivered. The listener's originator is kept beside the body so that erasure finds it."""
+
+    company_id = IntField(required=True)
+    webhook_id = StringField(required=True)
+    event_id = StringField(required=True)  # the idempotency id the receiver sees, the same on every attempt
+    seq = IntField(required=True)
+    type = StringField(required=True)
+    originator = StringField()
+    body = StringField(required=True)  # the event as sent, JSON
+    delivered = BooleanField(default=False)
+    attempts = IntField(default=0)
+    created_at = DateTimeField(required=True)
+    delivered_at = DateTimeField()
+    meta = {"collection": "webhook_events", "indexes": [
+        ("webhook_id", "delivered", "seq"), ("company_id", "originator"), "event_id",
+        {"fields": ["delivered_at"], "expireAfterSeconds": int(KEEP_EVENTS.total_seconds())}]}
+
+
+@stored
+class WebhookDelivery(Document):
+    """One POST to an endpoint: the events it carried (by id), its answer, how long it took and what went wrong."""
+
+    company_id = IntField(required=True)
+    webhook_id = StringField(required=True)
+    delivery_id = StringField(required=True, unique=True)
+    event_ids = ListField(StringField())
+    types = ListField(StringField())
+    status = IntField()  # the receiver's HTTP status; None when it never answered
+    ok = BooleanField(default=False)
+    latency_ms = IntField()
+    attempt = IntField(default=1)
+    error = StringField()
+    replay_of = StringField()
+    at = DateTimeField(required=True)
+    meta = {"collection": "webhook_deliveries", "indexes": [
+        ("webhook_id", "-at"), {"fields": ["at"], "expireAfterSeconds": int(KEEP_LOG.total_seconds())}]}
