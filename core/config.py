@@ -60,6 +60,9 @@ class Settings:
     # Reverse proxies in front of the web processes whose X-Forwarded-For and -Proto are trusted (0: none): the
     # sign-in throttle counts per client address, which behind a proxy is only known from its header
     trusted_proxies: int = 0
+    # How long a worker's claim of a job stands without renewal (renewed every quarter of it while the job runs): the
+    # longest a dead worker's job waits for another worker. Shorter takes over sooner but renews more often.
+    job_lease_s: float = 120.0
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -96,6 +99,7 @@ class Settings:
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
             max_upload_mb=_positive(env.get("MAX_UPLOAD_MB") or "100", "MAX_UPLOAD_MB"),
             trusted_proxies=_count(env.get("TRUSTED_PROXIES") or "0", "TRUSTED_PROXIES"),
+            job_lease_s=_seconds(env.get("JOB_LEASE_S") or "120", "JOB_LEASE_S"),
         )
 
     @property

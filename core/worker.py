@@ -111,7 +111,7 @@ class Worker:
 
     def _keep(self, job: dict, done: threading.Event) -> None:
         """Renew the job's lease until it is done; give up when another worker took it over."""
-        while not done.wait(queue.LEASE.total_seconds() / 4):
+        while not done.wait(queue.lease_length().total_seconds() / 4):
             try:
                 if not queue.renew(job):
                     log.warning("job %s %s was taken over by another worker", job["kind"], job["key"])

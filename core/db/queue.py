@@ -22,11 +22,10 @@ from mongoengine import DateTimeField, DictField, Document, IntField, StringFiel
 from pymongo import ReturnDocument
 
 from core.clock import utcnow
+from core.config import active
 from core.db.documents import stored
 from core.logs import current_request_id
 
-LEASE = timedelta(minutes=2)
-"""How long a claim stands without renewal: the longest a dead worker's job waits for another worker."""
 KEEP_DONE = timedelta(days=7)
 """How long finished jobs stay readable (for /metrics and the people on call), then MongoDB deletes them."""
 BACKOFF_S = (30, 120, 600, 1800, 3600)
@@ -78,6 +77,12 @@ def kinds() -> dict[str, Kind]:
     return dict(_kinds)
 
 
+def lease_length() -> timedelta:
+    """How long a claim stands without renewal (JOB_LEASE_S, 2 minutes by default): the longest a dead worker's job
+    waits for another worker."""
+    return timedelta(seconds=active().job_lease_s)
+
+
 def _jobs():
     return Job._get_collection()
 
@@ -103,7 +108,7 @@ def claim(worker: str, names: list[str] | None = None, now: datetime | None = No
     due = {"$or": [{"state": "queued", "run_after": {"$lte": now}},
                    {"state": "running", "lease_until": {"$lt": now}}], **kinds_asked}
     return _jobs().find_one_and_update(
-        due, {"$set": {"state": "running", "owner": worker, "lease_until": now + LEASE, "started_at": now},
+        due, {"$set": {"state": "running", "owner": worker, "lease_until": now + lease_length(), "started_at": now},
               "$inc": {"attempts": 1}},
         sort=[("run_after", 1)], return_document=ReturnDocument.AFTER)
 
@@ -112,7 +117,7 @@ def renew(job: dict, now: datetime | None = None) -> bool:
     """Extend the claim while working; False when another worker took the job over meanwhile."""
     now = now or utcnow()
     return bool(_jobs().update_one({"_id": job["_id"], "owner": job["owner"], "state": "running"},
-                                   {"$set": {"lease_until": now + LEASE}}).modified_count)
+                                   {"$set": {"lease_until": now + lease_length()}}).modified_count)
 
 
 def finish(job: dict, error: str | None = None, now: datetime | None = None) -> str:

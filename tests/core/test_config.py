@@ -84,3 +84,13 @@ def test_no_proxy_is_trusted_unless_trusted_proxies_says_how_many():
 def test_a_trusted_proxies_setting_that_is_not_a_count_fails_at_start_up(value):
     with pytest.raises(ValueError, match="TRUSTED_PROXIES"):
         Settings.from_env({"TRUSTED_PROXIES": value})
+
+
+def test_a_job_s_lease_stands_2_minutes_by_default_and_job_lease_s_changes_it():
+    assert Settings.from_env({}).job_lease_s == 120.0
+    assert Settings.from_env({"JOB_LEASE_S": "4.5"}).job_lease_s == 4.5
+
+
+def test_a_job_lease_that_is_not_a_number_of_seconds_fails_at_start_up():
+    with pytest.raises(ValueError, match="JOB_LEASE_S"):
+        Settings.from_env({"JOB_LEASE_S": "two minutes"})

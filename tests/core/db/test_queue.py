@@ -4,11 +4,13 @@ its attempts are spent."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from core.clock import utcnow
+from core.config import activate, active
 from core.db import queue
 
 pytestmark = pytest.mark.db
@@ -72,10 +74,28 @@ def test_a_dead_worker_s_job_is_taken_over_once_its_lease_ran_out_and_the_dead_o
     queue.enqueue("note", "a", {"words": []})
     first = queue.claim("dead")
     assert queue.claim("alive") is None  # the lease still stands
-    later = utcnow() + queue.LEASE + timedelta(seconds=1)
+    later = utcnow() + queue.lease_length() + timedelta(seconds=1)
     second = queue.claim("alive", now=later)
     assert second["_id"] == first["_id"] and second["attempts"] == 2
     assert not queue.renew(first) and queue.renew(second)
+
+
+@pytest.fixture
+def short_leases(app):
+    """Claims that stand 5 seconds (JOB_LEASE_S=5), as in the multi-host test."""
+    before = active()
+    activate(replace(before, job_lease_s=5.0))
+    yield
+    activate(before)
+
+
+def test_a_claim_stands_as_long_as_job_lease_s_says_then_another_worker_takes_the_job(kinds, short_leases):
+    queue.enqueue("note", "a", {"words": []})
+    now = utcnow()
+    first = queue.claim("dead", now=now)
+    assert queue.claim("alive", now=now + timedelta(seconds=4.5)) is None
+    second = queue.claim("alive", now=now + timedelta(seconds=5.5))
+    assert second["_id"] == first["_id"] and second["owner"] == "alive"
 
 
 def test_a_failed_job_is_tried_again_after_a_growing_wait_then_marked_failed(kinds):
