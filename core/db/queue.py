@@ -56,12 +56,13 @@ class Job(Document):
 
 @dataclass(frozen=True)
 class Kind:
-    """How a kind of job is worked: its handler (given the payload), how two waiting payloads merge, and how many
-    attempts it gets."""
+    """How a kind of job is worked: its handler (given the payload), how two waiting payloads merge, how many
+    attempts it gets, and the waits before its 2nd, 3rd, ... attempt (the last repeats)."""
 
     run: Callable[[dict], object]
     merge: Callable[[dict, dict], dict] = lambda waiting, new: new
     attempts: int = 5
+    backoff_s: tuple[int, ...] = BACKOFF_S
 
 
 _kinds: dict[str, Kind] = {}
@@ -123,11 +124,12 @@ def renew(job: dict, now: datetime | None = None) -> bool:
 def finish(job: dict, error: str | None = None, now: datetime | None = None) -> str:
     """Mark the job done, or failed: queued again after a growing wait while attempts remain. Its new state."""
     now = now or utcnow()
-    allowed = _kinds[job["kind"]].attempts if job["kind"] in _kinds else 1
+    kind = _kinds.get(job["kind"])
+    allowed, backoff = (kind.attempts, kind.backoff_s) if kind else (1, BACKOFF_S)
     if error is None:
         update = {"state": "done", "finished_at": now, "error": None}
     elif job["attempts"] < allowed:
-        wait = BACKOFF_S[min(job["attempts"] - 1, len(BACKOFF_S) - 1)]
+        wait = backoff[min(job["attempts"] - 1, len(backoff) - 1)]
         update = {"state": "queued", "run_after": now + timedelta(seconds=wait), "error": error}
     else:
         update = {"state": "failed", "finished_at": now, "error": error}

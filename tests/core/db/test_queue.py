@@ -112,6 +112,25 @@ def test_a_failed_job_is_tried_again_after_a_growing_wait_then_marked_failed(kin
     assert jobs()[0]["error"] == "boom" and queue.claim("w", now=now + timedelta(days=1)) is None
 
 
+def test_a_kind_with_its_own_backoff_waits_by_it_and_the_others_keep_the_default(kinds):
+    queue.register("patient", queue.Kind(run=lambda payload: None, attempts=4, backoff_s=(5, 50)))
+    try:
+        now, waits = utcnow(), {}
+        for name in ("patient", "note"):
+            queue.enqueue(name, "a", {"words": []})
+            waits[name] = []
+            for _ in range(3):
+                job = queue.claim("w", [name], now=now)
+                queue.finish(job, "boom", now=now)
+                run_after = jobs(kind=name)[0]["run_after"].replace(tzinfo=now.tzinfo)
+                waits[name].append(round((run_after - now).total_seconds()))
+                now = run_after
+        assert waits["patient"] == [5, 50, 50]  # the last wait repeats
+        assert waits["note"][:2] == [30, 120]
+    finally:
+        queue._kinds.pop("patient", None)
+
+
 def test_the_queue_depth_counts_waiting_jobs_per_kind(kinds):
     for key in ("a", "b"):
         queue.enqueue("note", key, {"words": []})
