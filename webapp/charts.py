@@ -2,9 +2,14 @@
 order, and every bar and cell a link into the explorer narrowed to its listeners (the drill-down)."""
 from __future__ import annotations
 
+from datetime import date
+
+from core.explore.operations import int_param
 from core.explore.spec import REPEATABLE, SPEC
+from core.history.query import joined_and_left, share_of
 from core.listeners.fields import AGE_GROUPS
 from core.segmentation.rules import SEGMENTS
+from core.text.wording import number
 from webapp.helpers import link
 from webapp.labels import value_label
 
@@ -75,3 +80,126 @@ def heat_map(cross: dict, base: str = "", filters: list = ()) -> dict:
     for cell in (c for row in rows for c in row["cells"]):
         cell["heat"] = min(cell["pct"] / top, 1.0)  # shaded against the strongest pair, so that contrasts show
     return {"total": cross["total"], "channels": channels, "rows": rows}
+
+
+STEP, ROW, PAD = 30, 56, 6
+"""A trend point's column (px): 30 wide and 56 high, the whole column its tap target; PAD keeps dots off the edge."""
+LABEL_EVERY = 2
+"""A date under every other column: a label is wider than a column."""
+
+
+def trend_day(iso: str, interval: str) -> str:
+    """How a point's date reads under a chart: "16 Nov" for a week (its last day), "Nov 2026" for a month."""
+    day = date.fromisoformat(iso)
+    return f"{day.day} {day:%b}" if interval == "week" else f"{day:%b %Y}"
+
+
+def trend_row(label: str, values: list, dates: list[str], url: str, kind: str = "line", css: str = "",
+              text=number) -> dict:
+    """One series as an SVG row: a line (or bars) over columns of STEP px, each column a link to `url`; a value of
+    None (nothing to share of) is drawn as a gap."""
+    known = [v for v in values if v is not None]
+    top = max(known or [0]) or 1
+    points = []
+    for i, (value, iso) in enumerate(zip(values, dates)):
+        x = i * STEP + STEP / 2
+        height = 0 if value is None else (ROW - 2 * PAD) * value / top
+        points.append({"x": x, "y": ROW - PAD - height, "h": height, "left": i * STEP, "value": value,
+                       "text": "no listeners" if value is None else text(value), "date": iso, "url": url})
+    path = " ".join(f"{'M' if i == 0 or points[i - 1]['value'] is None else 'L'}{p['x']:.1f} {p['y']:.1f}"
+                    for i, p in enumerate(points) if p["value"] is not None)
+    return {"label": label, "kind": kind, "css": css, "points": points, "path": path, "width": len(values) * STEP,
+            "latest": points[-1]["text"] if points else "", "top": text(max(known)) if known else "", "url": url}
+
+
+def trend_ticks(dates: list[str], interval: str) -> list[dict]:
+    """The dates under a chart's columns, every LABEL_EVERY-th from the latest back, so that the latest shows."""
+    last = len(dates) - 1
+    return [{"x": i * STEP + STEP / 2, "text": trend_day(iso, interval)} for i, iso in enumerate(dates)
+            if (last - i) % LABEL_EVERY == 0]
+
+
+def share_text(share: float) -> str:
+    """A share of the station as a chart and its table say it: "13.1%"."""
+    return f"{100 * share:.1f}%"
+
+
+def trend_chart(chart_id: str, title: str, rows: list[dict], dates: list[str], interval: str, note: str = "") -> dict:
+    """A chart of trend rows over the same columns, with its ticks and the table behind it (a row per date)."""
+    for row in rows:
+        for point in row["points"]:
+            point["period"] = period(point["date"], interval)
+    table = [{"date": iso, "period": period(iso, interval), "cells": [row["points"][i]["text"] for row in rows]}
+             for i, iso in enumerate(dates)]
+    return {"id": chart_id, "title": title, "rows": rows, "ticks": trend_ticks(dates, interval), "note": note,
+            "width": len(dates) * STEP, "columns": [row["label"] for row in rows], "table": table[::-1]}
+
+
+def overview_trends(trends: dict, base: str, labels: dict) -> list[dict]:
+    """The overview's charts: every segment's size, the station's new and lost listeners per week, its at-risk
+    share; each column a link into the explorer (today's listeners of the segment: the past is not kept per
+    listener)."""
+    points, weekly, interval = trends["points"], trends["weekly"], trends["interval"]
+    dates, weeks = [p["date"] for p in points], [p["date"] for p in weekly]
+    sizes = [trend_row(labels[key], [p["segments"][key] for p in points], dates, link(base, [("segment", key)]),
+                     css=f"seg-{key}") for key in SEGMENTS]
+    moved = [trend_row("New", [p["new"] for p in weekly], weeks, link(base, [("segment", "new_listener")]), "bars",
+                       "seg-new_listener"),
+             trend_row("Lost", [p["lost"] for p in weekly], weeks, link(base, [("segment", "dormant")]), "bars",
+                       "seg-dormant")]
+    share = [trend_row(labels["at_risk"], [p["at_risk_share"] for p in points], dates,
+                       link(base, [("segment", "at_risk")]), css="seg-at_risk", text=share_text)]
+    return [trend_chart("sizes", "Segment sizes", sizes, dates, interval),
+            trend_chart("new-lost", "New and lost listeners per week", moved, weeks, "week",
+                        "New: heard for the first time that week. Lost: gone dormant that week."),
+            trend_chart("at-risk", "At-risk share of the station", share, dates, interval)]
+
+
+def segment_trend_charts(trends: dict, key: str, base: str, labels: dict) -> list[dict]:
+    """A segment page's charts: its size, who joined and left it per week, and its share of the station beside the
+    at-risk share."""
+    points, weekly, interval = trends["points"], trends["weekly"], trends["interval"]
+    dates, weeks = [p["date"] for p in points], [p["date"] for p in weekly]
+    url, css = link(base, [("segment", key)]), f"seg-{key}"
+    moves = [joined_and_left(p["moves"], key) for p in weekly]
+    shares = [trend_row(labels[key], [share_of(p, key) for p in points], dates, url, css=css, text=share_text)]
+    if key != "at_risk":
+        shares.append(trend_row(labels["at_risk"], [p["at_risk_share"] for p in points], dates,
+                                link(base, [("segment", "at_risk")]), css="seg-at_risk", text=share_text))
+    return [trend_chart("sizes", f"{labels[key]} over time",
+                        [trend_row(labels[key], [p["segments"][key] for p in points], dates, url, css=css)],
+                        dates, interval),
+            trend_chart("new-lost", "Joined and left per week",
+                        [trend_row("Joined", [m[0] for m in moves], weeks, url, "bars", css),
+                         trend_row("Left", [m[1] for m in moves], weeks, url, "bars", "seg-dormant")], weeks, "week",
+                        "Joined: came from another segment or were heard for the first time. Left: moved to another."),
+            trend_chart("at-risk", "Share of the station", shares, dates, interval)]
+
+
+def period(iso: str, interval: str) -> str:
+    """The interval a point stands for, as a table row and a link say it: "week to 16 Nov 2026", "Nov 2026"."""
+    day = date.fromisoformat(iso)
+    return f"week to {day.day} {day:%b %Y}" if interval == "week" else f"{day:%b %Y}"
+
+
+def flow_matrix(moves: dict, base: str, labels: dict) -> dict:
+    """From -> to over the span: a row per segment listeners left (first-time listeners last), a column per segment
+    they joined, each count a link into the explorer (today's listeners of the segment joined)."""
+    sources = [key for key in SEGMENTS if moves.get(key)] + (["new"] if moves.get("new") else [])
+    top = max([n for s in sources for t, n in moves[s].items() if t != s] or [0]) or 1
+    rows = []
+    for source in sources:
+        cells = [{"to": t, "count": moves[source].get(t, 0) if t != source else 0, "self": t == source,
+                  "heat": min(moves[source].get(t, 0) / top, 1.0), "url": link(base, [("segment", t)])}
+                 for t in SEGMENTS]
+        rows.append({"key": source, "label": "First heard" if source == "new" else labels[source], "cells": cells,
+                     "total": sum(c["count"] for c in cells)})
+    joined = [sum(r["cells"][i]["count"] for r in rows) for i in range(len(SEGMENTS))]
+    return {"rows": rows, "joined": joined, "moved": sum(joined)}
+
+
+def trend_choice(args) -> tuple[str, int]:
+    """The interval and the span in weeks a person chose (`?interval=month&weeks=13`); by week over 26 weeks unless
+    said. core.history.query refuses a value it does not offer."""
+    interval = args.get("interval", "week")
+    return interval, int_param(args.to_dict(flat=False), "weeks", 26)

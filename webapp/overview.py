@@ -4,8 +4,11 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from core.history.query import SPANS, segment_trends
 from core.segmentation import overview
 from core.segmentation.requested import SegmentationBusy, segmentation_status, start_segmentation
+from core.segmentation.rules import LABELS
+from webapp.charts import flow_matrix, overview_trends, trend_choice
 from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("overview", __name__)
@@ -21,10 +24,16 @@ def index():
 @bp.get("/stations/<int:company_id>/")
 @login_required
 def page(company_id: int):
-    """The overview page; with HX-Request alone (a refresh), only its body."""
+    """The overview page, its trends by week or month over the chosen weeks (`?interval=&weeks=`); with HX-Request
+    alone (a refresh), only its body."""
     station = open_station(company_id)
+    trends = segment_trends(company_id, *trend_choice(request.args))
+    base = url_for("explorer.page", company_id=company_id)
     return render_htmx("overview/page.html", "overview/_fragment.html", station=station,
-                       segmentation=segmentation_status(company_id), **overview.station_overview(company_id))
+                       segmentation=segmentation_status(company_id), **overview.station_overview(company_id),
+                       trends=trends, trend_charts=overview_trends(trends, base, LABELS), SPANS=SPANS,
+                       flows=flow_matrix(trends["moves"], base, LABELS),
+                       trend_url=url_for(".page", company_id=company_id))
 
 
 @bp.get("/stations/<int:company_id>/segmentation")

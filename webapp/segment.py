@@ -8,11 +8,12 @@ from flask_login import login_required
 from core.errors import NotFound
 from core.explore.operations import int_param
 from core.explore.spec import SPEC
+from core.history.query import SPANS, segment_trends
 from core.intelligence.risk import station_backtest
 from core.intelligence.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
 from core.segmentation.overview import segment_breakdown
-from core.segmentation.rules import SEGMENTS
-from webapp.charts import FEWEST_FOR_A_SHARE, with_filter
+from core.segmentation.rules import LABELS, SEGMENTS
+from webapp.charts import FEWEST_FOR_A_SHARE, flow_matrix, segment_trend_charts, trend_choice, with_filter
 from webapp.helpers import open_station, render_htmx
 from webapp.labels import title, value_label
 
@@ -35,7 +36,11 @@ def page(company_id: int, segment_key: str):
     profile = segment_profile(company_id, segment_key, limit)
     base = url_for("explorer.page", company_id=company_id)
     stats = next(row for row in segment_breakdown(company_id)["segments"] if row["segment"] == segment_key)
+    trends = segment_trends(company_id, *trend_choice(request.args))
     return render_htmx("segment/page.html", "segment/_fragment.html", station=station, profile=profile,
+                       trends=trends, trend_charts=segment_trend_charts(trends, segment_key, base, LABELS), SPANS=SPANS,
+                       flows=flow_matrix(trends["moves"], base, LABELS), trend_segment=segment_key,
+                       trend_url=url_for(".page", company_id=company_id, segment_key=segment_key),
                        stats=stats, FEWEST_FOR_A_SHARE=FEWEST_FOR_A_SHARE, churn_backtest=station_backtest(company_id),
                        groups=[{"key": g, "title": GROUP_TITLES[g], "charts": [chart(profile, name, base)
                                                                              for name in GROUPS[g]]} for g in GROUPS])

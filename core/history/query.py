@@ -11,8 +11,10 @@ from datetime import date, timedelta
 from core.clock import station_today
 from core.errors import ValidationFailed
 from core.history.models import HistoryPoint
+from core.segmentation.insights import being, members
 from core.segmentation.rules import SEGMENTS
 from core.stations.companies import get_company
+from core.text.wording import plural
 
 INTERVALS = ("day", "week", "month")
 DEFAULT_SPAN = timedelta(days=396)
@@ -82,3 +84,53 @@ def _summed(matrices) -> dict[str, dict[str, int]]:
             for target, n in row.items():
                 out.setdefault(source, {})[target] = out.get(source, {}).get(target, 0) + int(n)
     return out
+
+
+TREND_INTERVALS = ("week", "month")
+SPANS = (4, 13, 26, 52)
+"""The spans, in weeks, a person may read the trends over: a month, a quarter, half a year, a year."""
+
+
+def segment_trends(company_id: int, interval: str = "week", weeks: int = 26, today: date | None = None) -> dict:
+    """The trends of the station's last `weeks` weeks from one read of its stored points (a few hundred at most):
+    sizes and the at-risk share by week or month, new and lost listeners per week, and the flows over the span."""
+    company = get_company(company_id)
+    if interval not in TREND_INTERVALS:
+        raise ValidationFailed.one(["query", "interval"], f"Must be one of: {', '.join(TREND_INTERVALS)}.", "enum")
+    if weeks not in SPANS:
+        raise ValidationFailed.one(["query", "weeks"], f"Must be one of: {', '.join(map(str, SPANS))}.", "enum")
+    end = today or station_today(company.timezone)
+    series = _series(company_id, end - timedelta(weeks=weeks), end)
+    points = [_bucket(group) for group in _grouped(series, interval)]
+    for point in points:
+        point["at_risk_share"] = share_of(point, "at_risk")
+    moves = _summed(p.get("moves") or {} for p in series[1:])
+    return {"company_id": company_id, "interval": interval, "weeks": weeks, "to": end.isoformat(),
+            "from": (end - timedelta(weeks=weeks)).isoformat(), "points": points,
+            "weekly": [_bucket(group) for group in _grouped(series, "week")], "moves": moves, "flows": flows(moves)}
+
+
+def share_of(point: dict, key: str) -> float | None:
+    """A segment's share of the station's listeners at a point (0 to 1); None where the station had none."""
+    return point["segments"].get(key, 0) / point["total"] if point["total"] else None
+
+
+def flows(moves: dict[str, dict[str, int]]) -> list[dict]:
+    """The moves between two different segments, the largest first, each with a sentence a person reads."""
+    found = [{"from": source, "to": target, "count": n, "sentence": flow_sentence(source, target, n)}
+             for source, row in moves.items() for target, n in row.items() if n and source != target]
+    order = {key: i for i, key in enumerate(("new", *SEGMENTS))}
+    return sorted(found, key=lambda f: (-f["count"], order.get(f["from"], 99), order.get(f["to"], 99)))
+
+
+def flow_sentence(source: str, target: str, count: int) -> str:
+    """'120 super fans became at risk', '5 first-time listeners joined as new listeners'."""
+    if source == "new":
+        return f"{plural(count, 'first-time listener')} joined as {being(target, count)}"
+    return f"{members(source, count)} became {being(target, count)}"
+
+
+def joined_and_left(moves: dict[str, dict[str, int]], key: str) -> tuple[int, int]:
+    """How many listeners came into a segment (first-time listeners included) and how many went out of it."""
+    joined = sum(row.get(key, 0) for source, row in moves.items() if source != key)
+    return joined, sum(n for target, n in moves.get(key, {}).items() if target != key)
