@@ -63,6 +63,15 @@ class Settings:
     # How long a worker's claim of a job stands without renewal (renewed every quarter of it while the job runs): the
     # longest a dead worker's job waits for another worker. Shorter takes over sooner but renews more often.
     job_lease_s: float = 120.0
+    # Alerts' mail (core.alerts): the SMTP server the worker sends digests and alerts through (no host: no mail),
+    # its login (the password left out of the settings' repr), the sender, and STARTTLS before the login
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = field(default=None, repr=False)
+    smtp_from: str = "alerts@localhost"
+    smtp_starttls: bool = True
+    alerts_at: str = "07:00"  # each station's daily check of its alert rules, in the station's own time zone
     prices: dict = field(default_factory=lambda: dict(DEFAULT_PRICES))
 
     @classmethod
@@ -99,6 +108,13 @@ class Settings:
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),
             max_upload_mb=_positive(env.get("MAX_UPLOAD_MB") or "100", "MAX_UPLOAD_MB"),
             trusted_proxies=_count(env.get("TRUSTED_PROXIES") or "0", "TRUSTED_PROXIES"),
+            smtp_host=env.get("SMTP_HOST") or None,
+            smtp_port=_positive(env.get("SMTP_PORT") or "587", "SMTP_PORT"),
+            smtp_user=env.get("SMTP_USER") or None,
+            smtp_password=env.get("SMTP_PASSWORD") or None,
+            smtp_from=(env.get("SMTP_FROM") or "alerts@localhost").strip(),
+            smtp_starttls=_flag(env.get("SMTP_STARTTLS"), True, "SMTP_STARTTLS"),
+            alerts_at=_clock_time(env.get("ALERTS_AT") or "07:00", "ALERTS_AT"),
             job_lease_s=_seconds(env.get("JOB_LEASE_S") or "120", "JOB_LEASE_S"),
         )
 

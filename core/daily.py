@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from core.alerts.check import daily_check, last_checked
+from core.alerts.store import stations_with_rules
 from core.clock import as_utc, utcnow
 from core.config import Settings
 from core.db.connection import UNAVAILABLE
@@ -63,7 +65,16 @@ def jobs_of(settings: Settings) -> list[DailyJob]:
                              purge.clean_since))
     if settings.daily_segmentation:
         jobs.extend(segmentation_job(company, settings.segment_at) for company in list_companies())
+    jobs.extend(alerts_job(company, settings.alerts_at) for company in list_companies(stations_with_rules()))
     return jobs
+
+
+def alerts_job(company: Company, at: str) -> DailyJob:
+    """A station's daily check of its alert rules at `at` in its own zone, for the stations that have rules (a rule
+    fires once a week at most, so a check after a run the same day adds nothing twice)."""
+    company_id = company.company_id
+    return DailyJob(f"alerts:{company_id}", at, lambda now: daily_check(company_id, now),
+                    lambda: last_checked(company_id), tz=company.timezone or "UTC")
 
 
 def segmentation_job(company: Company, at: str) -> DailyJob:
