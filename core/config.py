@@ -52,6 +52,9 @@ class Settings:
     # `flask --app wsgi segment --all` instead).
     segment_at: str = "00:00"
     daily_segmentation: bool = True
+    # Hosts webhooks may reach over plain http, private or loopback addresses included (comma-separated names or
+    # addresses, e.g. 127.0.0.1 for tests); every other endpoint must be https to a public address
+    webhook_allow_hosts: tuple[str, ...] = ()
     # Failed sign-ins allowed per account (its normalised email) and per client address, as limits' "N/period"
     login_limit_account: str = "5/minute"
     login_limit_address: str = "20/minute"
@@ -103,6 +106,8 @@ class Settings:
             daily_purge=_flag(env.get("DAILY_PURGE"), True, "DAILY_PURGE"),
             segment_at=_clock_time(env.get("SEGMENT_AT") or "00:00", "SEGMENT_AT"),
             daily_segmentation=_flag(env.get("DAILY_SEGMENTATION"), True, "DAILY_SEGMENTATION"),
+            webhook_allow_hosts=tuple(h.strip().lower() for h in (env.get("WEBHOOK_ALLOW_HOSTS") or "").split(",")
+                                      if h.strip()),
             login_limit_account=_rate(env.get("LOGIN_LIMIT_ACCOUNT") or "5/minute", "LOGIN_LIMIT_ACCOUNT"),
             login_limit_address=_rate(env.get("LOGIN_LIMIT_ADDRESS") or "20/minute", "LOGIN_LIMIT_ADDRESS"),
             cookie_secure=_flag(env.get("COOKIE_SECURE"), False, "COOKIE_SECURE"),

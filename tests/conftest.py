@@ -55,7 +55,8 @@ def test_env(mongodb_uri, tmp_path_factory):
     """The environment the app reads in tests."""
     return {"MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_test", "SECRET_KEY": "test-secret",
             "ADMIN_KEY": "test-admin-key", "DATA_DIR": str(tmp_path_factory.mktemp("data")),
-            "AUTO_EMBED": "false"}  # embedding every run's listeners would slow every test; search tests turn it on
+            "AUTO_EMBED": "false",  # embedding every run's listeners would slow every test; search tests turn it on
+            "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}  # webhook tests deliver to loopback receivers
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,9 @@ by re-running that same strategy (never new queries), deleted; expired once past
 a refresh sets a new one. Creating and refreshing are charged as "audience", the audience id as the subject."""
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from pymongo.errors import DuplicateKeyError
@@ -40,6 +42,26 @@ from core.text.names import name_key
 
 OPERATION = "audience"
 ID_BYTES = 8  # 11 URL-safe characters
+log = logging.getLogger(__name__)
+
+MembersChanged = Callable[[int, dict, dict], None]
+_after_members: list[MembersChanged] = []
+
+
+def after_members_change(callback: MembersChanged) -> None:
+    """Call `callback(company_id, audience, {"joined": [...], "left": [...]})` after an audience's members are saved
+    (created or refreshed), so that packages above (events to other systems) follow them; registered at start-up.
+    A failing callback is logged, never fails the audience."""
+    if callback not in _after_members:
+        _after_members.append(callback)
+
+
+def _members_changed(company_id: int, doc: dict, changes: dict) -> None:
+    for callback in _after_members:
+        try:
+            callback(company_id, doc, changes)
+        except Exception:  # noqa: BLE001 - the audience is saved; what follows it must not fail it
+            log.exception("after the members of audience %s of company %s changed", doc.get("audience_id"), company_id)
 
 
 def create_audience(company_id: int, name: str, theme: str, description: str | None = None,
@@ -60,6 +82,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
         doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
         _insert(doc)
+    _members_changed(company_id, doc, {"joined": [m["originator"] for m in doc["members"]], "left": []})
     return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
 
 
@@ -95,6 +118,7 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
                   "changes": changes}
         if not Audience._get_collection().update_one({"_id": doc["_id"]}, {"$set": update}).matched_count:
             raise AudienceNotFound()  # deleted meanwhile: nothing to pay for
+    _members_changed(company_id, {**doc, **update}, changes)
     made = {"provider": strategy["provider"], "model": strategy["model"], "tokens_in": 0, "tokens_out": 0}
     return {**detail({**doc, **update}, sel.snap, sel.company), "changes": changes, **coverage(sel),
             **_spent(made, bill)}

@@ -58,7 +58,7 @@ def queue_events(company_id: int, events: list[Event], endpoints: list[dict] | N
 
 def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> int:
     """Insert the endpoint's bodies under a range of its sequence numbers, then queue its delivery job."""
-    first = _take_seq(endpoint["webhook_id"], len(events))
+    first = take_seq(endpoint["webhook_id"], len(events))
     now = utcnow()
     created, shared = now.isoformat().replace("+00:00", "Z"), endpoint.get("shared_fields") or []
     docs = []
@@ -83,7 +83,7 @@ def schedule(webhook_id: str) -> None:
     queue.enqueue(DELIVER_JOB, f"{DELIVER_JOB}:{webhook_id}", {"webhook_id": webhook_id})
 
 
-def _take_seq(webhook_id: str, count: int) -> int:
+def take_seq(webhook_id: str, count: int) -> int:
     """The first of `count` sequence numbers of the endpoint, reserved atomically (several processes queue)."""
     doc = WebhookEndpoint._get_collection().find_one_and_update(
         {"webhook_id": webhook_id}, {"$inc": {"next_seq": count}}, projection={"next_seq": 1})

@@ -44,6 +44,7 @@ class WebhookEvent(Document):
     attempts = IntField(default=0)
     created_at = DateTimeField(required=True)
     delivered_at = DateTimeField()
+    replay_of = StringField()  # the delivery this copy replays
     meta = {"collection": "webhook_events", "indexes": [
         ("webhook_id", "delivered", "seq"), ("company_id", "originator"), "event_id",
         {"fields": ["delivered_at"], "expireAfterSeconds": int(KEEP_EVENTS.total_seconds())}]}

@@ -1,0 +1,142 @@
+"""Delivery by the worker: an endpoint's waiting events, oldest first, posted in signed batches by one worker at a
+time (a lease per endpoint keeps its order, and so each listener's); every POST logged with its status, latency,
+attempt and error. A failed batch fails the job, which the queue tries again with a backoff of over a day; the
+events wait, in order, meanwhile (at least once: the receiver tells a repeat by the event's id)."""
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+import time
+import uuid
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from core.clock import utcnow
+from core.db.leases import lease
+from core.errors import Conflict
+from core.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from core.webhooks.signing import HEADER, signature
+from core.webhooks.urls import UrlRefused, resolve_for_delivery
+
+BATCH = 200
+"""Events per POST."""
+TIMEOUT_S = 10.0
+"""The longest a receiver may take to answer a POST; longer is a failure, tried again later."""
+BACKOFF_S = (30, 60, 120, 300, 600, 1200, 2400, 3600, 7200, 14400)
+"""Waits before each further attempt of an endpoint's deliveries (the last repeats)..."""
+ATTEMPTS = 16
+"""...for this many attempts: 31 hours from the first failure before the job gives up (the events stay queued and
+the next event of the endpoint starts again)."""
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not take a batch (refused, failed, timed out or unreachable)."""
+
+
+def deliver_job(payload: dict) -> int:
+    """What a worker does with a delivery job: every waiting event of the endpoint; how many were delivered."""
+    endpoint = WebhookEndpoint._get_collection().find_one({"webhook_id": payload["webhook_id"]})
+    if endpoint is None:
+        return 0  # deleted meanwhile, its events with it
+    try:
+        with lease(f"webhook:{endpoint['webhook_id']}", ttl=timedelta(minutes=15), wait_s=0):
+            return deliver_waiting(endpoint)
+    except Conflict:
+        raise DeliveryFailed("another worker is delivering to this endpoint") from None
+
+
+def deliver_waiting(endpoint: dict) -> int:
+    """Post the endpoint's waiting events in order, a batch at a time, until none wait; DeliveryFailed at the first
+    batch the receiver does not take."""
+    delivered = 0
+    while events := _waiting(endpoint["webhook_id"]):
+        delivery = post_events(endpoint, events)
+        if not delivery["ok"]:
+            raise DeliveryFailed(delivery["error"])
+        delivered += len(events)
+    return delivered
+
+
+def _waiting(webhook_id: str) -> list[dict]:
+    return list(WebhookEvent._get_collection().find(
+        {"webhook_id": webhook_id, "delivered": False}, {"event_id": 1, "body": 1, "type": 1, "attempts": 1,
+                                                         "replay_of": 1}, sort=[("seq", 1)], limit=BATCH))
+
+
+def post_events(endpoint: dict, events: list[dict]) -> dict:
+    """POST these events as one signed batch, log the delivery and mark them delivered when the receiver took them;
+    the delivery as logged."""
+    body = ('{"events":[' + ",".join(e["body"] for e in events) + "]}").encode()
+    delivery_id = f"dlv_{uuid.uuid4().hex}"
+    status, error, latency_ms = send(endpoint, body, delivery_id)
+    ok, now, ids = error is None, utcnow(), [e["_id"] for e in events]
+    update = {"$inc": {"attempts": 1}, **({"$set": {"delivered": True, "delivered_at": now}} if ok else {})}
+    WebhookEvent._get_collection().update_many({"_id": {"$in": ids}}, update)
+    replayed = next((e["replay_of"] for e in events if e.get("replay_of")), None)
+    doc = {"company_id": endpoint["company_id"], "webhook_id": endpoint["webhook_id"], "delivery_id": delivery_id,
+           "event_ids": [e["event_id"] for e in events], "types": sorted({e["type"] for e in events}),
+           "status": status, "ok": ok, "latency_ms": latency_ms, "attempt": max(e["attempts"] for e in events) + 1,
+           "error": error, "replay_of": replayed, "at": now}
+    WebhookDelivery._get_collection().insert_one(dict(doc))
+    return doc
+
+
+def send(endpoint: dict, body: bytes, delivery_id: str) -> tuple[int | None, str | None, int]:
+    """(HTTP status or None, what went wrong or None, milliseconds) of one signed POST to the endpoint, connected
+    to the address checked just before (a name that now resolves to a private address is refused)."""
+    started = time.perf_counter()
+    try:
+        scheme, host, port, address = resolve_for_delivery(endpoint["url"])
+        connection = _connection(scheme, host, port, address)
+        headers = {"Content-Type": "application/json", "User-Agent": "listener-segmentation-webhooks/1",
+                   HEADER: signature(endpoint["secret"], body, int(time.time())), "X-Delivery-Id": delivery_id}
+        try:
+            connection.request("POST", _path(endpoint["url"]), body=body, headers=headers)
+            status = connection.getresponse().status
+        finally:
+            connection.close()
+    except UrlRefused as refused:
+        return None, f"refused: {refused.items[0]['msg']}", _ms(started)
+    except TimeoutError:
+        return None, f"no answer within {TIMEOUT_S:g} s", _ms(started)
+    except (OSError, http.client.HTTPException) as failure:
+        return None, f"connection failed: {type(failure).__name__}", _ms(started)
+    return status, None if 200 <= status < 300 else f"HTTP {status}", _ms(started)
+
+
+def _ms(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+class _Pinned(http.client.HTTPConnection):
+    """A plain connection to the address checked, whatever the name resolves to by the time it connects."""
+
+    def __init__(self, host: str, port: int, address: str):
+        super().__init__(host, port, timeout=TIMEOUT_S)
+        self.address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTls(http.client.HTTPSConnection):
+    """A TLS connection to the address checked, its certificate checked against the URL's host name."""
+
+    def __init__(self, host: str, port: int, address: str):
+        super().__init__(host, port, timeout=TIMEOUT_S, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self):
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+def _connection(scheme: str, host: str, port: int, address: str) -> http.client.HTTPConnection:
+    return (_PinnedTls if scheme == "https" else _Pinned)(host, port, address)
+

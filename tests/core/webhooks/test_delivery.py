@@ -1,0 +1,197 @@
+"""Delivery to loopback receivers that answer 200, 500, too late or close the connection: signed as the README's
+code verifies, batched, retried with a backoff of over a day, in order per listener, at least once (a repeat keeps
+its event id), replayed, logged; and URLs that reach private addresses refused when saved and at delivery."""
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from core.clock import utcnow
+from core.config import Settings
+from core.db import queue
+from core.db.leases import lease
+from core.errors import ValidationFailed
+from core.webhooks import delivery, urls
+from core.webhooks.endpoints import add_endpoint, list_deliveries, replay_delivery, send_test
+from core.webhooks.events import DELIVER_JOB, Event, emit, queue_events
+from core.webhooks.models import WebhookEndpoint, WebhookEvent
+from core.webhooks.urls import check_url
+from core.worker import Worker
+from tests.core.webhooks.receiver import receiving
+from tests.factories import make_company
+
+pytestmark = pytest.mark.db
+
+ROOT = Path(__file__).resolve().parents[3]
+SECRET = "a-secret-of-the-station-1"
+
+
+def readme_verifier():
+    """The README's verify_signature, run as a receiver would copy it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("**Verifying a delivery.**"):]
+    code = re.search(r"```python\n(.*?)```", section, flags=re.DOTALL).group(1)
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)  # noqa: S102 - the README's own example, as a reader runs it
+    return scope["verify_signature"]
+
+
+@pytest.fixture
+def receiver(app):
+    make_company(1)
+    with receiving() as server:
+        yield server
+
+
+def endpoint_for(server, events=("alert.fired",)) -> str:
+    return add_endpoint(1, server.url, SECRET, list(events))["webhook_id"]
+
+
+def work() -> int:
+    return Worker(settings=None).work_until_idle()
+
+
+def job() -> dict:
+    return queue.Job._get_collection().find_one({"kind": DELIVER_JOB})
+
+
+def test_a_delivery_is_signed_so_that_the_readme_s_code_verifies_it_and_rejects_a_changed_body(receiver):
+    endpoint_for(receiver)
+    emit(1, "alert.fired", {"rule": "super_fan falls below 1,000"})
+    work()
+    verify = readme_verifier()
+    request = receiver.received[0]
+    assert verify(SECRET, request["body"], request["headers"]["X-Signature"])
+    assert not verify(SECRET, request["body"].replace(b"1,000", b"9,000"), request["headers"]["X-Signature"])
+    assert not verify("another-secret-entirely", request["body"], request["headers"]["X-Signature"])
+    assert receiver.events()[0]["data"] == {"rule": "super_fan falls below 1,000"}
+
+
+def test_events_travel_in_batches(receiver):
+    endpoint_for(receiver)
+    queue_events(1, [Event("alert.fired", {"n": n}) for n in range(delivery.BATCH + 5)])
+    work()
+    assert [len(json.loads(r["body"])["events"]) for r in receiver.received] == [delivery.BATCH, 5]
+
+
+def test_a_failed_delivery_is_logged_and_tried_again_later_then_delivered_in_order_with_the_same_ids(receiver):
+    webhook_id = endpoint_for(receiver)
+    receiver.mode = "fail"
+    for n in range(3):
+        emit(1, "alert.fired", {"n": n}, originator="27820000001")
+    work()
+    assert job()["state"] == "queued" and job()["run_after"].replace(tzinfo=None) > utcnow().replace(tzinfo=None)
+    failed = list_deliveries(1, webhook_id)["deliveries"]
+    assert [(d["ok"], d["status"], d["error"], d["attempt"]) for d in failed] == [(False, 500, "HTTP 500", 1)]
+    emit(1, "alert.fired", {"n": 3}, originator="27820000001")  # waits behind the failed batch
+    receiver.mode = "ok"
+    queue.Job._get_collection().update_one({"kind": DELIVER_JOB}, {"$set": {"run_after": utcnow()}})
+    work()
+    sent = [json.loads(r["body"])["events"] for r in receiver.received]
+    assert [[e["data"]["n"] for e in batch] for batch in sent] == [[0, 1, 2], [0, 1, 2, 3]]
+    assert [e["id"] for e in sent[0]] == [e["id"] for e in sent[1][:3]]  # a repeat keeps its id
+    latest = list_deliveries(1, webhook_id)["deliveries"][0]
+    assert (latest["ok"], latest["status"], latest["attempt"]) == (True, 200, 2) and latest["latency_ms"] >= 0
+    assert WebhookEvent.objects(delivered=False).count() == 0
+
+
+@pytest.mark.parametrize("mode, error", [("slow", "no answer within 0.3 s"), ("close", "connection failed")])
+def test_a_receiver_that_does_not_answer_in_time_or_closes_the_connection_is_a_failure(receiver, monkeypatch,
+                                                                                       mode, error):
+    monkeypatch.setattr(delivery, "TIMEOUT_S", 0.3)
+    webhook_id = endpoint_for(receiver)
+    receiver.mode = mode
+    emit(1, "alert.fired", {"n": 1})
+    work()
+    logged = list_deliveries(1, webhook_id)["deliveries"][0]
+    assert not logged["ok"] and logged["status"] is None and logged["error"].startswith(error)
+    assert WebhookEvent.objects(delivered=False).count() == 1 and job()["state"] == "queued"
+
+
+def test_a_receiver_that_stays_down_is_tried_for_more_than_a_day_and_nothing_is_lost(receiver):
+    endpoint_for(receiver)
+    receiver.mode = "fail"
+    emit(1, "alert.fired", {"n": 1})
+    first = now = utcnow()
+    state = "queued"
+    while state == "queued":
+        claimed = queue.claim("w", [DELIVER_JOB], now=now)
+        try:
+            delivery.deliver_job(claimed["payload"])
+        except delivery.DeliveryFailed as failure:
+            state = queue.finish(claimed, str(failure), now=now)
+        if state == "queued":
+            now = job()["run_after"].replace(tzinfo=first.tzinfo)
+    assert state == "failed" and now - first > timedelta(days=1)
+    assert len(receiver.received) == delivery.ATTEMPTS
+    assert WebhookEvent.objects(delivered=False).count() == 1  # still there for the next attempt
+    receiver.mode = "ok"
+    emit(1, "alert.fired", {"n": 2})  # the next event starts the endpoint's deliveries again
+    work()
+    assert [e["data"]["n"] for e in json.loads(receiver.received[-1]["body"])["events"]] == [1, 2]
+
+
+def test_two_workers_never_deliver_one_endpoint_at_once(receiver):
+    webhook_id = endpoint_for(receiver)
+    emit(1, "alert.fired", {"n": 1})
+    with lease(f"webhook:{webhook_id}", wait_s=0), pytest.raises(delivery.DeliveryFailed):
+        delivery.deliver_job({"webhook_id": webhook_id})
+    assert receiver.received == []
+
+
+def test_a_delivery_replayed_sends_its_events_again_with_their_ids(receiver):
+    webhook_id = endpoint_for(receiver)
+    emit(1, "alert.fired", {"n": 1})
+    work()
+    delivered = list_deliveries(1, webhook_id)["deliveries"][0]
+    assert replay_delivery(1, webhook_id, delivered["delivery_id"])["queued"] == 1
+    work()
+    first, again = (json.loads(r["body"])["events"] for r in receiver.received)
+    assert first == again
+    assert list_deliveries(1, webhook_id)["deliveries"][0]["replay_of"] == delivered["delivery_id"]
+
+
+def test_the_test_button_sends_a_sample_event_to_that_endpoint_alone(receiver):
+    webhook_id = endpoint_for(receiver)
+    other = endpoint_for(receiver)
+    send_test(1, webhook_id)
+    work()
+    assert [e["type"] for e in receiver.events()] == ["webhook.test"]
+    assert list_deliveries(1, other)["deliveries"] == []
+
+
+@pytest.mark.parametrize("url", ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.1.2.3/in",
+                                 "https://[::1]/in", "https://localhost/in", "https://169.254.169.254/latest",
+                                 "ftp://hooks.example.com/", "https://user:pw@hooks.example.com/"])
+def test_a_url_that_is_not_https_to_a_public_address_is_refused(url):
+    with pytest.raises(ValidationFailed):
+        check_url(url, allow_hosts=())
+
+
+def test_http_to_an_allowed_host_is_accepted_and_https_to_a_public_name_too():
+    assert check_url("http://127.0.0.1:9000/in", allow_hosts=("127.0.0.1",))
+    assert check_url("https://hooks.example.com/in", allow_hosts=())
+
+
+def test_a_url_is_checked_again_at_delivery_and_a_private_address_is_refused_then(receiver, monkeypatch):
+    webhook_id = endpoint_for(receiver)
+    emit(1, "alert.fired", {"n": 1})
+    monkeypatch.setattr(delivery, "resolve_for_delivery", lambda url: urls.resolve_for_delivery(url, allow_hosts=()))
+    work()
+    logged = list_deliveries(1, webhook_id)["deliveries"][0]
+    assert receiver.received == [] and logged["error"].startswith("refused")
+
+
+def test_an_endpoint_s_secret_is_never_answered(receiver):
+    answer = add_endpoint(1, receiver.url, SECRET, ["alert.fired"])
+    assert SECRET not in json.dumps(answer) and WebhookEndpoint.objects.first().secret == SECRET
+
+
+def test_the_hosts_plain_http_may_reach_are_read_from_webhook_allow_hosts():
+    settings = Settings.from_env({"WEBHOOK_ALLOW_HOSTS": " 127.0.0.1, Hooks.Internal "})
+    assert settings.webhook_allow_hosts == ("127.0.0.1", "hooks.internal")
+    assert Settings.from_env({}).webhook_allow_hosts == ()
