@@ -1,0 +1,114 @@
+"""Where events come from: a full run's and a live batch's moves (left then entered, per listener), an audience's
+members joining, and erasure, after which nothing of the listener is queued, kept or sent."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from core.audiences.store import create_audience
+from core.clock import utcnow
+from core.db import queue
+from core.db.connection import get_db
+from core.ingest.live import record_interactions
+from core.privacy.erasure import erase_listener
+from core.segmentation.models import SegmentChange
+from core.segmentation.runs import segment_company
+from core.webhooks.endpoints import add_endpoint
+from core.webhooks.events import DELIVER_JOB
+from core.webhooks.models import WebhookEvent
+from core.worker import Worker
+from tests.conftest import restored
+from tests.core.webhooks.receiver import receiving
+from tests.factories import make_listener
+from tests.memory import NOW, event
+from tests.themes import GOSPEL_THEME, themed_station
+
+pytestmark = pytest.mark.db
+
+SEGMENT_EVENTS = ["listener.entered_segment", "listener.left_segment"]
+SECRET = "a-secret-of-the-station-1"
+
+
+def queued(**query) -> list[dict]:
+    return [json.loads(d["body"]) for d in WebhookEvent._get_collection().find(query, sort=[("seq", 1)])]
+
+
+@pytest.fixture
+def station(app):
+    """Company 1 segmented as of NOW: five listeners heard lately, one of them also a long time ago."""
+    for n in range(5):
+        make_listener(1, f"2782000000{n}", [event(d) for d in (1, 3, 8, 15)], location=f"Town {n}",
+                      name=f"Person {n}")
+    segment_company(1, NOW)
+    return 1
+
+
+def test_a_run_s_moves_are_queued_as_left_then_entered_per_listener_with_the_shared_fields(station):
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, SEGMENT_EVENTS, ["location"])
+    segment_company(1, NOW + timedelta(days=200))  # everyone has gone quiet since
+    moves = list(SegmentChange._get_collection().find({"at": {"$gt": NOW}}, sort=[("_id", 1)]))
+    assert len(moves) == 5
+    bodies = queued()
+    assert [b["type"] for b in bodies] == ["listener.left_segment", "listener.entered_segment"] * 5
+    for move, (left, entered) in zip(moves, zip(bodies[::2], bodies[1::2], strict=True), strict=True):
+        n = move["originator"][-1]
+        expected = {"originator": move["originator"], "from_segment": move["from_segment"],
+                    "to_segment": move["to_segment"], "location": f"Town {n}"}
+        assert {k: left["data"][k] for k in expected} == expected == {k: entered["data"][k] for k in expected}
+        assert "name" not in left["data"] and "Person" not in json.dumps(left)
+
+
+def test_an_endpoint_gets_only_the_types_it_chose(station):
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, ["listener.entered_segment"])
+    segment_company(1, NOW + timedelta(days=200))
+    assert {b["type"] for b in queued()} == {"listener.entered_segment"}
+
+
+def test_a_run_that_moves_nobody_queues_nothing(station):
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, SEGMENT_EVENTS)
+    segment_company(1, NOW)
+    assert queued() == []
+
+
+def test_a_live_batch_that_moves_a_listener_is_delivered_at_once(app):
+    now = utcnow()
+    make_listener(1, "27820000001", [event(120, now=now), event(150, now=now)])
+    segment_company(1, now)
+    with receiving() as receiver:
+        add_endpoint(1, receiver.url, SECRET, SEGMENT_EVENTS)
+        row = {"company_id": 1, "originator": "27820000001", "timestamp": (now - timedelta(hours=1)).isoformat(),
+               "channel_type": 2, "campaign_type": "song_request"}
+        record_interactions(1, [row])
+        job = queue.Job._get_collection().find_one({"kind": DELIVER_JOB})
+        assert job["run_after"].replace(tzinfo=None) <= utcnow().replace(tzinfo=None)  # due now, not after a run
+        Worker(settings=None).work_until_idle()
+        assert [(e["type"], e["data"]["from_segment"]) for e in receiver.events()] == [
+            ("listener.left_segment", "dormant"), ("listener.entered_segment", "dormant")]
+
+
+def test_an_audience_s_new_members_are_queued_as_joined(app):
+    restored("themed-1", themed_station)
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, ["audience.members_changed"])
+    made = create_audience(1, "Gospel", GOSPEL_THEME, limit=4, min_score=0)
+    bodies = queued()
+    assert [b["data"]["originator"] for b in bodies] == [m["originator"] for m in made["members"]]
+    assert {(b["data"]["change"], b["data"]["audience_id"]) for b in bodies} == {("joined", made["audience_id"])}
+
+
+def test_erasure_drops_the_listener_s_events_and_leaves_nothing_personal_in_any_webhook_store(station, test_env):
+    with receiving() as receiver:
+        add_endpoint(1, receiver.url, SECRET, SEGMENT_EVENTS, ["location"])
+        receiver.mode = "fail"
+        segment_company(1, NOW + timedelta(days=200))
+        Worker(settings=None).work_until_idle()  # the first batch fails: everything waits
+        erase_listener(1, "27820000003", test_env["SECRET_KEY"])
+        receiver.mode = "ok"
+        queue.Job._get_collection().update_many({"kind": DELIVER_JOB}, {"$set": {"run_after": utcnow()}})
+        Worker(settings=None).work_until_idle()
+        delivered = receiver.received[-1]["body"].decode()
+    assert "27820000003" not in delivered and "Town 3" not in delivered and "27820000002" in delivered
+    for name in ("webhook_events", "webhook_deliveries", "webhook_endpoints"):
+        stored = json.dumps(list(get_db()[name].find({}, {"_id": 0})), default=str)
+        assert "27820000003" not in stored and "Town 3" not in stored, name
