@@ -23,6 +23,7 @@ from api import (
     listener,
     overview,
     search,
+    webhooks,
 )
 from api.bodies import check_request_body
 from api.converters import CompanyIdConverter
@@ -83,7 +84,7 @@ def init_app(app: Flask) -> Api:
                                                                    "maximum": COMPANY_IDS[1]})
     api.register_converter(AnyConverter, lambda converter: {"type": "string", "enum": sorted(converter.items)})
     for area in (health, overview, explore, search, listener, imports, interactions, intelligence, ai, credits,
-                 custom_segments, audiences, agent):
+                 custom_segments, audiences, agent, webhooks):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters

@@ -18,6 +18,7 @@ from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest.jobs import ImportJob
 from core.segmentation.runs import segment_company
+from core.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -25,7 +26,8 @@ pytestmark = pytest.mark.db
 
 THEIRS, OURS = 1, 2
 SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001",
-           "segment_key": "super_fan", "audience_id": "theirs-aud-1", "plan_id": "0123456789abcdef"}
+           "segment_key": "super_fan", "audience_id": "theirs-aud-1", "plan_id": "0123456789abcdef",
+           "webhook_id": "wh_theirs1", "delivery_id": "dlv_theirs1"}
 """A real value of each path argument: a listener, an import job, a segment, an audience and a saved plan of the other
 company."""
 
@@ -54,6 +56,18 @@ def their_audience() -> None:
              members=[{"originator": SAMPLES["originator"], "score": 0.9, "query": 0}]).save()
 
 
+def their_webhook() -> None:
+    """A webhook endpoint of the other company, with one delivered event of the listener in its log."""
+    now = utcnow()
+    WebhookEndpoint(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], url="https://hooks.example.com/theirs",
+                    secret="their-secret-of-16+", events=["listener.entered_segment"], created_at=now).save()
+    WebhookEvent(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], event_id="evt_theirs1", seq=0,
+                 type="listener.entered_segment", originator=SAMPLES["originator"], body="{}", delivered=True,
+                 created_at=now, delivered_at=now).save()
+    WebhookDelivery(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], delivery_id=SAMPLES["delivery_id"],
+                    event_ids=["evt_theirs1"], ok=True, status=200, at=now).save()
+
+
 @pytest.fixture
 def other_company_client(app):
     """A client of company 2 in every way it can present itself: its API key and its producer's session."""
@@ -61,6 +75,7 @@ def other_company_client(app):
     make_listener(OURS, "27830000002", [event(3)])
     ImportJob(id=ObjectId(SAMPLES["job_id"]), company_id=THEIRS, kind="profiles", state="done").save()
     their_audience()
+    their_webhook()
     SavedPlan(company_id=THEIRS, plan_id=SAMPLES["plan_id"], name="Theirs", answer='{"brief": "theirs"}').save()
     for company_id in (THEIRS, OURS):
         segment_company(company_id, NOW)

@@ -23,15 +23,15 @@ class WebhookNotFound(NotFound):
         super().__init__(detail)
 
 
-def add_endpoint(company_id: int, url: str, secret: str, events: list[str], fields: list[str] = ()) -> dict:
+def add_endpoint(company_id: int, url: str, secret: str, events: list[str], share: list[str] = ()) -> dict:
     """Save an endpoint for the chosen events and shared fields; the endpoint as listed (without its secret)."""
     get_company(company_id)
-    _checked(url, secret, events, fields)
+    _checked(url, secret, events, share)
     if WebhookEndpoint.objects(company_id=company_id).count() >= MAX_ENDPOINTS:
         raise Conflict(f"A station keeps at most {MAX_ENDPOINTS} webhooks; remove one first.")
     endpoint = WebhookEndpoint(company_id=company_id, webhook_id=f"wh_{secrets.token_urlsafe(9)}", url=url.strip(),
                                secret=secret, events=list(dict.fromkeys(events)),
-                               shared_fields=list(dict.fromkeys(fields)), created_at=utcnow())
+                               shared_fields=list(dict.fromkeys(share)), created_at=utcnow())
     endpoint.save()
     return shown(endpoint.to_mongo().to_dict())
 
@@ -92,7 +92,7 @@ def send_test(company_id: int, webhook_id: str) -> dict:
 def shown(doc: dict, with_state: bool = False) -> dict:
     """An endpoint as answers show it: never its secret."""
     out = {"webhook_id": doc["webhook_id"], "company_id": doc["company_id"], "url": doc["url"],
-           "events": list(doc.get("events") or []), "fields": list(doc.get("shared_fields") or []),
+           "events": list(doc.get("events") or []), "share": list(doc.get("shared_fields") or []),
            "created_at": as_utc(doc["created_at"]).isoformat()}
     if with_state:
         out["waiting"] = WebhookEvent._get_collection().count_documents({"webhook_id": doc["webhook_id"],
@@ -117,7 +117,7 @@ def _find(company_id: int, webhook_id: str) -> dict:
     return doc
 
 
-def _checked(url: str, secret: str, events: list[str], fields: list[str]) -> None:
+def _checked(url: str, secret: str, events: list[str], share: list[str]) -> None:
     """Every problem of the endpoint asked for, refused before anything is saved."""
     if not url or len(url) > URL_MAX:
         raise ValidationFailed.one(["json", "url"], f"Give an https URL of at most {URL_MAX} characters.")
@@ -127,6 +127,6 @@ def _checked(url: str, secret: str, events: list[str], fields: list[str]) -> Non
     unknown = [e for e in events if e not in EVENT_TYPES]
     if not events or unknown:
         raise ValidationFailed.one(["json", "events"], "Choose one or more of: " + ", ".join(EVENT_TYPES) + ".")
-    if [f for f in fields if f not in SHAREABLE]:
-        raise ValidationFailed.one(["json", "fields"], "Share only these fields: " + ", ".join(SHAREABLE) + ".")
+    if [f for f in share if f not in SHAREABLE]:
+        raise ValidationFailed.one(["json", "share"], "Share only these fields: " + ", ".join(SHAREABLE) + ".")
     check_url(url)

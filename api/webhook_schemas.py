@@ -1,0 +1,76 @@
+"""The schemas of /api/v1/webhooks: an endpoint asked for and as answered (never its secret), and its deliveries."""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from api.bodies import StrictBodySchema
+from core.webhooks.endpoints import SECRET_MAX, SECRET_MIN, URL_MAX
+from core.webhooks.events import EVENT_TYPES, SHAREABLE
+
+
+class CreateWebhookRequestSchema(StrictBodySchema):
+    url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "description": (
+        "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS)")})
+    secret = fields.Str(required=True, metadata={"minLength": SECRET_MIN, "maxLength": SECRET_MAX, "description": (
+        "signs every delivery (X-Signature); never answered back")})
+    events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES)), required=True,
+                         validate=validate.Length(min=1), metadata={"description": "the event types to receive"})
+    share = fields.List(fields.Str(validate=validate.OneOf(SHAREABLE)), load_default=list,
+                          metadata={"description": "the listener fields the events carry besides the originator"})
+
+
+class DeliveriesArgsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    failed = fields.Bool(load_default=False, truthy={"true"}, falsy={"false"},
+                         metadata={"description": "true: only the deliveries that failed"})
+
+
+class DeliverySchema(Schema):
+    delivery_id = fields.Str()
+    at = fields.Str(metadata={"description": "ISO 8601, UTC"})
+    ok = fields.Bool(metadata={"description": "the receiver answered 2xx"})
+    status = fields.Int(allow_none=True, metadata={"description": "the receiver's HTTP status; null: no answer"})
+    latency_ms = fields.Int(allow_none=True)
+    attempt = fields.Int(metadata={"description": "how many times these events had been sent, this one included"})
+    error = fields.Str(allow_none=True)
+    events = fields.Int(metadata={"description": "events in the batch"})
+    types = fields.List(fields.Str())
+    replay_of = fields.Str(allow_none=True, metadata={"description": "the delivery this one replays"})
+
+
+class WebhookSchema(Schema):
+    webhook_id = fields.Str()
+    company_id = fields.Int()
+    url = fields.Str()
+    events = fields.List(fields.Str())
+    share = fields.List(fields.Str(), metadata={"description": "the listener fields its events carry"})
+    created_at = fields.Str(metadata={"description": "ISO 8601, UTC"})
+
+
+class WebhookStateSchema(WebhookSchema):
+    waiting = fields.Int(metadata={"description": "events queued, not yet delivered"})
+    last_delivery = fields.Nested(DeliverySchema, allow_none=True)
+
+
+class WebhookListSchema(Schema):
+    company_id = fields.Int()
+    webhooks = fields.List(fields.Nested(WebhookStateSchema), metadata={"description": "oldest first"})
+
+
+class DeliveryLogSchema(WebhookStateSchema):
+    deliveries = fields.List(fields.Nested(DeliverySchema), metadata={"description": "newest first, at most 100"})
+
+
+class WebhookDeletedSchema(Schema):
+    company_id = fields.Int()
+    webhook_id = fields.Str()
+    deleted = fields.Bool()
+
+
+class QueuedSchema(Schema):
+    webhook_id = fields.Str()
+    queued = fields.Int(metadata={"description": "events queued for the worker to deliver"})
+    type = fields.Str()
+    replay_of = fields.Str()
