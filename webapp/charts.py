@@ -115,8 +115,8 @@ def trend_row(label: str, values: list, dates: list[str], url: str, kind: str = 
 def trend_ticks(dates: list[str], interval: str) -> list[dict]:
     """The dates under a chart's columns, every LABEL_EVERY-th from the latest back, so that the latest shows."""
     last = len(dates) - 1
-    return [{"x": i * STEP + STEP / 2, "text": trend_day(iso, interval)} for i, iso in enumerate(dates)
-            if (last - i) % LABEL_EVERY == 0]
+    return [{"x": (i + 1) * STEP if i == last else i * STEP + STEP / 2, "anchor": "end" if i == last else "middle",
+             "text": trend_day(iso, interval)} for i, iso in enumerate(dates) if (last - i) % LABEL_EVERY == 0]
 
 
 def share_text(share: float) -> str:
@@ -129,8 +129,8 @@ def trend_chart(chart_id: str, title: str, rows: list[dict], dates: list[str], i
     for row in rows:
         for point in row["points"]:
             point["period"] = period(point["date"], interval)
-    table = [{"date": iso, "period": period(iso, interval), "cells": [row["points"][i]["text"] for row in rows]}
-             for i, iso in enumerate(dates)]
+    table = [{"date": iso, "period": period(iso, interval)[:1].upper() + period(iso, interval)[1:],
+              "cells": [row["points"][i]["text"] for row in rows]} for i, iso in enumerate(dates)]
     return {"id": chart_id, "title": title, "rows": rows, "ticks": trend_ticks(dates, interval), "note": note,
             "width": len(dates) * STEP, "columns": [row["label"] for row in rows], "table": table[::-1]}
 

@@ -1,0 +1,95 @@
+"""Issue 28, item 2, in headless Chromium: the trends of the overview and of a segment page fit a phone and a laptop
+(the charts scroll sideways inside their card, labels whole, every control 44 px high on a phone, none on another),
+pass axe, switch between weekly and monthly, and a column opens the explorer on its segment."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from core.access.users import create_user
+from core.history.models import HistoryPoint
+from core.segmentation.runs import segment_company
+from tests.factories import make_company, make_listener
+from tests.memory import NOW, event
+from tests.webapp.conftest import PASSWORD, SIZES
+from tests.webapp.test_every_page_browser import CONTROLS, overlaps
+from tests.webapp.test_trends_pages import WEEKS, store_history
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def station(app):
+    """Jozi FM: 6 dormant listeners and 14 others, 12 weeks of history; its producer."""
+    make_company(1, name="Jozi FM")
+    for n in range(20):
+        days = range(100, 201, 10) if n < 6 else [0.5 + i for i in range(12)]
+        make_listener(1, f"2782000{n:04d}", [event(d) for d in days])
+    segment_company(1, NOW)
+    HistoryPoint.objects(company_id=1).delete()  # the run's own point: the stored weeks alone are drawn
+    store_history(1)
+    create_user("thandi@jozi.fm", PASSWORD, companies=[1])
+    return 1
+
+
+def fits_and_is_accessible(page, size: str) -> None:
+    """No sideways scroll of the page, controls apart (44 px on a phone), no serious axe violation."""
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
+    controls = page.evaluate(CONTROLS)
+    assert not overlaps(page, controls)
+    if size == "phone":
+        small = [f"{c['name']} ({c['height']:.0f} px)" for c in controls if c["height"] < 44]
+        assert not small, "controls under 44 px:\n" + "\n".join(small)
+    violations = Axe().run(page).response["violations"]
+    serious = [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in violations
+               if v["impact"] in ("serious", "critical")]
+    assert not serious, "\n".join(serious)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", ["/stations/1/", "/stations/1/segments/at_risk"])
+def test_the_trends_fit_the_screen_and_pass_axe(page, sign_in, station, screenshot, csp_violations, size, path):
+    page.set_viewport_size(SIZES[size])
+    sign_in("thandi@jozi.fm")
+    page.goto(path)
+    trends = page.get_by_test_id("trends")
+    trends.scroll_into_view_if_needed()
+    for details in trends.get_by_test_id("trend-table").all():
+        details.locator("summary").click()
+    fits_and_is_accessible(page, size)
+    name = "overview" if path.endswith("/1/") else "segment"
+    page.set_viewport_size({**SIZES[size], "height": max(800, int(trends.bounding_box()["height"]) + 40)})
+    trends.screenshot(path=str(screenshot(page, f"issue28-trends-{name}-{size}").with_name(
+        f"issue28-trends-{name}-{size}-card.png")))
+    assert csp_violations == []
+
+
+def test_weekly_switches_to_monthly_and_back(page, sign_in, station):
+    sign_in("thandi@jozi.fm")
+    page.goto("/stations/1/")
+    sizes = page.get_by_test_id("trend-sizes")
+    expect(sizes.locator('[data-label="Super fans"] [data-testid="trend-point"]')).to_have_count(WEEKS)
+    page.get_by_test_id("trend-interval").select_option("month")
+    page.get_by_test_id("trend-weeks").select_option("13")
+    page.get_by_test_id("trend-apply").click()
+    expect(page).to_have_url(re.compile(r"interval=month&weeks=13"))
+    expect(page.get_by_test_id("trends")).to_have_attribute("data-interval", "month")
+    months = page.get_by_test_id("trend-sizes").locator('[data-label="Super fans"] [data-testid="trend-point"]')
+    assert 2 <= months.count() <= 4
+    expect(page.get_by_test_id("trend-sizes").get_by_test_id("trend-table").locator("th[scope=col]").first
+           ).to_have_text("Month")
+    page.get_by_test_id("trend-interval").select_option("week")
+    page.get_by_test_id("trend-apply").click()
+    expect(page.get_by_test_id("trends")).to_have_attribute("data-interval", "week")
+
+
+def test_a_column_opens_the_explorer_on_that_segment_s_listeners(page, sign_in, station):
+    sign_in("thandi@jozi.fm")
+    page.goto("/stations/1/")
+    row = page.get_by_test_id("trend-sizes").locator('[data-label="Dormant"]')
+    row.get_by_test_id("trend-point").last.click()
+    expect(page).to_have_url(re.compile(r"/stations/1/explorer\?segment=dormant$"))
+    expect(page.get_by_test_id("listener-row")).to_have_count(6)
