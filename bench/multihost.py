@@ -3,13 +3,15 @@
 On the hosts the multi-host test builds (bench.netns: a database host, web hosts A and B, one worker host, each with
 its own DATA_DIR, in network namespaces of this machine), how long after web host A answers a live batch web host B
 knows the listener (the batches one at a time, each a new listener, B asked every 50 ms), and how long after A
-accepted an import of new listeners with messages B's search finds them all (the worker embeds them meanwhile).
-Prints the figures and writes measured/multihost.json.
+accepted an import of new listeners with messages B's search finds them all (the worker embeds them meanwhile, after
+the station's catch-up embedding it queued at start). The machine's load average at the start is kept beside them:
+other work on the machine's two cores slows every host alike. Prints the figures and writes measured/multihost.json.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -49,7 +51,7 @@ def measure(batches: int, listeners: int, imported: int) -> dict:
     reason = netns.why_not_permitted()
     if reason:
         raise SystemExit(f"cannot build hosts here: {reason}")
-    started = time.monotonic()
+    started, load = time.monotonic(), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="multihost-") as tmp, netns.Network() as net:
         service = netns.start_service(net, Path(tmp), listeners, workers=1, AUTO_EMBED="true")
         setup_s = time.monotonic() - started
@@ -65,7 +67,7 @@ def measure(batches: int, listeners: int, imported: int) -> dict:
             "live batches": batches, "visible on B ms (median)": statistics.median(ms),
             "visible on B ms (max)": ms[-1], "visible on B ms (all)": ms,
             "imported listeners": imported, "import searchable on B s": round(searchable_s, 1),
-            "setup s": round(setup_s, 1)}
+            "setup s": round(setup_s, 1), "load average at start (2 cores)": round(load, 1)}
 
 
 def main() -> None:

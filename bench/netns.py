@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -204,19 +204,18 @@ def start_database(host: Host, folder: Path) -> str:
     return f"mongodb://{host.address}:{DB_PORT}/?directConnection=true"
 
 
-def flask(env: dict, *args: str, timeout: float = 300) -> str:
-    """`flask --app wsgi ARGS` from this (root) namespace, which reaches every host; its output, or RuntimeError."""
-    done = subprocess.run([str(BIN / "flask"), "--app", "wsgi", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
-    if done.returncode:
-        raise RuntimeError(f"flask {' '.join(args)} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
-    return done.stdout
+def flask(env: dict, *args: str) -> subprocess.Popen:
+    """`flask --app wsgi ARGS` from this (root) namespace, which reaches every host; read it with `output`."""
+    return subprocess.Popen([str(BIN / "flask"), "--app", "wsgi", *args], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def seed_station(env: dict, listeners: int, now: datetime) -> str:
-    """The demo station (company 1) as of `now`, written into the shared database; an API key for it."""
-    flask(env, "demo", "--listeners", str(listeners), "--now", now.isoformat())
-    return flask(env, "keys", "create", "--company", "1").strip().splitlines()[-1]
+def output(command: subprocess.Popen, timeout: float = 300) -> str:
+    """What the command printed on its standard output once it ended; RuntimeError when it failed."""
+    printed, logged = command.communicate(timeout=timeout)
+    if command.returncode:
+        raise RuntimeError(f"{' '.join(command.args[3:])} failed: {printed[-2000:]}{logged[-2000:]}")
+    return printed
 
 
 def start_web(host: Host, env: dict, log: Path) -> str:
@@ -250,8 +249,11 @@ def start_service(net: Network, tmp: Path, listeners: int, workers: int = 2, **s
     uri = start_database(db_host, tmp / "db")
     env = {name: service_env(tmp / name, uri, **settings) for name in [*names, "cli"]}
     bases = {name: start_web(hosts[name], env[name], tmp / f"{name}.log") for name in ("web-a", "web-b")}
-    key = seed_station(env["cli"], listeners, utcnow() - timedelta(days=2))
+    output(flask(env["cli"], "demo", "--listeners", str(listeners), "--now",
+                 (utcnow() - timedelta(days=2)).isoformat()))
+    making_key = flask(env["cli"], "keys", "create", "--company", "1")
     started = {name: start_worker(hosts[name], env[name], tmp / f"{name}.log") for name in names[2:]}
+    key = output(making_key).strip().splitlines()[-1]
     for base in bases.values():
         wait_until(lambda base=base: ready(base), 180, f"{base} to be ready")
     db = pymongo.MongoClient(uri, serverSelectionTimeoutMS=5000)["listeners"]
