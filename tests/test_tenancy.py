@@ -18,7 +18,7 @@ from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest.jobs import ImportJob
 from core.segmentation.runs import segment_company
-from core.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from core.webhooks.models import WebhookBatch, WebhookDelivery, WebhookEndpoint
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
@@ -61,8 +61,9 @@ def their_webhook() -> None:
     now = utcnow()
     WebhookEndpoint(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], url="https://hooks.example.com/theirs",
                     secret="their-secret-of-16+", events=["listener.entered_segment"], created_at=now).save()
-    WebhookEvent(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], event_id="evt_theirs1", seq=0,
-                 type="listener.entered_segment", originator=SAMPLES["originator"], body="{}", delivered=True,
+    WebhookBatch(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], seq=0, count=1, delivered=True,
+                 events=[{"event_id": "evt_theirs1", "type": "listener.entered_segment",
+                          "originator": SAMPLES["originator"], "body": "{}"}], originators=[SAMPLES["originator"]],
                  created_at=now, delivered_at=now).save()
     WebhookDelivery(company_id=THEIRS, webhook_id=SAMPLES["webhook_id"], delivery_id=SAMPLES["delivery_id"],
                     event_ids=["evt_theirs1"], ok=True, status=200, at=now).save()

@@ -102,6 +102,13 @@ def enqueue(name: str, key: str, payload: dict, request_id: str | None = None,
                         "run_after": now, "created_at": now, "request_id": request_id or current_request_id.get()})
 
 
+def hurry(name: str, key: str, now: datetime | None = None) -> bool:
+    """Make the waiting job of this kind and key due now, its backoff cut short (a person asked for it again);
+    False when none waits."""
+    return bool(_jobs().update_one({"kind": name, "key": key, "state": "queued"},
+                                   {"$set": {"run_after": now or utcnow()}}).modified_count)
+
+
 def claim(worker: str, names: list[str] | None = None, now: datetime | None = None) -> dict | None:
     """The oldest due job (queued, or running under a lease that ran out), now held by `worker`; None if none."""
     now = now or utcnow()

@@ -15,12 +15,11 @@ from urllib.parse import urlsplit
 from core.clock import utcnow
 from core.db.leases import lease
 from core.errors import Conflict
-from core.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from core.webhooks.events import BATCH
+from core.webhooks.models import WebhookBatch, WebhookDelivery, WebhookEndpoint
 from core.webhooks.signing import HEADER, signature
 from core.webhooks.urls import UrlRefused, resolve_for_delivery
 
-BATCH = 200
-"""Events per POST."""
 TIMEOUT_S = 10.0
 """The longest a receiver may take to answer a POST; longer is a failure, tried again later."""
 BACKOFF_S = (30, 60, 120, 300, 600, 1200, 2400, 3600, 7200, 14400)
@@ -47,39 +46,47 @@ def deliver_job(payload: dict) -> int:
 
 
 def deliver_waiting(endpoint: dict) -> int:
-    """Post the endpoint's waiting events in order, a batch at a time, until none wait; DeliveryFailed at the first
-    batch the receiver does not take."""
+    """Post the endpoint's waiting events in order, up to BATCH a POST, until none wait; DeliveryFailed at the first
+    POST the receiver does not take."""
     delivered = 0
-    while events := _waiting(endpoint["webhook_id"]):
-        delivery = post_events(endpoint, events)
+    while batches := _next_batches(endpoint["webhook_id"]):
+        delivery = post_batches(endpoint, batches)
         if not delivery["ok"]:
             raise DeliveryFailed(delivery["error"])
-        delivered += len(events)
+        delivered += delivery["events"]
     return delivered
 
 
-def _waiting(webhook_id: str) -> list[dict]:
-    return list(WebhookEvent._get_collection().find(
-        {"webhook_id": webhook_id, "delivered": False}, {"event_id": 1, "body": 1, "type": 1, "attempts": 1,
-                                                         "replay_of": 1}, sort=[("seq", 1)], limit=BATCH))
+def _next_batches(webhook_id: str) -> list[dict]:
+    """The oldest waiting batches, as many as make at most BATCH events together (at least one)."""
+    waiting = sorted(WebhookBatch._get_collection().find({"webhook_id": webhook_id, "delivered": False}),
+                     key=lambda b: b["seq"])
+    taken, size = [], 0
+    for batch in waiting:
+        if taken and size + batch["count"] > BATCH:
+            break
+        taken.append(batch)
+        size += batch["count"]
+    return taken
 
 
-def post_events(endpoint: dict, events: list[dict]) -> dict:
-    """POST these events as one signed batch, log the delivery and mark them delivered when the receiver took them;
-    the delivery as logged."""
-    body = ('{"events":[' + ",".join(e["body"] for e in events) + "]}").encode()
+def post_batches(endpoint: dict, batches: list[dict]) -> dict:
+    """POST these batches' events as one signed body, log the delivery and mark them delivered when the receiver
+    took them; the delivery as logged (with `events`, how many it carried)."""
+    events = [row for batch in batches for row in batch["events"]]
+    body = ('{"events":[' + ",".join(row["body"] for row in events) + "]}").encode()
     delivery_id = f"dlv_{uuid.uuid4().hex}"
     status, error, latency_ms = send(endpoint, body, delivery_id)
-    ok, now, ids = error is None, utcnow(), [e["_id"] for e in events]
+    ok, now = error is None, utcnow()
     update = {"$inc": {"attempts": 1}, **({"$set": {"delivered": True, "delivered_at": now}} if ok else {})}
-    WebhookEvent._get_collection().update_many({"_id": {"$in": ids}}, update)
-    replayed = next((e["replay_of"] for e in events if e.get("replay_of")), None)
+    WebhookBatch._get_collection().update_many({"_id": {"$in": [b["_id"] for b in batches]}}, update)
     doc = {"company_id": endpoint["company_id"], "webhook_id": endpoint["webhook_id"], "delivery_id": delivery_id,
-           "event_ids": [e["event_id"] for e in events], "types": sorted({e["type"] for e in events}),
-           "status": status, "ok": ok, "latency_ms": latency_ms, "attempt": max(e["attempts"] for e in events) + 1,
-           "error": error, "replay_of": replayed, "at": now}
+           "event_ids": [row["event_id"] for row in events], "types": sorted({row["type"] for row in events}),
+           "status": status, "ok": ok, "latency_ms": latency_ms, "error": error, "at": now,
+           "attempt": max(b.get("attempts", 0) for b in batches) + 1,
+           "replay_of": next((b["replay_of"] for b in batches if b.get("replay_of")), None)}
     WebhookDelivery._get_collection().insert_one(dict(doc))
-    return doc
+    return {**doc, "events": len(events)}
 
 
 def send(endpoint: dict, body: bytes, delivery_id: str) -> tuple[int | None, str | None, int]:

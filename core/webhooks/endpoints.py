@@ -5,10 +5,21 @@ from __future__ import annotations
 import secrets
 
 from core.clock import as_utc, utcnow
+from core.db import queue
 from core.errors import Conflict, NotFound, ValidationFailed
 from core.stations.companies import get_company
-from core.webhooks.events import EVENT_TYPES, SHAREABLE, TEST_EVENT, Event, queue_events, schedule, take_seq
-from core.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from core.webhooks.events import (
+    DELIVER_JOB,
+    EVENT_TYPES,
+    SHAREABLE,
+    TEST_EVENT,
+    Event,
+    batch_document,
+    queue_events,
+    schedule,
+    take_seq,
+)
+from core.webhooks.models import WebhookBatch, WebhookDelivery, WebhookEndpoint
 from core.webhooks.urls import check_url
 
 MAX_ENDPOINTS = 10
@@ -46,38 +57,42 @@ def list_endpoints(company_id: int) -> dict:
 def delete_endpoint(company_id: int, webhook_id: str) -> dict:
     """Remove the endpoint, its queued events and its log."""
     _find(company_id, webhook_id)
-    WebhookEndpoint._get_collection().delete_one({"company_id": company_id, "webhook_id": webhook_id})
-    for document in (WebhookEvent, WebhookDelivery):
-        document._get_collection().delete_many({"company_id": company_id, "webhook_id": webhook_id})
+    WebhookEndpoint._get_collection().delete_one({"webhook_id": webhook_id})
+    for document in (WebhookBatch, WebhookDelivery):
+        document._get_collection().delete_many({"webhook_id": webhook_id})
     return {"company_id": company_id, "webhook_id": webhook_id, "deleted": True}
 
 
 def list_deliveries(company_id: int, webhook_id: str, failed_only: bool = False, limit: int = LOG_LIMIT) -> dict:
     """The endpoint's latest deliveries, newest first (only the failed ones when asked)."""
     endpoint = _find(company_id, webhook_id)
-    query = {"webhook_id": webhook_id, **({"ok": False} if failed_only else {})}
-    docs = WebhookDelivery._get_collection().find(query, sort=[("at", -1)], limit=limit)
-    return {**shown(endpoint, with_state=True), "deliveries": [delivery_shown(d) for d in docs]}
+    docs = sorted(WebhookDelivery._get_collection().find({"webhook_id": webhook_id}), key=lambda d: d["at"],
+                  reverse=True)
+    shown_docs = [delivery_shown(d) for d in docs if not (failed_only and d["ok"])][:limit]
+    return {**shown(endpoint, with_state=True), "deliveries": shown_docs}
 
 
 def replay_delivery(company_id: int, webhook_id: str, delivery_id: str) -> dict:
-    """Queue the events of one delivery again, each with its own id (the receiver sees a repeat); how many."""
+    """Send one delivery's events again, with their ids (the receiver sees a repeat): those delivered since are
+    queued again, those still waiting are tried now rather than after their backoff; how many."""
     endpoint = _find(company_id, webhook_id)
-    delivery = WebhookDelivery._get_collection().find_one({"webhook_id": webhook_id, "delivery_id": delivery_id})
-    if delivery is None:
+    delivery = WebhookDelivery._get_collection().find_one({"delivery_id": delivery_id})  # the unique index alone
+    if delivery is None or delivery["webhook_id"] != webhook_id:
         raise WebhookNotFound("Delivery not found")
-    kept = {e["event_id"]: e for e in WebhookEvent._get_collection().find(
-        {"webhook_id": webhook_id, "event_id": {"$in": delivery["event_ids"]}, "replay_of": None})}
-    events = [kept[i] for i in delivery["event_ids"] if i in kept]
-    if not events:
+    wanted, stored = set(delivery["event_ids"]), {}
+    for batch in WebhookBatch._get_collection().find({"webhook_id": webhook_id}):
+        for row in batch["events"]:
+            if row["event_id"] in wanted and not batch.get("replay_of"):
+                stored[row["event_id"]] = (row, batch["delivered"])
+    if not stored:
         raise Conflict("The events of this delivery are no longer kept (30 days, or erased), so it cannot be replayed.")
-    first, now = take_seq(webhook_id, len(events)), utcnow()
-    WebhookEvent._get_collection().insert_many([
-        {**{k: e[k] for k in ("company_id", "webhook_id", "event_id", "type", "originator", "body")},
-         "seq": first + n, "delivered": False, "attempts": 0, "created_at": now, "replay_of": delivery_id}
-        for n, e in enumerate(events)])
-    schedule(endpoint["webhook_id"])
-    return {"webhook_id": webhook_id, "replay_of": delivery_id, "queued": len(events)}
+    again = [stored[i][0] for i in delivery["event_ids"] if i in stored and stored[i][1]]
+    if again:  # delivered once: sent again, after whatever waits
+        WebhookBatch._get_collection().insert_one(
+            batch_document(endpoint, take_seq(webhook_id, 1), again, utcnow(), replay_of=delivery_id))
+    if not queue.hurry(DELIVER_JOB, f"{DELIVER_JOB}:{webhook_id}"):  # still waiting: its retry is now
+        schedule(webhook_id)
+    return {"webhook_id": webhook_id, "replay_of": delivery_id, "queued": len(stored)}
 
 
 def send_test(company_id: int, webhook_id: str) -> dict:
@@ -95,10 +110,10 @@ def shown(doc: dict, with_state: bool = False) -> dict:
            "events": list(doc.get("events") or []), "share": list(doc.get("shared_fields") or []),
            "created_at": as_utc(doc["created_at"]).isoformat()}
     if with_state:
-        out["waiting"] = WebhookEvent._get_collection().count_documents({"webhook_id": doc["webhook_id"],
-                                                                          "delivered": False})
-        last = WebhookDelivery._get_collection().find_one({"webhook_id": doc["webhook_id"]}, sort=[("at", -1)])
-        out["last_delivery"] = delivery_shown(last) if last else None
+        out["waiting"] = sum(b["count"] for b in WebhookBatch._get_collection().find(
+            {"webhook_id": doc["webhook_id"], "delivered": False}))
+        log = list(WebhookDelivery._get_collection().find({"webhook_id": doc["webhook_id"]}))
+        out["last_delivery"] = delivery_shown(max(log, key=lambda d: d["at"])) if log else None
     return out
 
 
@@ -111,8 +126,8 @@ def delivery_shown(doc: dict) -> dict:
 
 
 def _find(company_id: int, webhook_id: str) -> dict:
-    doc = WebhookEndpoint._get_collection().find_one({"company_id": company_id, "webhook_id": webhook_id})
-    if doc is None:
+    doc = WebhookEndpoint._get_collection().find_one({"webhook_id": webhook_id})  # the unique index alone
+    if doc is None or doc["company_id"] != company_id:
         raise WebhookNotFound()
     return doc
 

@@ -12,7 +12,7 @@ from core.clock import utcnow
 from core.db import queue
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, LISTED
-from core.webhooks.models import WebhookEndpoint, WebhookEvent
+from core.webhooks.models import WebhookBatch, WebhookEndpoint
 
 EVENT_TYPES = ("listener.entered_segment", "listener.left_segment", "audience.members_changed", "alert.fired")
 """What an endpoint may subscribe to."""
@@ -20,7 +20,9 @@ TEST_EVENT = "webhook.test"
 SHAREABLE = (*LISTED, "tags", *FLAGS)
 """The listener's exported fields a station may choose to share with an endpoint (never more)."""
 DELIVER_JOB = "webhook"
-CHUNK = 5000
+BATCH = 200
+"""Events per batch, and per POST: a batch is delivered whole or not at all."""
+CHUNK = 100
 
 
 @dataclass(frozen=True)
@@ -39,13 +41,14 @@ def emit(company_id: int, event_type: str, data: dict, originator: str | None = 
 
 def subscribed(company_id: int, types: Iterable[str]) -> list[dict]:
     """The station's endpoints subscribed to any of these types, oldest first."""
-    return list(WebhookEndpoint._get_collection().find(
-        {"company_id": company_id, "events": {"$in": list(types)}}, sort=[("created_at", 1)]))
+    types = set(types)
+    found = WebhookEndpoint._get_collection().find({"company_id": company_id})  # the index alone (core.db.quirks)
+    return sorted((e for e in found if types & set(e.get("events") or ())), key=lambda e: e["created_at"])
 
 
 def queue_events(company_id: int, events: list[Event], endpoints: list[dict] | None = None) -> int:
-    """Queue the events for each subscribed endpoint (in bulk, in the given order) with the fields it shares, and
-    ask a worker to deliver them; how many were queued."""
+    """Queue the events for each subscribed endpoint (in bulk, in batches, in the given order) with the fields it
+    shares, and ask a worker to deliver them; how many were queued."""
     endpoints = subscribed(company_id, {e.type for e in events}) if endpoints is None else endpoints
     queued = 0
     fields = _shared_fields(company_id, events, endpoints)
@@ -57,24 +60,38 @@ def queue_events(company_id: int, events: list[Event], endpoints: list[dict] | N
 
 
 def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> int:
-    """Insert the endpoint's bodies under a range of its sequence numbers, then queue its delivery job."""
-    first = take_seq(endpoint["webhook_id"], len(events))
+    """Insert the endpoint's events as batches under a range of its sequence numbers, then queue its delivery job."""
     now = utcnow()
     created, shared = now.isoformat().replace("+00:00", "Z"), endpoint.get("shared_fields") or []
-    docs = []
-    for offset, event in enumerate(events):
+    rows = []
+    for event in events:
         event_id = f"evt_{uuid.uuid4().hex}"
         data = {**event.data, **_picked(fields.get(event.originator), shared)}
         body = {"id": event_id, "type": event.type, "created_at": created, "company_id": endpoint["company_id"],
                 "data": data}
-        docs.append({"company_id": endpoint["company_id"], "webhook_id": endpoint["webhook_id"],
-                     "event_id": event_id, "seq": first + offset, "type": event.type, "originator": event.originator,
-                     "body": json.dumps(body, separators=(",", ":"), default=str), "delivered": False,
-                     "attempts": 0, "created_at": now})
+        rows.append({"event_id": event_id, "type": event.type, "originator": event.originator,
+                     "body": json.dumps(body, separators=(",", ":"), default=str)})
+    chunks = [rows[start:start + BATCH] for start in range(0, len(rows), BATCH)]
+    first = take_seq(endpoint["webhook_id"], len(chunks))
+    docs = [batch_document(endpoint, first + n, chunk, now) for n, chunk in enumerate(chunks)]
     for start in range(0, len(docs), CHUNK):
-        WebhookEvent._get_collection().insert_many(docs[start:start + CHUNK], ordered=False)
+        WebhookBatch._get_collection().insert_many(docs[start:start + CHUNK], ordered=False)
     schedule(endpoint["webhook_id"])
-    return len(docs)
+    return len(rows)
+
+
+def batch_document(endpoint: dict, seq: int, rows: list[dict], now, replay_of: str | None = None) -> dict:
+    """A batch of the endpoint's events as stored, waiting."""
+    return {"company_id": endpoint["company_id"], "webhook_id": endpoint["webhook_id"], "seq": seq, "events": rows,
+            "originators": sorted({r["originator"] for r in rows if r["originator"]}), "count": len(rows),
+            "delivered": False, "attempts": 0, "created_at": now, "replay_of": replay_of}
+
+
+def queued_events(webhook_id: str, delivered: bool | None = None) -> list[dict]:
+    """The endpoint's stored events in its order (waiting ones only with delivered=False), each with `delivered`."""
+    query = {"webhook_id": webhook_id, **({} if delivered is None else {"delivered": delivered})}
+    batches = sorted(WebhookBatch._get_collection().find(query), key=lambda b: b["seq"])
+    return [{**row, "delivered": b["delivered"]} for b in batches for row in b["events"]]
 
 
 def schedule(webhook_id: str) -> None:
@@ -84,7 +101,7 @@ def schedule(webhook_id: str) -> None:
 
 
 def take_seq(webhook_id: str, count: int) -> int:
-    """The first of `count` sequence numbers of the endpoint, reserved atomically (several processes queue)."""
+    """The first of `count` batch sequence numbers of the endpoint, reserved atomically (several processes queue)."""
     doc = WebhookEndpoint._get_collection().find_one_and_update(
         {"webhook_id": webhook_id}, {"$inc": {"next_seq": count}}, projection={"next_seq": 1})
     return int((doc or {}).get("next_seq") or 0)

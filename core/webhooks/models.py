@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, StringField
+from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
 
 from core.db.documents import stored
 
@@ -29,24 +29,25 @@ class WebhookEndpoint(Document):
 
 
 @stored
-class WebhookEvent(Document):
-    """One event for one endpoint (the outbox): its body, its place in the endpoint's order (`seq`), and whether it
-    was delivered. The listener's originator is kept beside the body so that erasure finds it."""
+class WebhookBatch(Document):
+    """Events queued for one endpoint together (the outbox), in the endpoint's order (`seq`): each event's idempotency
+    id, type, listener and body as sent. One document per batch rather than per event: the embedded database writes
+    and sorts documents, not events, so a run's 20,000 events are 100 writes. The listeners' originators are kept
+    beside the bodies so that erasure finds them."""
 
     company_id = IntField(required=True)
     webhook_id = StringField(required=True)
-    event_id = StringField(required=True)  # the idempotency id the receiver sees, the same on every attempt
     seq = IntField(required=True)
-    type = StringField(required=True)
-    originator = StringField()
-    body = StringField(required=True)  # the event as sent, JSON
+    events = ListField(DictField())  # [{event_id, type, originator, body (JSON)}], oldest first
+    originators = ListField(StringField())
+    count = IntField(required=True)
     delivered = BooleanField(default=False)
     attempts = IntField(default=0)
     created_at = DateTimeField(required=True)
     delivered_at = DateTimeField()
-    replay_of = StringField()  # the delivery this copy replays
-    meta = {"collection": "webhook_events", "indexes": [
-        ("webhook_id", "delivered", "seq"), ("company_id", "originator"), "event_id",
+    replay_of = StringField()  # the delivery this batch replays
+    meta = {"collection": "webhook_batches", "indexes": [
+        ("webhook_id", "delivered"), ("company_id", "originators"),
         {"fields": ["delivered_at"], "expireAfterSeconds": int(KEEP_EVENTS.total_seconds())}]}
 
 

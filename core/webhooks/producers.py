@@ -2,10 +2,11 @@
 audience's members joining or leaving, and erasure, which drops whatever is queued or kept of the listener."""
 from __future__ import annotations
 
+from core.clock import as_utc
 from core.listeners import snapshot
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.webhooks.events import Event, queue_events, subscribed
-from core.webhooks.models import WebhookEvent
+from core.webhooks.models import WebhookBatch
 
 ENTERED, LEFT, AUDIENCE = "listener.entered_segment", "listener.left_segment", "audience.members_changed"
 
@@ -16,10 +17,7 @@ def after_run(run: SegmentRun) -> int:
     endpoints = subscribed(run.company_id, (ENTERED, LEFT))
     if not endpoints:
         return 0
-    changes = list(SegmentChange._get_collection().find(
-        {"company_id": run.company_id, "run_id": run.run_id, "at": run.now},
-        {"_id": 0, "originator": 1, "from_segment": 1, "to_segment": 1}).sort("_id", 1))
-    changes = _not_erased(run.company_id, changes)
+    changes = _not_erased(run.company_id, _moves_of(run))
     events = []
     for change in changes:
         data = {"originator": change["originator"], "from_segment": change["from_segment"],
@@ -40,9 +38,27 @@ def after_members_change(company_id: int, audience: dict, changes: dict) -> int:
 
 
 def erase_events(company_id: int, originator: str, pseudonym: str = "") -> int:
-    """Drop every event of the listener, queued or kept for a replay (the delivery log holds only event ids)."""
-    dropped = WebhookEvent._get_collection().delete_many({"company_id": company_id, "originator": originator})
-    return dropped.deleted_count
+    """Drop every event of the listener, queued or kept for a replay (the delivery log holds only event ids); how
+    many batches held any. A batch left empty goes."""
+    batches = WebhookBatch._get_collection()
+    held = list(batches.find({"company_id": company_id, "originators": originator}, {"_id": 1}))
+    for batch in held:
+        batches.update_one({"_id": batch["_id"]}, {"$pull": {"events": {"originator": originator},
+                                                              "originators": originator}})
+        left = batches.find_one({"_id": batch["_id"]}) or {"events": []}
+        if left["events"]:
+            batches.update_one({"_id": batch["_id"]}, {"$set": {"count": len(left["events"])}})
+        else:
+            batches.delete_one({"_id": batch["_id"]})
+    return len(held)
+
+
+def _moves_of(run: SegmentRun) -> list[dict]:
+    """The run's segment changes in the order it wrote them: read by (company_id, run_id), which the index serves
+    whole, and a live run's (one run_id per snapshot file) told apart by their time in Python."""
+    changes = SegmentChange._get_collection().find({"company_id": run.company_id, "run_id": run.run_id})
+    moment = as_utc(run.now).replace(microsecond=as_utc(run.now).microsecond // 1000 * 1000)  # as stored
+    return sorted((c for c in changes if as_utc(c["at"]) == moment), key=lambda c: c["_id"])
 
 
 def _not_erased(company_id: int, changes: list[dict]) -> list[dict]:

@@ -142,3 +142,12 @@ def test_asking_again_for_what_a_waiting_job_already_asks_queues_nothing_more(ki
     queue.enqueue("note", "a", {"words": ["one"]})
     queue.enqueue("note", "a", {"words": ["one"]})
     assert len(jobs()) == 1
+
+
+def test_a_waiting_job_hurried_is_due_at_once_and_nothing_waiting_is_not_made_up(kinds):
+    queue.enqueue("note", "a", {"words": []})
+    now = utcnow()
+    queue.finish(queue.claim("w", now=now), "boom", now=now)  # waits out its backoff
+    assert queue.claim("w", now=now) is None
+    assert queue.hurry("note", "a", now=now) and queue.claim("w", now=now)["key"] == "a"
+    assert not queue.hurry("note", "b", now=now) and jobs(key="b") == []

@@ -17,8 +17,8 @@ from core.db.leases import lease
 from core.errors import ValidationFailed
 from core.webhooks import delivery, urls
 from core.webhooks.endpoints import add_endpoint, list_deliveries, replay_delivery, send_test
-from core.webhooks.events import DELIVER_JOB, Event, emit, queue_events
-from core.webhooks.models import WebhookEndpoint, WebhookEvent
+from core.webhooks.events import DELIVER_JOB, Event, emit, queue_events, queued_events
+from core.webhooks.models import WebhookEndpoint
 from core.webhooks.urls import check_url
 from core.worker import Worker
 from tests.core.webhooks.receiver import receiving
@@ -53,6 +53,10 @@ def endpoint_for(server, events=("alert.fired",)) -> str:
 
 def work() -> int:
     return Worker(settings=None).work_until_idle()
+
+
+def waiting() -> int:
+    return sum(len(queued_events(e.webhook_id, delivered=False)) for e in WebhookEndpoint.objects)
 
 
 def job() -> dict:
@@ -96,7 +100,7 @@ def test_a_failed_delivery_is_logged_and_tried_again_later_then_delivered_in_ord
     assert [e["id"] for e in sent[0]] == [e["id"] for e in sent[1][:3]]  # a repeat keeps its id
     latest = list_deliveries(1, webhook_id)["deliveries"][0]
     assert (latest["ok"], latest["status"], latest["attempt"]) == (True, 200, 2) and latest["latency_ms"] >= 0
-    assert WebhookEvent.objects(delivered=False).count() == 0
+    assert waiting() == 0
 
 
 @pytest.mark.parametrize("mode, error", [("slow", "no answer within 0.3 s"), ("close", "connection failed")])
@@ -109,7 +113,7 @@ def test_a_receiver_that_does_not_answer_in_time_or_closes_the_connection_is_a_f
     work()
     logged = list_deliveries(1, webhook_id)["deliveries"][0]
     assert not logged["ok"] and logged["status"] is None and logged["error"].startswith(error)
-    assert WebhookEvent.objects(delivered=False).count() == 1 and job()["state"] == "queued"
+    assert waiting() == 1 and job()["state"] == "queued"
 
 
 def test_a_receiver_that_stays_down_is_tried_for_more_than_a_day_and_nothing_is_lost(receiver):
@@ -128,7 +132,7 @@ def test_a_receiver_that_stays_down_is_tried_for_more_than_a_day_and_nothing_is_
             now = job()["run_after"].replace(tzinfo=first.tzinfo)
     assert state == "failed" and now - first > timedelta(days=1)
     assert len(receiver.received) == delivery.ATTEMPTS
-    assert WebhookEvent.objects(delivered=False).count() == 1  # still there for the next attempt
+    assert waiting() == 1  # still there for the next attempt
     receiver.mode = "ok"
     emit(1, "alert.fired", {"n": 2})  # the next event starts the endpoint's deliveries again
     work()

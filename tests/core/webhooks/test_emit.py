@@ -8,8 +8,8 @@ import pytest
 
 from core.clock import utcnow
 from core.db.queue import Job
-from core.webhooks.events import emit
-from core.webhooks.models import WebhookEndpoint, WebhookEvent
+from core.webhooks.events import emit, queued_events
+from core.webhooks.models import WebhookEndpoint
 from tests.factories import make_listener
 
 pytestmark = pytest.mark.db
@@ -21,8 +21,7 @@ def endpoint(company_id: int, webhook_id: str, events: list[str], fields: list[s
 
 
 def bodies(webhook_id: str) -> list[dict]:
-    return [json.loads(d["body"]) for d in WebhookEvent._get_collection().find({"webhook_id": webhook_id},
-                                                                                sort=[("seq", 1)])]
+    return [json.loads(row["body"]) for row in queued_events(webhook_id)]
 
 
 def test_an_event_is_queued_for_every_endpoint_of_the_station_subscribed_to_its_type(app):

@@ -16,8 +16,8 @@ from core.privacy.erasure import erase_listener
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_company
 from core.webhooks.endpoints import add_endpoint
-from core.webhooks.events import DELIVER_JOB
-from core.webhooks.models import WebhookEvent
+from core.webhooks.events import DELIVER_JOB, queued_events
+from core.webhooks.models import WebhookEndpoint
 from core.worker import Worker
 from tests.conftest import restored
 from tests.core.webhooks.receiver import receiving
@@ -31,8 +31,8 @@ SEGMENT_EVENTS = ["listener.entered_segment", "listener.left_segment"]
 SECRET = "a-secret-of-the-station-1"
 
 
-def queued(**query) -> list[dict]:
-    return [json.loads(d["body"]) for d in WebhookEvent._get_collection().find(query, sort=[("seq", 1)])]
+def queued() -> list[dict]:
+    return [json.loads(row["body"]) for e in WebhookEndpoint.objects for row in queued_events(e.webhook_id)]
 
 
 @pytest.fixture
@@ -109,6 +109,6 @@ def test_erasure_drops_the_listener_s_events_and_leaves_nothing_personal_in_any_
         Worker(settings=None).work_until_idle()
         delivered = receiver.received[-1]["body"].decode()
     assert "27820000003" not in delivered and "Town 3" not in delivered and "27820000002" in delivered
-    for name in ("webhook_events", "webhook_deliveries", "webhook_endpoints"):
+    for name in ("webhook_batches", "webhook_deliveries", "webhook_endpoints"):
         stored = json.dumps(list(get_db()[name].find({}, {"_id": 0})), default=str)
         assert "27820000003" not in stored and "Town 3" not in stored, name
