@@ -11,6 +11,7 @@ from werkzeug.routing import AnyConverter
 from api import (
     agent,
     ai,
+    alerts,
     audiences,
     credits,
     custom_segments,
@@ -84,7 +85,7 @@ def init_app(app: Flask) -> Api:
                                                                    "maximum": COMPANY_IDS[1]})
     api.register_converter(AnyConverter, lambda converter: {"type": "string", "enum": sorted(converter.items)})
     for area in (health, overview, explore, search, listener, imports, interactions, intelligence, ai, credits,
-                 custom_segments, audiences, agent, webhooks):
+                 custom_segments, audiences, agent, alerts, webhooks):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters

@@ -12,6 +12,7 @@ from bson import ObjectId, json_util
 
 from core.access.api_keys import create_key
 from core.access.users import create_user
+from core.alerts.models import AlertRule
 from core.audiences.models import Audience
 from core.campaigns.models import SavedPlan
 from core.clock import utcnow
@@ -27,9 +28,10 @@ pytestmark = pytest.mark.db
 THEIRS, OURS = 1, 2
 SAMPLES = {"company_id": THEIRS, "originator": "27820000001", "kind": "profiles", "job_id": "64b000000000000000000001",
            "segment_key": "super_fan", "audience_id": "theirs-aud-1", "plan_id": "0123456789abcdef",
-           "webhook_id": "wh_theirs1", "delivery_id": "dlv_theirs1"}
-"""A real value of each path argument: a listener, an import job, a segment, an audience and a saved plan of the other
-company."""
+           "webhook_id": "wh_theirs1", "delivery_id": "dlv_theirs1",
+           "rule_id": "theirs-rule-1"}
+"""A real value of each path argument: a listener, an import job, a segment, an audience, a saved plan and an alert
+rule of the other company."""
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 
@@ -80,6 +82,8 @@ def other_company_client(app):
     SavedPlan(company_id=THEIRS, plan_id=SAMPLES["plan_id"], name="Theirs", answer='{"brief": "theirs"}').save()
     for company_id in (THEIRS, OURS):
         segment_company(company_id, NOW)
+    AlertRule(company_id=THEIRS, rule_id=SAMPLES["rule_id"], kind="below", metric="super_fan", threshold=1000,
+              delivery=["webhook"], created_at=utcnow()).save()
     create_user("producer@ours.fm", "our-password", companies=[OURS])
     _, token = create_key([OURS], name="ours")
     client = app.test_client()

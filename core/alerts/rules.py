@@ -4,8 +4,8 @@ A rule watches a metric (a segment's size, the station's total, or its new liste
 - `grows_by` / `falls_by`: the metric moved by at least `threshold` percent since the same day a week before
   (sizes: the latest point of each day; new listeners: those of the 7 days to the day against the 7 before);
 - `below` / `above`: the metric is under / over `threshold` (sizes as of the day, new listeners over its 7 days);
-- `new_under_monthly_mean`: the new listeners of the 7 days to the day are fewer than the weekly mean of the 4 weeks
-  before them.
+- `under_monthly_mean`: the metric of the 7 days to the day is under its weekly mean over the 4 weeks before them
+  (by at least `threshold` percent; 0: by any amount), as in "new listeners this week under last month's weekly mean".
 Percentages are compared exactly (10% of 1,000 is 100, never 99.99...), and a change of nothing (last week 0) never
 holds: no percentage of nothing means anything. A rule fires at most once in each period: the station's ISO week.
 """
@@ -22,14 +22,14 @@ from core.text.wording import number
 
 PERCENT_KINDS = ("grows_by", "falls_by")
 COUNT_KINDS = ("below", "above")
-MEAN_KIND = "new_under_monthly_mean"
+MEAN_KIND = "under_monthly_mean"
 KINDS = (*PERCENT_KINDS, *COUNT_KINDS, MEAN_KIND)
 METRICS = (*SEGMENTS, "total", "new")
 DELIVERIES = ("email", "webhook")
-PERCENT_LIMITS = (0.1, 1000.0)
-COUNT_LIMITS = (0, 100_000_000)
+THRESHOLD_LIMITS = (0, 100_000_000)
 MAX_RECIPIENTS = 10
-EMAIL = re.compile(r"^[^@\s,;<>\"]+@[^@\s,;<>\"]+\.[^@\s,;<>\"]+$")
+EMAIL = r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$"
+"""An address as a mail server takes it (ASCII, so that the API document's pattern means the same to every reader)."""
 METRIC_NAMES = {**{key: LABELS[key] for key in SEGMENTS}, "total": "All listeners", "new": "New listeners this week"}
 """How a rule names what it watches ("new" is listeners heard for the first time, whatever their segment now)."""
 KIND_NAMES = {"grows_by": "grows by", "falls_by": "falls by", "below": "falls below", "above": "rises above",
@@ -49,8 +49,9 @@ class Reading:
         return {"value": self.value, "compared": self.compared, "change_percent": self.change_percent}
 
 
-def checked_rule(kind, metric, threshold, delivery, recipients, email_now) -> dict:
-    """The rule's fields, checked: every problem named at once (422)."""
+def checked_rule(kind, metric, threshold, webhook: bool = False, email: dict | None = None) -> dict:
+    """The rule's fields as stored, checked: every problem named at once (422). `email` is {"to": [addresses],
+    "at_once": bool} (None: no mail); a rule without any delivery is kept and shown only."""
     problems: list[dict] = []
 
     def refuse(field: str, msg: str) -> None:
@@ -58,47 +59,35 @@ def checked_rule(kind, metric, threshold, delivery, recipients, email_now) -> di
 
     if kind not in KINDS:
         refuse("kind", f"Must be one of: {', '.join(KINDS)}.")
-    metric = "new" if kind == MEAN_KIND and metric is None else metric
-    if metric not in METRICS or (kind == MEAN_KIND and metric != "new"):
-        refuse("metric", "Must be new for new_under_monthly_mean." if kind == MEAN_KIND
-               else f"Must be one of: {', '.join(METRICS)}.")
-    threshold = _threshold(kind, threshold, refuse)
-    delivery = sorted(set(delivery or ()))
-    if not delivery or set(delivery) - set(DELIVERIES):
-        refuse("delivery", "Choose email, webhook or both.")
-    recipients = sorted({address.strip().lower() for address in recipients or () if isinstance(address, str)})
-    if "email" in delivery and not recipients:
-        refuse("recipients", "Give at least one e-mail address for e-mail delivery.")
-    if len(recipients) > MAX_RECIPIENTS or any(len(a) > 254 or not EMAIL.match(a) for a in recipients):
-        refuse("recipients", f"Give up to {MAX_RECIPIENTS} e-mail addresses such as producer@station.co.za.")
-    if email_now and "email" not in delivery:
-        refuse("email_now", "A mail at once needs e-mail delivery.")
+    if metric not in METRICS:
+        refuse("metric", f"Must be one of: {', '.join(METRICS)}.")
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or \
+            not THRESHOLD_LIMITS[0] <= threshold <= THRESHOLD_LIMITS[1]:
+        refuse("threshold", f"Give a number from 0 to {number(THRESHOLD_LIMITS[1])}.")
+    recipients = _recipients(email, refuse)
     if problems:
         raise ValidationFailed(problems)
-    return {"kind": kind, "metric": metric, "threshold": threshold, "delivery": delivery,
-            "recipients": recipients, "email_now": bool(email_now)}
+    delivery = (["email"] if email is not None else []) + (["webhook"] if webhook else [])
+    return {"kind": kind, "metric": metric, "threshold": float(threshold), "delivery": delivery,
+            "recipients": recipients, "email_now": bool(email and email.get("at_once"))}
 
 
-def _threshold(kind, threshold, refuse) -> float | None:
-    """A percentage for the growth kinds, a whole count for the bounds, nothing for the monthly mean."""
-    if kind == MEAN_KIND:
-        return None
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        refuse("threshold", "Give a number." if kind in KINDS else "Give a number for the rule's kind.")
-        return None
-    low, high = PERCENT_LIMITS if kind in PERCENT_KINDS else COUNT_LIMITS
-    if kind in COUNT_KINDS and threshold != int(threshold):
-        refuse("threshold", "Give a whole number of listeners.")
-    elif not low <= threshold <= high:
-        refuse("threshold", f"Must be from {number(low)} to {number(high)}.")
-    return float(threshold)
+def _recipients(email: dict | None, refuse) -> list[str]:
+    """The addresses of e-mail delivery, trimmed, in lower case, once each."""
+    if email is None:
+        return []
+    found = [a.lower() for a in email.get("to") or () if isinstance(a, str)]
+    if not found or len(found) > MAX_RECIPIENTS or any(len(a) > 254 or not re.match(EMAIL, a) for a in found):
+        refuse("email", f"Give 1 to {MAX_RECIPIENTS} e-mail addresses such as producer@station.co.za.")
+    return sorted(set(found))
 
 
 def described(rule: dict) -> str:
     """The rule in words: "At risk grows by 10% week on week", "Super fans falls below 1,000"."""
     kind, name = rule["kind"], METRIC_NAMES[rule["metric"]]
     if kind == MEAN_KIND:
-        return "New listeners this week under last month's weekly mean"
+        by = f" by {number(rule['threshold'])}% or more" if rule["threshold"] else ""
+        return f"{name} under last month's weekly mean{by}"
     if kind in PERCENT_KINDS:
         return f"{name} {KIND_NAMES[kind]} {number(rule['threshold'])}% week on week"
     return f"{name} {KIND_NAMES[kind]} {number(rule['threshold'])}"
@@ -114,8 +103,7 @@ def reading(rule: dict, points: list[dict], day: date) -> Reading | None:
     """The rule's values as of `day` from the station's points (dicts with date, total, segments, new), oldest
     first; None when the history does not reach far enough back to say."""
     if rule["kind"] == MEAN_KIND:
-        this, month = new_between(points, day, 7), new_between(points, day - timedelta(days=7), 28)
-        return None if this is None or month is None else Reading(this, round(month / 4, 2))
+        return _against_mean(rule["metric"], points, day)
     this, last = _value(rule["metric"], points, day), _value(rule["metric"], points, day - timedelta(days=7))
     if this is None:
         return None
@@ -123,18 +111,17 @@ def reading(rule: dict, points: list[dict], day: date) -> Reading | None:
         return Reading(this)
     if last is None:
         return None
-    change = round(100 * (this - last) / last, 2) if last else None
-    return Reading(this, last, change)
+    return Reading(this, last, _change(this, last))
 
 
 def holds(rule: dict, found: Reading | None) -> bool:
     """Whether the rule holds on its reading, compared exactly."""
     if found is None:
         return False
-    kind, value = rule["kind"], Decimal(found.value)
+    kind, value, threshold = rule["kind"], Decimal(found.value), Decimal(str(rule["threshold"]))
     if kind == MEAN_KIND:
-        return value < Decimal(str(found.compared))
-    threshold = Decimal(str(rule["threshold"]))
+        mean = Decimal(str(found.compared))
+        return value < mean and (mean - value) * 100 >= threshold * mean
     if kind == "below":
         return value < threshold
     if kind == "above":
@@ -144,6 +131,23 @@ def holds(rule: dict, found: Reading | None) -> bool:
         return False
     moved = value - last if kind == "grows_by" else last - value
     return moved * 100 >= threshold * last
+
+
+def _against_mean(metric: str, points: list[dict], day: date) -> Reading | None:
+    """The metric of the 7 days to `day` against its weekly mean over the 4 weeks before them (new listeners: their
+    sum over the 4 weeks, divided by 4; sizes: the mean of the weeks that have one)."""
+    this = _value(metric, points, day)
+    if metric == "new":
+        month = new_between(points, day - timedelta(days=7), 28)
+        mean = None if month is None else month / 4
+    else:
+        sizes = [v for v in (_value(metric, points, day - timedelta(weeks=k)) for k in range(1, 5)) if v is not None]
+        mean = sum(sizes) / len(sizes) if sizes else None
+    return None if this is None or mean is None else Reading(this, round(mean, 2), _change(this, mean))
+
+
+def _change(this: float, before: float) -> float | None:
+    return round(100 * (this - before) / before, 2) if before else None
 
 
 def _value(metric: str, points: list[dict], day: date) -> int | None:

@@ -21,11 +21,12 @@ class AlertRuleNotFound(NotFound):
         super().__init__(detail)
 
 
-def create_rule(company_id: int, kind: str, metric: str | None = None, threshold: float | None = None,
-                delivery: list[str] = (), recipients: list[str] = (), email_now: bool = False) -> dict:
-    """Save a rule for the station once its fields are checked (422 naming each problem); the rule as listed."""
+def create_rule(company_id: int, kind: str, metric: str, threshold: float, webhook: bool = False,
+                email: dict | None = None) -> dict:
+    """Save a rule for the station once its fields are checked (422 naming each problem); the rule as listed.
+    `email`: {"to": [addresses], "at_once": bool}; without it or `webhook` a firing is kept and shown only."""
     get_company(company_id)
-    fields = checked_rule(kind, metric, threshold, delivery, recipients, email_now)
+    fields = checked_rule(kind, metric, threshold, webhook, email)
     if AlertRule.objects(company_id=company_id).count() >= MAX_RULES:
         raise ValidationFailed.one(["body"], f"A station keeps at most {MAX_RULES} rules; delete one first.")
     rule = AlertRule(company_id=company_id, rule_id=secrets.token_urlsafe(ID_BYTES), created_at=utcnow(), **fields)
@@ -70,8 +71,10 @@ def list_firings(company_id: int, limit: int = FIRINGS_SHOWN) -> dict:
 
 def shown(doc: dict) -> dict:
     """A rule as the API and the page show it, with its words."""
-    fields = ("rule_id", "company_id", "kind", "metric", "threshold", "delivery", "recipients", "email_now")
-    return {**{key: doc.get(key) for key in fields}, "description": described(doc),
+    email = {"to": doc.get("recipients", []), "at_once": bool(doc.get("email_now"))} \
+        if "email" in doc.get("delivery", ()) else None
+    return {**{key: doc.get(key) for key in ("rule_id", "company_id", "kind", "metric", "threshold")},
+            "webhook": "webhook" in doc.get("delivery", ()), "email": email, "description": described(doc),
             "created_at": iso(doc["created_at"])}
 
 

@@ -3,8 +3,7 @@ full run (on the point that run recorded) and by the daily job, and its firing i
 an `alert.fired` event to the station's webhooks; rules and firings stay within their station."""
 from __future__ import annotations
 
-import json
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -16,7 +15,7 @@ from core.daily import jobs_of, run_due
 from core.errors import NotFound
 from core.history.models import HistoryPoint
 from core.segmentation.runs import segment_company
-from core.webhooks.models import WebhookEndpoint, WebhookEvent
+from core.webhooks import events
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 
@@ -41,7 +40,7 @@ def growing(app):
 
 
 def at_risk_rule(**overrides) -> dict:
-    return create_rule(1, **{"kind": "grows_by", "metric": "at_risk", "threshold": 10, "delivery": ["webhook"],
+    return create_rule(1, **{"kind": "grows_by", "metric": "at_risk", "threshold": 10, "webhook": True,
                              **overrides})
 
 
@@ -76,7 +75,7 @@ def test_a_full_run_checks_the_rules_on_the_point_it_recorded(app):
     make_company(1, timezone="Africa/Johannesburg")
     for n in range(3):
         make_listener(1, f"2782000000{n}", [event(d) for d in range(1, 20, 3)])
-    create_rule(1, "above", "total", 2, ["webhook"])
+    create_rule(1, "above", "total", 2, webhook=True)
     segment_company(1, NOW)
     [firing] = AlertFiring._get_collection().find()
     assert (firing["source"], firing["values"]["value"], firing["date"]) == ("run", 3, "2026-11-20")
@@ -92,16 +91,20 @@ def test_the_daily_job_checks_a_station_with_rules_once_a_day(growing):
     assert AlertFiring.objects.count() == 1
 
 
-def test_a_firing_reaches_the_station_s_webhooks_as_an_alert_fired_event(growing):
-    WebhookEndpoint(company_id=1, webhook_id="wh-1", url="http://127.0.0.1:9/hook", secret="s",
-                    events=["alert.fired"], created_at=datetime.now(UTC)).save()
+def test_a_firing_reaches_the_station_s_webhooks_as_an_alert_fired_event(growing, monkeypatch):
+    emitted = []
+
+    def emit(company_id, event_type, data, originator=None):
+        emitted.append((company_id, event_type, data))
+        return 1  # one endpoint subscribed
+
+    monkeypatch.setattr(events, "emit", emit)
     rule = at_risk_rule()
     [firing] = check_station(1, NOW)
-    [stored] = WebhookEvent._get_collection().find({"webhook_id": "wh-1"})
-    body = json.loads(stored["body"])
-    assert body["type"] == "alert.fired" and body["company_id"] == 1
-    assert body["data"]["rule_id"] == rule["rule_id"] and body["data"]["value"] == 1100
-    assert body["data"]["description"] == "At risk grows by 10% week on week"
+    [(company_id, event_type, data)] = emitted
+    assert (company_id, event_type) == (1, "alert.fired")
+    assert data["rule_id"] == rule["rule_id"] and data["value"] == 1100 and data["compared"] == 1000
+    assert data["description"] == "At risk grows by 10% week on week" and data["period"] == "2026-W47"
     assert firing["delivered"] == {"webhook": "emitted"}
 
 
@@ -111,9 +114,14 @@ def test_a_webhook_rule_of_a_station_without_endpoints_says_so(growing):
 
 
 def test_an_e_mail_rule_without_smtp_waits_for_the_digest(growing):
-    at_risk_rule(delivery=["email"], recipients=["Producer@Jozi.fm"])
+    at_risk_rule(webhook=False, email={"to": ["Producer@Jozi.fm"]})
     assert check_station(1, NOW)[0]["delivered"] == {"email": "in the digest"}
-    assert list_rules(1)["rules"][0]["recipients"] == ["producer@jozi.fm"]
+    assert list_rules(1)["rules"][0]["email"] == {"to": ["producer@jozi.fm"], "at_once": False}
+
+
+def test_a_rule_without_delivery_is_kept_and_shown_only(growing):
+    at_risk_rule(webhook=False)
+    assert check_station(1, NOW)[0]["delivered"] == {} and list_firings(1)["total"] == 1
 
 
 def test_a_deleted_rule_no_longer_fires_and_its_firings_stay(growing):

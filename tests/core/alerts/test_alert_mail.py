@@ -66,8 +66,8 @@ def jozi_weeks() -> None:
 def received_digest(smtp) -> tuple[list[str], object]:
     """Jozi FM's digest of 2026-W46 as the loopback server received it, after a rule fired that week."""
     jozi_weeks()
-    create_rule(1, "below", "super_fan", 1000, ["email"], ["thandi@jozi.fm"])
-    create_rule(1, "grows_by", "at_risk", 25, ["email", "webhook"], ["sipho@jozi.fm", "thandi@jozi.fm"])
+    create_rule(1, "below", "super_fan", 1000, email={"to": ["thandi@jozi.fm"]})
+    create_rule(1, "grows_by", "at_risk", 25, webhook=True, email={"to": ["sipho@jozi.fm", "thandi@jozi.fm"]})
     check_station(1, datetime(2026, 11, 15, 12, tzinfo=UTC))
     daily_check(1, NOW)
     Worker(config.active()).work_until_idle()
@@ -109,7 +109,7 @@ def test_the_firings_of_the_digest_say_they_were_sent_in_it_and_this_week_s_wait
 
 def test_a_rule_that_asks_for_it_mails_its_firing_at_once(smtp):
     jozi_weeks()
-    create_rule(1, "below", "super_fan", 1000, ["email"], ["thandi@jozi.fm"], email_now=True)
+    create_rule(1, "below", "super_fan", 1000, email={"to": ["thandi@jozi.fm"], "at_once": True})
     [firing] = check_station(1, datetime(2026, 11, 15, 12, tzinfo=UTC))
     assert firing["delivered"] == {"email": "queued"}
     Worker(config.active()).work_until_idle()
