@@ -94,7 +94,7 @@ class DeletedRuleSchema(Schema):
     deleted = fields.Bool()
 
 
-blp = Blueprint("alerts", __name__, url_prefix="/api/v1/alerts",
+blp = Blueprint("alert_rules", __name__, url_prefix="/api/v1/alerts",
                 description="Alerts: rules on a station's segment history, and their firings")
 
 

@@ -26,6 +26,7 @@ NAVIGATION = (
     ("Search", "search.page", "search"),
     ("AI insights", "ai.page", "ai"),
     ("Audiences", "audiences.page", "audiences"),
+    ("Alerts", "alerts.page", "alerts"),
     ("Briefs", "briefs.page", "briefs"),
     ("Campaigns", "campaigns.page", "campaigns"),
     ("Credits", "credits.page", "credits"),

@@ -13,6 +13,7 @@ from core.segmentation.insights import being
 from core.text.wording import agree, heard, number, plural, time_left
 from webapp import (
     ai,
+    alerts,
     audiences,
     auth,
     briefs,
@@ -60,7 +61,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(date_span, "day_span")  # {{ start | day_span(end) }}: "20 Nov 2026 to 30 Nov 2026"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
-                 briefs, plans, campaigns, tags):
+                 briefs, plans, campaigns, tags, alerts):
         app.register_blueprint(area.bp)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 

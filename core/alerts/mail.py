@@ -52,7 +52,7 @@ def digest_content(company_id: int, period: str) -> dict:
     return {"station": get_company(company_id).name or f"Station {company_id}", "period": period,
             "week_to": f"{day.day} {day:%B %Y}", "rows": rows, "new": new_between(points, day, 7),
             "lost": sum(p.get("lost", 0) for p in lost) if lost else None,
-            "at_risk": [_share(p) for p in (now, last)], "firings": [_firing_line(f) for f in firings]}
+            "at_risk": [_share(p) for p in (now, last)], "firings": [firing_line(f) for f in firings]}
 
 
 def digest_message(company_id: int, period: str) -> EmailMessage:
@@ -68,7 +68,7 @@ def digest_message(company_id: int, period: str) -> EmailMessage:
 
 def firing_message(firing: dict) -> EmailMessage:
     """A firing's mail at once: the rule in words and its values."""
-    line = _firing_line(firing)
+    line = firing_line(firing)
     message = EmailMessage()
     message["Subject"] = f"Alert: {firing['rule']['description']}"
     message.set_content(f"{line}\n")
@@ -125,7 +125,7 @@ def _at_risk_line(content: dict) -> str:
     return f"At risk: {percent(now)} of listeners{before}."
 
 
-def _firing_line(firing: dict) -> str:
+def firing_line(firing: dict) -> str:
     """'At risk grows by 10% week on week: 1,100 on 2026-11-20, against 1,000 (+10%)'."""
     values, day = firing["values"], date.fromisoformat(firing["date"])
     compared = "" if values.get("compared") is None else f", against {number(values['compared'])}"

@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from core.errors import ValidationFailed
 from core.segmentation.rules import LABELS, SEGMENTS
-from core.text.wording import number
+from core.text.wording import join_words, number, sentence
 
 PERCENT_KINDS = ("grows_by", "falls_by")
 COUNT_KINDS = ("below", "above")
@@ -91,6 +91,21 @@ def described(rule: dict) -> str:
     if kind in PERCENT_KINDS:
         return f"{name} {KIND_NAMES[kind]} {number(rule['threshold'])}% week on week"
     return f"{name} {KIND_NAMES[kind]} {number(rule['threshold'])}"
+
+
+KIND_CHOICES = {"grows_by": "grows by this percent week on week", "falls_by": "falls by this percent week on week",
+                "below": "falls below this many listeners", "above": "rises above this many listeners",
+                MEAN_KIND: "is under last month's weekly mean by this percent (0: by any amount)"}
+"""How a form offers each kind, the threshold's unit said."""
+
+
+def delivery_words(rule: dict) -> str:
+    """How a rule's firings reach people: "Webhook and e-mail to a@x.fm (at once and in the weekly digest)"."""
+    ways = ["Webhook"] if "webhook" in rule.get("delivery", ()) else []
+    if "email" in rule.get("delivery", ()):
+        when = "at once and in the weekly digest" if rule.get("email_now") else "in the weekly digest"
+        ways.append(f"e-mail to {join_words(rule.get('recipients', []))} ({when})")
+    return sentence(join_words(ways)) if ways else "Kept and shown here only."
 
 
 def period_of(day: date) -> str:

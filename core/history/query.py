@@ -39,13 +39,18 @@ def segment_history(company_id: int, start: date | None = None, end: date | None
 
 
 def _series(company_id: int, start: date, end: date) -> list[dict]:
-    """The points of the span: rebuilt weeks, then the runs' days after the last of them."""
+    """The points of the span: rebuilt weeks, then the runs' days after the last of them. Three reads on the
+    (company_id, source, date) index, so that a year of daily runs under a rebuilt past is never read."""
     fields = {"_id": 0, "date": 1, "total": 1, "segments": 1, "moves": 1, "new": 1, "lost": 1, "source": 1}
-    found = list(HistoryPoint._get_collection().find(
-        {"company_id": company_id, "date": {"$gte": start.isoformat(), "$lte": end.isoformat()}}, fields))
-    rebuilt = sorted((p for p in found if p["source"] == "rebuilt"), key=lambda p: p["date"])
-    last = rebuilt[-1]["date"] if rebuilt else ""
-    runs = sorted((p for p in found if p["source"] == "run" and p["date"] > last), key=lambda p: p["date"])
+    points = HistoryPoint._get_collection()
+    span = {"$gte": start.isoformat(), "$lte": end.isoformat()}
+    rebuilt = list(points.find({"company_id": company_id, "source": "rebuilt", "date": span}, fields).sort("date", 1))
+    latest = points.find_one({"company_id": company_id, "source": "rebuilt", "date": {"$lte": end.isoformat()}},
+                             {"_id": 0, "date": 1}, sort=[("date", -1)])
+    last = latest["date"] if latest else ""
+    since = {"$gt": last} if last >= span["$gte"] else {"$gte": span["$gte"]}
+    runs = list(points.find({"company_id": company_id, "source": "run", "date": {**since, "$lte": span["$lte"]}},
+                            fields).sort("date", 1))
     return rebuilt + runs
 
 
