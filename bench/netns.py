@@ -6,6 +6,9 @@ folders each process is given. The root namespace holds the bridge's address (.1
 Every name carries the pid of the process that made it (`lss<pid>-web-a`, bridge `lsb<pid>`), so a run killed before
 its clean-up leaves nothing that the next run cannot recognise as dead and remove. Only addresses of these hosts are
 ever sent traffic.
+
+`start_service` puts the service on such hosts as production runs it (a database host, web hosts with gunicorn.conf.py,
+worker hosts), and `visibility_latency` times what the test asserts and the benchmark reports.
 """
 from __future__ import annotations
 

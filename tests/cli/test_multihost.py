@@ -50,14 +50,12 @@ def test_a_worker_killed_mid_job_leaves_its_lease_to_run_out_and_the_other_worke
                                "a worker to start the catch-up embedding")
     holder = next(name for name, proc in cluster["workers"].items() if f":{proc.pid}:" in running["owner"])
     os.killpg(cluster["workers"][holder].pid, signal.SIGKILL)
-    killed_at = utcnow()
     assert jobs.find_one({"_id": running["_id"]})["state"] == "running", "the job was still under way"
     done = netns.wait_until(lambda: jobs.find_one({"_id": running["_id"], "state": "done"}), 180,
                             "the other worker to finish the killed worker's job")
-    assert done["owner"] != running["owner"] and done["attempts"] == running["attempts"] + 1
-    taken_over = done["started_at"].replace(tzinfo=killed_at.tzinfo)
-    assert taken_over >= running["lease_until"].replace(tzinfo=killed_at.tzinfo), "not before the lease ran out"
-    assert taken_over - killed_at < timedelta(seconds=LEASE_S + 30), "soon after it ran out"
+    other = next(proc for name, proc in cluster["workers"].items() if name != holder)
+    assert f":{other.pid}:" in done["owner"] and done["attempts"] == running["attempts"] + 1
+    assert done["started_at"] >= running["lease_until"], "taken over only once the lease had run out"
 
 
 def test_a_live_batch_answered_by_web_host_a_is_visible_on_web_host_b_within_a_second(cluster):
@@ -92,7 +90,7 @@ def test_the_daily_run_happens_once_though_every_host_is_up(cluster):
 
 def test_a_web_host_whose_index_files_are_gone_rebuilds_them_from_mongodb(cluster):
     folder = cluster["tmp"] / "web-b" / "vectors"
-    before = netns.wait_until(lambda: sorted(p.name for p in folder.glob("*.faiss")), 30, "B's index files")
+    before = netns.wait_until(lambda: stations_indexed(folder), 30, "B's index files")
     host = cluster["hosts"]["web-b"]
     gunicorn = host.processes[0]
     os.killpg(gunicorn.pid, signal.SIGTERM)
@@ -101,10 +99,15 @@ def test_a_web_host_whose_index_files_are_gone_rebuilds_them_from_mongodb(cluste
     host.processes.remove(gunicorn)
     netns.start_web(host, cluster["env"]["web-b"], cluster["tmp"] / "web-b-again.log")
     netns.wait_until(lambda: netns.ready(cluster["b"]), 180, "web host B to be ready again")
-    assert sorted(p.name for p in folder.glob("*.faiss")) == before
+    assert stations_indexed(folder) == before
 
     def every_listener_indexed():
         answer = netns.get(cluster, "b", "/api/v1/segments/1/search", q=TUNE, min_score=0).json()
         return answer["indexed"] == answer["candidates"] > LISTENERS
 
     netns.wait_until(every_listener_indexed, 60, "B to search every listener")
+
+
+def stations_indexed(folder) -> set[str]:
+    """The stations that have an index file in the folder (a file's name also says its model and version)."""
+    return {path.name.split("-")[1] for path in folder.glob("company-*.faiss")}
