@@ -82,8 +82,9 @@ def heat_map(cross: dict, base: str = "", filters: list = ()) -> dict:
     return {"total": cross["total"], "channels": channels, "rows": rows}
 
 
-STEP, ROW, PAD = 30, 56, 6
-"""A trend point's column (px): 30 wide and 56 high, the whole column its tap target; PAD keeps dots off the edge."""
+ROW, PAD = 56, 6
+"""A trend row's height (px), the height of each column's tap target; PAD keeps dots off its edges. A column's width
+is the stylesheet's (30 px, 44 px on a phone): every x is a percentage of the row, so that nothing stretches."""
 LABEL_EVERY = 2
 """A date under every other column: a label is wider than a column."""
 
@@ -96,26 +97,28 @@ def trend_day(iso: str, interval: str) -> str:
 
 def trend_row(label: str, values: list, dates: list[str], url: str, kind: str = "line", css: str = "",
               text=number) -> dict:
-    """One series as an SVG row: a line (or bars) over columns of STEP px, each column a link to `url`; a value of
-    None (nothing to share of) is drawn as a gap."""
+    """One series as an SVG row: a line (or bars) over equal columns, each column a link to `url`; a value of None
+    (nothing to share of) is drawn as a gap. x and widths are percentages of the row."""
     known = [v for v in values if v is not None]
-    top = max(known or [0]) or 1
+    top, n = max(known or [0]) or 1, len(values) or 1
     points = []
     for i, (value, iso) in enumerate(zip(values, dates)):
-        x = i * STEP + STEP / 2
         height = 0 if value is None else (ROW - 2 * PAD) * value / top
-        points.append({"x": x, "y": ROW - PAD - height, "h": height, "left": i * STEP, "value": value,
-                       "text": "no listeners" if value is None else text(value), "date": iso, "url": url})
-    path = " ".join(f"{'M' if i == 0 or points[i - 1]['value'] is None else 'L'}{p['x']:.1f} {p['y']:.1f}"
-                    for i, p in enumerate(points) if p["value"] is not None)
-    return {"label": label, "kind": kind, "css": css, "points": points, "path": path, "width": len(values) * STEP,
-            "latest": points[-1]["text"] if points else "", "top": text(max(known)) if known else "", "url": url}
+        points.append({"x": 100 * (i + 0.5) / n, "y": ROW - PAD - height, "h": height, "left": 100 * i / n,
+                       "value": value, "text": "no listeners" if value is None else text(value), "date": iso,
+                       "url": url})
+    segments = [{"x1": a["x"], "y1": a["y"], "x2": b["x"], "y2": b["y"]} for a, b in zip(points, points[1:])
+                if a["value"] is not None and b["value"] is not None]
+    return {"label": label, "kind": kind, "css": css, "points": points, "segments": segments, "columns": len(values),
+            "column": 100 / n, "latest": points[-1]["text"] if points else "",
+            "top": text(max(known)) if known else "", "url": url}
 
 
 def trend_ticks(dates: list[str], interval: str) -> list[dict]:
-    """The dates under a chart's columns, every LABEL_EVERY-th from the latest back, so that the latest shows."""
-    last = len(dates) - 1
-    return [{"x": (i + 1) * STEP if i == last else i * STEP + STEP / 2, "anchor": "end" if i == last else "middle",
+    """The dates under a chart's columns, every LABEL_EVERY-th from the latest back, so that the latest shows
+    (the latest's label ends at the row's end, so that it is never cut)."""
+    last, n = len(dates) - 1, len(dates) or 1
+    return [{"x": 100.0 if i == last else 100 * (i + 0.5) / n, "anchor": "end" if i == last else "middle",
              "text": trend_day(iso, interval)} for i, iso in enumerate(dates) if (last - i) % LABEL_EVERY == 0]
 
 
@@ -132,7 +135,7 @@ def trend_chart(chart_id: str, title: str, rows: list[dict], dates: list[str], i
     table = [{"date": iso, "period": period(iso, interval)[:1].upper() + period(iso, interval)[1:],
               "cells": [row["points"][i]["text"] for row in rows]} for i, iso in enumerate(dates)]
     return {"id": chart_id, "title": title, "rows": rows, "ticks": trend_ticks(dates, interval), "note": note,
-            "width": len(dates) * STEP, "columns": [row["label"] for row in rows], "table": table[::-1]}
+            "count": len(dates), "columns": [row["label"] for row in rows], "table": table[::-1]}
 
 
 def overview_trends(trends: dict, base: str, labels: dict) -> list[dict]:

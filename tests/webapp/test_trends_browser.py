@@ -60,6 +60,8 @@ def test_the_trends_fit_the_screen_and_pass_axe(page, sign_in, station, screensh
     for details in trends.get_by_test_id("trend-table").all():
         details.locator("summary").click()
     fits_and_is_accessible(page, size)
+    column = trends.get_by_test_id("trend-point").first.bounding_box()
+    assert column["height"] >= 44 and round(column["width"]) >= (44 if size == "phone" else 30)
     name = "overview" if path.endswith("/1/") else "segment"
     page.set_viewport_size({**SIZES[size], "height": max(800, int(trends.bounding_box()["height"]) + 40)})
     trends.screenshot(path=str(screenshot(page, f"issue28-trends-{name}-{size}").with_name(
