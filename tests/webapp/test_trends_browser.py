@@ -95,3 +95,17 @@ def test_a_column_opens_the_explorer_on_that_segment_s_listeners(page, sign_in, 
     row.get_by_test_id("trend-point").last.click()
     expect(page).to_have_url(re.compile(r"/stations/1/explorer\?segment=dormant$"))
     expect(page.get_by_test_id("listener-row")).to_have_count(6)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_station_without_history_says_so_on_a_phone_and_a_laptop(page, sign_in, station, screenshot, size):
+    HistoryPoint.objects(company_id=1).delete()
+    page.set_viewport_size(SIZES[size])
+    sign_in("thandi@jozi.fm")
+    page.goto("/stations/1/")
+    empty = page.get_by_test_id("trends-empty")
+    expect(empty).to_contain_text("No history yet for Jozi FM")
+    empty.scroll_into_view_if_needed()
+    fits_and_is_accessible(page, size)
+    page.get_by_test_id("trends").screenshot(path=str(screenshot(page, f"issue28-trends-empty-{size}").with_name(
+        f"issue28-trends-empty-{size}-card.png")))

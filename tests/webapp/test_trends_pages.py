@@ -135,6 +135,11 @@ def test_each_column_and_flow_drills_into_the_explorer_on_that_segment(signed_in
     assert re.search(r'href="/stations/1/explorer\?segment=at_risk" data-testid="flow-drill"', matrix)
 
 
+def test_reloading_the_figures_keeps_the_interval_and_span_chosen(signed_in, history):
+    html = signed_in.get("/stations/1/?interval=month&weeks=13").text
+    assert re.search(r'hx-get="/stations/1/\?interval=month&amp;weeks=13"', html)
+
+
 def test_a_station_without_history_says_how_it_gets_one(signed_in, stations):
     html = signed_in.get("/stations/1/").text
     empty = html[html.index('data-testid="trends-empty"'):]
