@@ -15,7 +15,7 @@ from core.alerts.store import create_rule, list_rules
 from tests.core.alerts.test_alert_mail import received_digest, smtp  # noqa: F401 - smtp is a fixture
 from tests.factories import make_company
 from tests.memory import NOW
-from tests.webapp.conftest import PASSWORD, SIZES
+from tests.webapp.conftest import PASSWORD, SCREENSHOTS, SIZES
 from tests.webapp.test_ai_browser import check_page
 from tests.webapp.test_alerts_pages import store_points
 
@@ -91,6 +91,6 @@ def test_the_digest_as_received_reads_well_in_a_browser(browser, smtp, size):  #
     expect(tab.get_by_role("heading", name="Jozi FM")).to_be_visible()
     expect(tab.get_by_role("row", name=re.compile(r"Super fans\s+980\s+1,050\s+1,200"))).to_be_visible()
     assert tab.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the digest scrolls sideways"
-    screenshot_path = f"screenshots/alerts-digest-{size}.png"
-    tab.screenshot(path=screenshot_path, full_page=True)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    tab.screenshot(path=str(SCREENSHOTS / f"alerts-digest-{size}.png"), full_page=True)
     context.close()

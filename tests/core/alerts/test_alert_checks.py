@@ -16,6 +16,9 @@ from core.errors import NotFound
 from core.history.models import HistoryPoint
 from core.segmentation.runs import segment_company
 from core.webhooks import events
+from core.webhooks.endpoints import add_endpoint
+from core.worker import Worker
+from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 
@@ -106,6 +109,17 @@ def test_a_firing_reaches_the_station_s_webhooks_as_an_alert_fired_event(growing
     assert data["rule_id"] == rule["rule_id"] and data["value"] == 1100 and data["compared"] == 1000
     assert data["description"] == "At risk grows by 10% week on week" and data["period"] == "2026-W47"
     assert firing["delivered"] == {"webhook": "emitted"}
+
+
+def test_a_firing_is_delivered_to_a_loopback_receiver_by_the_webhooks_worker(growing):
+    with receiving() as server:
+        add_endpoint(1, server.url, "whsec-alerts-test-0123456789", ["alert.fired"])
+        rule = at_risk_rule()
+        check_station(1, NOW)
+        Worker(settings=None).work_until_idle()
+        [body] = server.events()
+    assert (body["type"], body["company_id"]) == ("alert.fired", 1)
+    assert body["data"]["rule_id"] == rule["rule_id"] and body["data"]["change_percent"] == 10.0
 
 
 def test_a_webhook_rule_of_a_station_without_endpoints_says_so(growing):
