@@ -2,7 +2,12 @@
 
 The web workers of a host share one folder of metrics (PROMETHEUS_MULTIPROC_DIR, under DATA_DIR unless the
 environment names one), emptied when the server starts, so that any worker's /metrics answers for all of them.
-A stop (SIGTERM) lets requests under way finish for up to graceful_timeout seconds."""
+A stop (SIGTERM) lets requests under way finish for up to graceful_timeout seconds.
+
+Before it forks its workers, the server imports the service's code and reads the offline model's weights, nothing
+that holds a connection or a thread: the workers share those pages (copy-on-write, never written) rather than each
+reading its own copy, and each station's index file is shared as a memory map (core.search.index). Measured with
+`python -m bench.memory` (README, "Memory per worker")."""
 import os
 import shutil
 from pathlib import Path
@@ -18,6 +23,17 @@ def on_starting(server):
     folder = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True, exist_ok=True)
+    _shared_before_fork()
+
+
+def _shared_before_fork() -> None:
+    """The service's modules and the offline model's weights, read once here for every worker to share."""
+    import webapp  # noqa: F401 - the modules every worker imports: their code and constants, shared
+
+    if (os.environ.get("EMBEDDING_PROVIDER") or "local") == "local":
+        from core.search import local_model
+
+        local_model.preload()
 
 
 def child_exit(server, worker):

@@ -94,6 +94,7 @@ def restored(name: str, build: Callable[[], T]) -> T:
     and the fixed clock of tests/memory.py may be kept this way."""
     db = _raw_database()
     empty_database()
+    _forget_host_files()
     if name in _IMAGES:
         documents, result = _IMAGES[name]
         for collection, docs in documents.items():
@@ -104,6 +105,14 @@ def restored(name: str, build: Callable[[], T]) -> T:
                  if not collection.startswith("system.")}
     _IMAGES[name] = ({collection: docs for collection, docs in documents.items() if docs}, result)
     return result
+
+
+def _forget_host_files() -> None:
+    """The index files this host shares under DATA_DIR: a database restored to an earlier state (as a backup would
+    be) must not meet files an erasure rewrote after that state (core.search.vectors)."""
+    from core.config import active
+
+    shutil.rmtree(Path(active().data_dir) / "vectors", ignore_errors=True)
 
 
 def kept(build: Callable[..., T]) -> Callable[..., T]:

@@ -5,6 +5,10 @@ Every stored vector gets a new integer id; a listener embedded again gets a new 
 cannot remove), so searches always pass the ids they may return (a bitmap selector: filters narrow the candidates
 before ranking, never after). The index is rebuilt compact when dead ids outnumber a fifth of the live ones.
 
+A saved index is read as a memory map of its file (faiss's IO_FLAG_MMAP_IFC), so that the processes of a host that
+read one file share its pages instead of each holding a copy; such a map is read-only, so vectors added after it
+go to a small private `tail` searched beside it, until core.search.vectors folds them into a new file.
+
 The interface is what MongoDB Atlas `$vectorSearch` offers too: vectors by listener, a query vector, k, and a
 pre-filter (Atlas: an MQL filter on indexed fields; here, the ids the shared filters allow), scores as (1 + cos) / 2.
 """
@@ -37,6 +41,8 @@ class VectorIndex:
         if approximate:
             base.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
         self.index = faiss.IndexIDMap2(base)
+        self.frozen, self.mapped = False, 0  # `index` a read-only map of a file: ids from `mapped` on are in `tail`
+        self.tail: faiss.IndexIDMap2 | None = None
         self.owner: list[str] = []  # id -> originator
         self.current: dict[str, int] = {}  # originator -> its live id
         self.version = 0  # moves with every change, so that derived id maps know they are stale
@@ -54,7 +60,9 @@ class VectorIndex:
         if not originators:
             return
         ids = np.arange(len(self.owner), len(self.owner) + len(originators), dtype=np.int64)
-        self.index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids)
+        if self.frozen and self.tail is None:
+            self.tail = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
+        (self.tail if self.frozen else self.index).add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids)
         self.owner.extend(originators)
         self.current.update(zip(originators, ids.tolist()))
         self.version += 1
@@ -79,9 +87,23 @@ class VectorIndex:
         where = np.clip(np.searchsorted(names, originators), 0, len(names) - 1)
         return np.where(names[where] == originators, ids[where], -1)
 
+    @property
+    def tail_size(self) -> int:
+        """Vectors added since the mapped file was written (searched beside it, in this process only)."""
+        return self.tail.ntotal if self.tail is not None else 0
+
     def vectors_of(self, ids: np.ndarray) -> np.ndarray:
         """The stored vectors of these ids."""
-        return self.index.reconstruct_batch(np.ascontiguousarray(ids, dtype=np.int64))
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        if not self.tail_size:
+            return self.index.reconstruct_batch(ids)
+        late = ids >= self.mapped
+        found = np.empty((len(ids), self.dim), dtype=np.float32)
+        if (~late).any():
+            found[~late] = self.index.reconstruct_batch(np.ascontiguousarray(ids[~late]))
+        if late.any():
+            found[late] = self.tail.reconstruct_batch(np.ascontiguousarray(ids[late]))
+        return found
 
     def search(self, query: np.ndarray, k: int, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The k best of the allowed ids by inner product (cosine for unit vectors), best first: (cosines, ids)."""
@@ -99,7 +121,12 @@ class VectorIndex:
         params = (faiss.SearchParametersHNSW(sel=selector, efSearch=_breadth(k, len(allowed), len(self.owner)))
                   if self.approximate else faiss.SearchParameters(sel=selector))
         scores, ids = self.index.search(query, k, params=params)
+        if self.tail_size:
+            late = self.tail.search(query, k, params=faiss.SearchParameters(sel=selector))
+            scores, ids = np.hstack([scores, late[0]]), np.hstack([ids, late[1]])
         keep = ids[0] >= 0
+        if self.tail_size:
+            return _exact(scores[0][keep], ids[0][keep], k)
         return scores[0][keep], ids[0][keep]
 
     def compacted(self) -> VectorIndex:
@@ -133,30 +160,66 @@ def _exact(scores: np.ndarray, ids: np.ndarray, k: int) -> tuple[np.ndarray, np.
 
 
 def save(index: VectorIndex, path: Path) -> None:
-    """Write the index and its listeners beside it, under temporary names renamed into place, with a checksum of
-    the index file so that a torn or corrupt file is rebuilt rather than read."""
+    """Write the index as a file named by its checksum beside `path`, then its listeners and that name at `path`'s
+    .json (the pointer), each under a temporary name synced and renamed into place: a process that mapped an older
+    file keeps reading it unchanged, several processes saving at once each leave a whole pair, and a torn or
+    corrupt file is rebuilt rather than read. Older files of the same index are deleted."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = faiss.serialize_index(index.index).tobytes()
+    whole = _folded(index)
+    data = faiss.serialize_index(whole).tobytes()
+    digest = hashlib.sha256(data).hexdigest()
+    target = data_file(path, digest)
     meta = {"dim": index.dim, "approximate": index.approximate, "seq": index.seq, "lineage": index.lineage,
-            "owner": index.owner,
-            "current": index.current, "sha256": hashlib.sha256(data).hexdigest()}
-    for target, body in ((path, data), (path.with_suffix(".json"), json.dumps(meta).encode())):
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_bytes(body)
-        os.replace(temporary, target)
+            "owner": [o if index.current.get(o) == i else "" for i, o in enumerate(index.owner)],  # dead: unnamed
+            "current": index.current, "sha256": digest, "file": target.name}
+    if not target.exists():
+        _replace(target, data)
+    _replace(path.with_suffix(".json"), json.dumps(meta).encode())
+    for older in path.parent.glob(f"{path.stem}-*.faiss"):
+        if older != target:
+            older.unlink(missing_ok=True)
+    path.unlink(missing_ok=True)  # the single file written before files were shared
 
 
-def load(path: Path) -> VectorIndex | None:
-    """The saved index, or None when it is missing, torn or corrupt."""
+def data_file(path: Path, digest: str) -> Path:
+    """Where the index of this checksum is kept, beside its pointer `path`."""
+    return path.with_name(f"{path.stem}-{digest[:16]}.faiss")
+
+
+def _folded(index: VectorIndex) -> faiss.Index:
+    """The FAISS index with its tail added (read whole from the map: a map cannot grow)."""
+    if not index.tail_size:
+        return index.index
+    whole = faiss.deserialize_index(faiss.serialize_index(index.index))
+    whole.add_with_ids(index.tail.reconstruct_batch(np.arange(index.mapped, len(index.owner), dtype=np.int64)),
+                       np.arange(index.mapped, len(index.owner), dtype=np.int64))
+    return whole
+
+
+def _replace(target: Path, body: bytes) -> None:
+    """Write `body` at `target` atomically: a unique temporary name, synced, renamed over it."""
+    temporary = target.with_name(f"{target.name}.{os.getpid()}.{next(_made)}.tmp")
+    with open(temporary, "wb") as out:
+        out.write(body)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, target)
+
+
+def load(path: Path, mapped: bool = True) -> VectorIndex | None:
+    """The saved index (a shared read-only map of its file unless `mapped` is False), or None when it is missing,
+    torn or corrupt."""
     try:
         meta = json.loads(path.with_suffix(".json").read_text())
-        data = path.read_bytes()
-        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
-            return None
+        target = path.with_name(meta["file"])
+        with open(target, "rb") as source:
+            if hashlib.file_digest(source, "sha256").hexdigest() != meta["sha256"]:
+                return None
         index = VectorIndex(meta["dim"], meta["approximate"])
-        index.index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
+        index.index = faiss.read_index(str(target), faiss.IO_FLAG_MMAP_IFC if mapped else 0)
         index.owner, index.current, index.seq = meta["owner"], meta["current"], meta["seq"]
         index.lineage = meta.get("lineage", "")
+        index.frozen, index.mapped = mapped, len(index.owner)
     except (OSError, ValueError, KeyError, RuntimeError):
         return None
     return index if index.index.ntotal == len(index.owner) else None

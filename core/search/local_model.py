@@ -32,7 +32,7 @@ class LocalEmbedder:
     name, dim = f"local:{MODEL}", DIM
 
     def __init__(self):
-        self._model = USE()
+        self._model = _preloaded or USE()
 
     def embed(self, texts: list[str], kind: str = "passage") -> np.ndarray:
         """One unit vector per text, in the texts' order, in batches of similar length (less padding).
@@ -62,6 +62,19 @@ class LocalEmbedder:
                 ThreadPoolExecutor(min(WORKERS, len(batches)) or 1, thread_name_prefix="embed") as pool:
             list(pool.map(encode, batches))
         return out
+
+
+_preloaded: USE | None = None
+
+
+def preload() -> None:
+    """Read the model's weights in a process about to fork its workers (gunicorn's arbiter, gunicorn.conf.py): they
+    are only ever read, so every worker shares their pages (about 120 MB) instead of reading a copy of its own."""
+    global _preloaded
+    if _preloaded is None:
+        model = USE()
+        model._model  # noqa: B018 - the property reads the weights
+        _preloaded = model
 
 
 _in_worker: tuple[USE, ThreadPoolExecutor] | None = None

@@ -1,6 +1,11 @@
 """The vector store: embeddings in MongoDB (the source of truth), one FAISS index per company and model in each
 process, persisted under DATA_DIR/vectors, brought up to date from MongoDB by `seq` before every search.
 
+The processes of a host share each index file as a read-only memory map (core.search.index): a process catches up
+the vectors written since in a private tail and writes a new file only when that tail passes FOLD_ABOVE, or takes
+the newer file another process wrote. A file is never trusted over MongoDB (another database's, a torn one or
+one behind the counter is rebuilt or caught up), and an erasure rewrites the station's file without the listener.
+
 Listeners are embedded when their text changes: after every segmentation run (full, after an import, after a live
 batch or an erasure) the touched listeners are queued for a worker process (`schedule_refresh`, which `core.startup`
 hooks onto the runs), which rebuilds their texts and embeds only the changed ones (`refresh_embeddings`). Erasure
@@ -39,6 +44,9 @@ WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slow
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
 _lock = threading.Lock()
 EMBED_JOB = "embed"
+FOLD_ABOVE = 5_000
+"""Vectors a process keeps in its private tail beside the shared file before a new file is written (and mapped by
+every process that catches up after): a tail is searched exactly beside the map, so a small one costs nothing."""
 
 
 def refresh_embeddings(company_id: int, originators: list[str] | None = None) -> dict:
@@ -172,11 +180,31 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
     erasure hook)."""
     deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
     with _lock:
-        for (company, model), found in _indexes.items():
+        for (company, model), found in list(_indexes.items()):
             if company == company_id:
                 found.remove([originator])
                 lexical_store.erased(company, model, originator)
+                _indexes[(company, model)] = _rewritten(company, model, found)
+        _delete_other_files(company_id, {model for company, model in _indexes if company == company_id})
     return deleted.deleted_count
+
+
+def _rewritten(company_id: int, model: str, found: faiss_index.VectorIndex) -> faiss_index.VectorIndex:
+    """The index without these listeners' vectors, saved over the station's file so that no file keeps them (the
+    erased listener's number is in its list of listeners, their vector in its data)."""
+    fresh = found.compacted()
+    faiss_index.save(fresh, _path(company_id, model))
+    return faiss_index.load(_path(company_id, model)) or fresh
+
+
+def _delete_other_files(company_id: int, kept_models: set[str]) -> None:
+    """Delete the station's index files of models this process holds no index of (rebuilt from MongoDB when
+    next needed): an erasure leaves no file it could not rewrite."""
+    folder = Path(active().data_dir) / "vectors"
+    kept = {_path(company_id, model).stem for model in kept_models}
+    for stale in folder.glob(f"company-{company_id}-*"):
+        if not any(stale.name.startswith(stem + ".") or stale.name.startswith(stem + "-") for stem in kept):
+            stale.unlink(missing_ok=True)
 
 
 def current_index(company_id: int, model: Embedder | None = None) -> faiss_index.VectorIndex:
@@ -186,7 +214,7 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
     key = (company_id, model.name)
     with _lock:
         found = _indexes.get(key) or _from_file(company_id, model)
-        _indexes[key] = found = _caught_up(company_id, model, found)
+        _indexes[key] = found = _shared(company_id, model, _caught_up(company_id, model, found))
     return found
 
 
@@ -236,8 +264,33 @@ def _caught_up(company_id: int, model: Embedder, found: faiss_index.VectorIndex)
     wanted = len(found) > faiss_index.APPROXIMATE_ABOVE
     if wanted != found.approximate or found.dead > len(found) // 5:
         found = _rebuilt(found, wanted)
-    faiss_index.save(found, _path(company_id, model.name))
     return found
+
+
+def _shared(company_id: int, model: Embedder, found: faiss_index.VectorIndex) -> faiss_index.VectorIndex:
+    """The index as a map of the host's file once it is held privately (built, rebuilt) or its private tail passed
+    FOLD_ABOVE: the file another process saved when it is of the same database and as current, else this one,
+    saved first (a map of the file rather than a copy per process)."""
+    if found.frozen and found.tail_size <= FOLD_ABOVE:
+        return found
+    path = _path(company_id, model.name)
+    on_disk = faiss_index.load(path)
+    if on_disk is None or on_disk.lineage != found.lineage or on_disk.seq < found.seq:
+        faiss_index.save(_without_erased(company_id, found), path)
+        on_disk = faiss_index.load(path)
+    return on_disk if on_disk is not None else found
+
+
+def _without_erased(company_id: int, found: faiss_index.VectorIndex) -> faiss_index.VectorIndex:
+    """The index without the listeners its station's snapshot no longer has (erased ones are renamed there): this
+    process may have read them before another erased them, and a file must not keep them."""
+    snap = snapshot.current(company_id)
+    alive = set(snap.originators.tolist()) if len(snap) else None
+    gone = [o for o in found.current if o not in alive] if alive is not None else []
+    if not gone:
+        return found
+    found.remove(gone)
+    return found.compacted()
 
 
 def _rebuilt(found: faiss_index.VectorIndex, approximate: bool) -> faiss_index.VectorIndex:
@@ -268,5 +321,5 @@ def status() -> dict:
         indexed = sum(len(found) for (_, name), found in _indexes.items() if name == model.name)
     return {"model": model.name, "dim": model.dim, "stations": len(counters),
             "stored": ListenerEmbedding._get_collection().count_documents({"model": model.name}),
-            "indexed_here": indexed, "index_files": len(list(folder.glob("*.faiss"))) if folder.exists() else 0,
+            "indexed_here": indexed, "index_files": len(list(folder.glob("*.json"))) if folder.exists() else 0,
             "last_embedded_at": last.isoformat() if last else None}

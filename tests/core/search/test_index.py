@@ -2,6 +2,9 @@
 rebuilt."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -78,13 +81,53 @@ def test_a_saved_index_loads_whole(tmp_path):
     assert loaded.search(vectors[9], 1, np.arange(50))[1][0] == 9
 
 
+def data_file(path):
+    """The file the index's pointer names."""
+    return path.with_name(json.loads(path.with_suffix(".json").read_text())["file"])
+
+
 def test_a_torn_or_missing_index_file_is_not_read(tmp_path):
     found, _ = filled(False, rows=50)
     save(found, tmp_path / "c.faiss")
-    data = (tmp_path / "c.faiss").read_bytes()
-    (tmp_path / "c.faiss").write_bytes(data[: len(data) // 2])
+    data = data_file(tmp_path / "c.faiss").read_bytes()
+    data_file(tmp_path / "c.faiss").write_bytes(data[: len(data) // 2])
     assert load(tmp_path / "c.faiss") is None
     assert load(tmp_path / "missing.faiss") is None
+
+
+def test_a_loaded_index_is_a_shared_map_of_its_file(tmp_path):
+    found, _ = filled(False, rows=50)
+    save(found, tmp_path / "c.faiss")
+    loaded = load(tmp_path / "c.faiss")
+    maps = Path("/proc/self/maps").read_text()
+    assert loaded.frozen and str(data_file(tmp_path / "c.faiss")) in maps
+
+
+def test_vectors_added_to_a_mapped_index_are_found_beside_it_and_saved_with_it(tmp_path):
+    found, vectors = filled(False, rows=50)
+    save(found, tmp_path / "c.faiss")
+    loaded = load(tmp_path / "c.faiss")
+    late = unit(5, seed=9)
+    loaded.upsert(["l3", "new0", "new1", "new2", "new3"], late)
+    assert loaded.tail_size == 5 and len(loaded) == 54
+    assert list(loaded.search(late[1], 1, np.arange(55))[1]) == [51]
+    assert list(loaded.search(vectors[7], 1, np.arange(55))[1]) == [7]
+    assert np.allclose(loaded.vectors_of(np.array([7, 52])), np.vstack([vectors[7], late[2]]))
+    save(loaded, tmp_path / "c.faiss")
+    again = load(tmp_path / "c.faiss")
+    assert (again.tail_size, len(again), again.current["new3"]) == (0, 54, 54)
+    assert list(again.search(late[4], 1, np.arange(55))[1]) == [54]
+
+
+def test_a_new_save_leaves_a_map_of_the_old_file_unchanged_and_names_no_dead_listener(tmp_path):
+    found, vectors = filled(False, rows=50)
+    save(found, tmp_path / "c.faiss")
+    old = load(tmp_path / "c.faiss")
+    found.remove(["l4"])
+    save(found.compacted(), tmp_path / "c.faiss")
+    assert list(old.search(vectors[4], 1, np.arange(50))[1]) == [4]
+    assert '"l4"' not in (tmp_path / "c.json").read_text()
+    assert len(list(tmp_path.glob("c-*.faiss"))) == 1
 
 
 def test_a_narrow_filter_on_an_approximate_index_is_scored_exactly(monkeypatch):

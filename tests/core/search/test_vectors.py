@@ -2,6 +2,11 @@
 caught up when stale, rebuilt when missing or corrupt; only changed texts are embedded again."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -29,7 +34,9 @@ def _station() -> dict:
 
 
 def index_file():
-    return vectors._path(1, vectors.embedder().name)
+    """The station's index file: the one its pointer (the .json beside the index's path) names."""
+    pointer = vectors._path(1, vectors.embedder().name).with_suffix(".json")
+    return pointer.with_name(json.loads(pointer.read_text())["file"])
 
 
 def test_every_listener_is_embedded_once_and_an_unchanged_text_is_not_embedded_again(station):
@@ -76,14 +83,15 @@ def test_a_corrupt_index_file_is_rebuilt_from_mongodb(station):
 def test_a_stale_index_file_catches_up_with_the_vectors_written_since(station):
     vectors.current_index(1)
     vectors.forget_indexes()
-    stale = index_file().read_bytes(), index_file().with_suffix(".json").read_text()
+    pointer = vectors._path(1, vectors.embedder().name).with_suffix(".json")
+    stale = {path: path.read_bytes() for path in (index_file(), pointer)}
     make_listener(1, "27830000009", [event(1, message="Newcomer here")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
     vectors.current_index(1)
     vectors.forget_indexes()
-    index_file().write_bytes(stale[0])
-    index_file().with_suffix(".json").write_text(stale[1])
+    for path, data in stale.items():
+        path.write_bytes(data)
     assert "27830000009" in vectors.current_index(1).current
 
 
@@ -133,3 +141,68 @@ def test_a_refresh_counts_its_run_while_it_writes_and_leaves_none_after_even_whe
     with pytest.raises(ZeroDivisionError):
         vectors.refresh_embeddings(1)
     assert runs() == []
+
+
+def mapped_here(path) -> bool:
+    """Whether this process maps the file."""
+    return str(path) in Path("/proc/self/maps").read_text()
+
+
+def test_two_processes_reading_one_index_file_share_its_pages(station):
+    vectors.current_index(1)
+    path = vectors._path(1, vectors.embedder().name)
+    other = subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(path)], capture_output=True, text=True,
+                           check=True)
+    assert mapped_here(index_file()) and other.stdout.split() == ["6", str(index_file())]
+
+
+OTHER_PROCESS = """
+import sys
+from pathlib import Path
+from core.search import index
+found = index.load(Path(sys.argv[1]))
+target = [line.split()[-1] for line in Path("/proc/self/maps").read_text().splitlines() if ".faiss" in line]
+print(len(found), target[0])
+"""
+
+
+def test_a_process_catches_up_in_a_tail_then_maps_the_newer_file(station, monkeypatch):
+    before = vectors.current_index(1)
+    old_file = index_file()
+    make_listener(1, "27830000009", [event(1, message="Newcomer here")])
+    segment_company(1, NOW)
+    vectors.refresh_embeddings(1)
+    caught_up = vectors.current_index(1)
+    assert caught_up is before and caught_up.tail_size == 1 and "27830000009" in caught_up.current
+    monkeypatch.setattr(vectors, "FOLD_ABOVE", 0)
+    folded = vectors.current_index(1)
+    assert (folded.frozen, folded.tail_size, len(folded)) == (True, 0, 7)
+    assert index_file() != old_file and not old_file.exists() and mapped_here(index_file())
+
+
+def test_a_process_takes_the_newer_file_another_one_wrote(station, monkeypatch):
+    mine = vectors.current_index(1)
+    make_listener(1, "27830000009", [event(1, message="Newcomer here")])
+    segment_company(1, NOW)
+    vectors.refresh_embeddings(1)
+    vectors.forget_indexes()
+    monkeypatch.setattr(vectors, "FOLD_ABOVE", 0)
+    theirs = vectors.current_index(1)  # another process: the file it starts from, caught up and folded
+    theirs_file = index_file()
+    vectors._indexes[(1, vectors.embedder().name)] = mine
+    taken = vectors.current_index(1)
+    assert taken is not mine and taken.seq == theirs.seq and "27830000009" in taken.current
+    assert index_file() == theirs_file and mapped_here(theirs_file)
+
+
+def test_erasure_leaves_neither_the_number_nor_the_vector_in_any_index_file(station):
+    erased = vectors.current_index(1)
+    vector = erased.vectors_of(np.array([erased.current["27830000001"]]))[0]
+    erase_listener(1, "27830000001", "test-secret")
+    folder = vectors._path(1, vectors.embedder().name).parent
+    assert not any(b"27830000001" in path.read_bytes() for path in folder.iterdir())
+    vectors.forget_indexes()
+    reread = vectors.current_index(1)  # another process, reading the file
+    assert "27830000001" not in reread.current
+    kept = reread.vectors_of(np.arange(len(reread.owner)))
+    assert not np.isclose(kept @ vector, 1.0, atol=1e-5).any()
