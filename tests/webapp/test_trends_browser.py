@@ -1,6 +1,7 @@
 """Issue 28, item 2, in headless Chromium: the trends of the overview and of a segment page fit a phone and a laptop
 (the charts scroll sideways inside their card, labels whole, every control 44 px high on a phone, none on another),
-pass axe, switch between weekly and monthly, and a column opens the explorer on its segment."""
+pass axe and every Content-Security-Policy rule, switch between weekly and monthly, a column opens the explorer on its
+segment, and a station without history says how it gets one. The stations are built once for the module."""
 from __future__ import annotations
 
 import re
@@ -12,18 +13,19 @@ from playwright.sync_api import expect
 from core.access.users import create_user
 from core.history.models import HistoryPoint
 from core.segmentation.runs import segment_company
+from tests.conftest import empty_database
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
-from tests.webapp.conftest import PASSWORD, SIZES
+from tests.webapp.conftest import COAST_COUNTS, CSP_REPORTER, PASSWORD, SIZES, store_segment_run
 from tests.webapp.test_every_page_browser import CONTROLS, overlaps
 from tests.webapp.test_trends_pages import WEEKS, store_history
 
 pytestmark = pytest.mark.db
 
 
-@pytest.fixture
-def station(app):
-    """Jozi FM: 6 dormant listeners and 14 others, 12 weeks of history; its producer."""
+def _station() -> None:
+    """Jozi FM (1): 6 dormant listeners and 14 others, 12 weeks of history; Coast Radio (2): segmented, no history
+    yet; a producer of both."""
     make_company(1, name="Jozi FM")
     for n in range(20):
         days = range(100, 201, 10) if n < 6 else [0.5 + i for i in range(12)]
@@ -31,8 +33,42 @@ def station(app):
     segment_company(1, NOW)
     HistoryPoint.objects(company_id=1).delete()  # the run's own point: the stored weeks alone are drawn
     store_history(1)
-    create_user("thandi@jozi.fm", PASSWORD, companies=[1])
-    return 1
+    make_company(2, name="Coast Radio")
+    store_segment_run(2, COAST_COUNTS)
+    create_user("thandi@jozi.fm", PASSWORD, companies=[1, 2])
+
+
+@pytest.fixture(scope="module")
+def signed_in(_app, _live_url, browser):
+    """The stations built once for the module (its tests only read) and the producer's signed-in browser state."""
+    empty_database()
+    _station()
+    context = browser.new_context(base_url=_live_url)
+    tab = context.new_page()
+    tab.goto("/login")
+    tab.get_by_label("Email").fill("thandi@jozi.fm")
+    tab.get_by_label("Password").fill(PASSWORD)
+    tab.get_by_role("button", name="Sign in").click()
+    tab.wait_for_url("**/stations")
+    state = context.storage_state()
+    context.close()
+    yield state
+    empty_database()
+
+
+@pytest.fixture
+def tab(browser, _live_url, signed_in):
+    """A fresh tab of the signed-in producer at a laptop's size, which breaks no Content-Security-Policy rule."""
+    context = browser.new_context(base_url=_live_url, storage_state=signed_in, viewport=SIZES["laptop"])
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.csp_violations = []
+    page.add_init_script(CSP_REPORTER)
+    page.on("console", lambda message: page.csp_violations.append(message.text)
+            if "Refused to" in message.text or "securitypolicyviolation" in message.text else None)
+    yield page
+    assert page.csp_violations == []
+    context.close()
 
 
 def fits_and_is_accessible(page, size: str) -> None:
@@ -51,9 +87,9 @@ def fits_and_is_accessible(page, size: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", ["/stations/1/", "/stations/1/segments/at_risk"])
-def test_the_trends_fit_the_screen_and_pass_axe(page, sign_in, station, screenshot, csp_violations, size, path):
+def test_the_trends_fit_the_screen_and_pass_axe(tab, screenshot, size, path):
+    page = tab
     page.set_viewport_size(SIZES[size])
-    sign_in("thandi@jozi.fm")
     page.goto(path)
     trends = page.get_by_test_id("trends")
     trends.scroll_into_view_if_needed()
@@ -66,11 +102,10 @@ def test_the_trends_fit_the_screen_and_pass_axe(page, sign_in, station, screensh
     page.set_viewport_size({**SIZES[size], "height": max(800, int(trends.bounding_box()["height"]) + 40)})
     trends.screenshot(path=str(screenshot(page, f"issue28-trends-{name}-{size}").with_name(
         f"issue28-trends-{name}-{size}-card.png")))
-    assert csp_violations == []
 
 
-def test_weekly_switches_to_monthly_and_back(page, sign_in, station):
-    sign_in("thandi@jozi.fm")
+def test_weekly_switches_to_monthly_and_back(tab):
+    page = tab
     page.goto("/stations/1/")
     sizes = page.get_by_test_id("trend-sizes")
     expect(sizes.locator('[data-label="Super fans"] [data-testid="trend-point"]')).to_have_count(WEEKS)
@@ -88,8 +123,8 @@ def test_weekly_switches_to_monthly_and_back(page, sign_in, station):
     expect(page.get_by_test_id("trends")).to_have_attribute("data-interval", "week")
 
 
-def test_a_column_opens_the_explorer_on_that_segment_s_listeners(page, sign_in, station):
-    sign_in("thandi@jozi.fm")
+def test_a_column_opens_the_explorer_on_that_segment_s_listeners(tab):
+    page = tab
     page.goto("/stations/1/")
     row = page.get_by_test_id("trend-sizes").locator('[data-label="Dormant"]')
     row.get_by_test_id("trend-point").last.click()
@@ -97,14 +132,13 @@ def test_a_column_opens_the_explorer_on_that_segment_s_listeners(page, sign_in, 
     expect(page.get_by_test_id("listener-row")).to_have_count(6)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_a_station_without_history_says_so_on_a_phone_and_a_laptop(page, sign_in, station, screenshot, size):
-    HistoryPoint.objects(company_id=1).delete()
+def test_a_station_without_history_says_so_and_how_it_gets_one(tab, screenshot):
+    size = "phone"
+    page = tab
     page.set_viewport_size(SIZES[size])
-    sign_in("thandi@jozi.fm")
-    page.goto("/stations/1/")
+    page.goto("/stations/2/")
     empty = page.get_by_test_id("trends-empty")
-    expect(empty).to_contain_text("No history yet for Jozi FM")
+    expect(empty).to_contain_text("No history yet for Coast Radio")
     empty.scroll_into_view_if_needed()
     fits_and_is_accessible(page, size)
     page.get_by_test_id("trends").screenshot(path=str(screenshot(page, f"issue28-trends-empty-{size}").with_name(
