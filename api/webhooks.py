@@ -23,7 +23,7 @@ from core.webhooks.endpoints import (
     send_test,
 )
 
-blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks",
+blp = Blueprint("webhook_endpoints", __name__, url_prefix="/api/v1/webhooks",
                 description="Webhooks: segment events sent, signed, to the station's other systems")
 
 

@@ -30,6 +30,7 @@ NAVIGATION = (
     ("Briefs", "briefs.page", "briefs"),
     ("Campaigns", "campaigns.page", "campaigns"),
     ("Credits", "credits.page", "credits"),
+    ("Webhooks", "webhooks.page", "webhooks"),
 )
 """(label, endpoint, icon) of the station pages. An area's page view is `<area>.page(company_id)`; until its blueprint
 is registered the entry is shown as "soon" and is not a link, so the navigation never leads to a 404."""

@@ -29,6 +29,7 @@ from webapp import (
     segment,
     tags,
     throttle,
+    webhooks,
 )
 from webapp.helpers import credits_text, date_span, format_when, layout_context, safe_next
 from webapp.labels import tag_label
@@ -61,7 +62,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(date_span, "day_span")  # {{ start | day_span(end) }}: "20 Nov 2026 to 30 Nov 2026"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
-                 briefs, plans, campaigns, tags, alerts):
+                 briefs, plans, campaigns, tags, alerts, webhooks):
         app.register_blueprint(area.bp)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 
