@@ -50,8 +50,10 @@ def check_station(company_id: int, now: datetime | None = None, source: str = "d
         return []
     day = station_today(timezone_of(company_id), as_utc(now))
     points = segment_history(company_id, day - REACH, day, "day")["points"]
+    done = set(AlertFiring._get_collection().distinct("rule_id", {"company_id": company_id,
+                                                                   "period": period_of(day)}))
     fired = []
-    for rule in rules:
+    for rule in (rule for rule in rules if rule["rule_id"] not in done):  # fired this week already: nothing to do
         found = reading(rule, points, day)
         if holds(rule, found):
             firing = _fire(rule, found.as_dict(), day, source)

@@ -49,7 +49,8 @@ class AlertFiring(Document):
     fired_at = DateTimeField(required=True)
     delivered = DictField()  # channel -> how it went: webhook "emitted", email "queued", "sent", "in the digest"
     meta = {"collection": "alert_firings",
-            "indexes": [{"fields": ["rule_id", "period"], "unique": True}, ("company_id", "fired_at")]}
+            "indexes": [{"fields": ["rule_id", "period"], "unique": True}, ("company_id", "fired_at"),
+                        ("company_id", "period")]}
 
 
 @stored
