@@ -3,6 +3,7 @@
 database process left behind."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -68,23 +69,41 @@ def seeded_data(tmp_path_factory) -> Path:
     return data_dir
 
 
-@pytest.fixture
-def service(tmp_path, seeded_data):
+@contextlib.contextmanager
+def served(data_dir: Path, seeded_data: Path, log_path: Path):
     """`flask --app wsgi serve` on a copy of the seeded demo station, in a process group of its own."""
-    data_dir, port = tmp_path / "data", free_port()
+    port = free_port()
     shutil.copytree(seeded_data, data_dir)
-    log = open(tmp_path / "serve.log", "wb")
+    log = open(log_path, "wb")
     proc = subprocess.Popen([FLASK, "--app", "wsgi", "serve", "--port", str(port), "--workers", "2",
                              "--demo-listeners", "300"], cwd=ROOT, env=env_of(data_dir), stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 180, "the service")
-    yield {"base": base, "data_dir": data_dir, "proc": proc, "log": tmp_path / "serve.log",
-           "key": {"X-API-Key": (data_dir / "demo-api-key").read_text().strip()}}
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-    log.close()
+    try:
+        wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 180, "the service")
+        yield {"base": base, "data_dir": data_dir, "proc": proc, "log": log_path,
+               "key": {"X-API-Key": (data_dir / "demo-api-key").read_text().strip()}}
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture
+def service(tmp_path, seeded_data):
+    """A service of the test's own, for the tests that stop it."""
+    with served(tmp_path / "data", seeded_data, tmp_path / "serve.log") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def recovering(tmp_path_factory, seeded_data):
+    """One service for the tests whose outages it recovers from (each waits for the recovery it causes): starting
+    a service is four processes' imports, the dearest part of these tests."""
+    folder = tmp_path_factory.mktemp("recovering")
+    with served(folder / "data", seeded_data, folder / "serve.log") as running:
+        yield running
 
 
 def database_pid(data_dir: Path) -> int:
@@ -92,9 +111,9 @@ def database_pid(data_dir: Path) -> int:
 
 
 @pytest.fixture
-def browser(service):
+def browser(recovering):
     """A browser session of the demo producer, closed after the test."""
-    session = signed_in(service["base"])
+    session = signed_in(recovering["base"])
     yield session
     session.close()
 
@@ -109,7 +128,8 @@ def signed_in(base: str) -> httpx.Client:
     return session
 
 
-def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_back(service, browser):
+def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_back(recovering, browser):
+    service = recovering
     base, key = service["base"], service["key"]
     assert browser.get(f"{base}/stations/1/").status_code == 200
     answers: list[tuple[str, int, float, str | None]] = []
@@ -151,7 +171,8 @@ def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_
     assert max(seconds for seconds, _ in outages) < HANG_S, [(a[0], round(a[2], 2)) for a in answers if a[1] == 503]
 
 
-def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(service, browser):
+def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(recovering, browser):
+    service = recovering
     base, data_dir = service["base"], service["data_dir"]
     with locked(data_dir):  # the supervisor cannot bring the database back while the test holds DATA_DIR's lock
         os.kill(database_pid(data_dir), signal.SIGKILL)
@@ -198,7 +219,8 @@ def run_import(data_dir: Path, path: Path) -> subprocess.Popen:
                             env=env_of(data_dir), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(service, tmp_path):
+def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recovering, tmp_path):
+    service = recovering
     data_dir = service["data_dir"]
     port = json.loads((data_dir / "secantus.json").read_text())["port"]
     cut = interactions_file(tmp_path / "cut.jsonl", company_id=2)
