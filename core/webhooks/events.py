@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.listeners.declared import iter_listeners
+from core.db.quirks import IN_CHUNK
 from core.listeners.fields import FLAGS, LISTED
+from core.listeners.models import Listener
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
 
 EVENT_TYPES = ("listener.entered_segment", "listener.left_segment", "audience.members_changed", "alert.fired")
@@ -108,13 +109,20 @@ def take_seq(webhook_id: str, count: int) -> int:
 
 
 def _shared_fields(company_id: int, events: list[Event], endpoints: list[dict]) -> dict[str, dict]:
-    """The listeners' fields that any endpoint shares, read once for every event that names a listener."""
+    """The listeners' fields that any endpoint shares, read once for every event that names a listener: by `$in`
+    look-ups of IN_CHUNK on the (company_id, originator) index and whole documents, since a run's movers are spread
+    over the station, where ranges would read every listener between them, and a projection costs the embedded
+    database more than it saves (core.db.quirks)."""
     wanted = sorted({name for e in endpoints for name in e.get("shared_fields") or () if name in SHAREABLE})
     originators = sorted({e.originator for e in events if e.originator})
     if not wanted or not originators:
         return {}
-    projection = {"_id": 0, "originator": 1, **{name: 1 for name in wanted}}
-    return {doc["originator"]: doc for doc in iter_listeners(company_id, originators, projection)}
+    listeners, found = Listener._get_collection(), {}
+    for start in range(0, len(originators), IN_CHUNK):
+        chunk = originators[start:start + IN_CHUNK]
+        for doc in listeners.find({"company_id": company_id, "originator": {"$in": chunk}}):
+            found[doc["originator"]] = {name: doc.get(name) for name in wanted}
+    return found
 
 
 def _picked(doc: dict | None, shared: list[str]) -> dict:

@@ -23,7 +23,8 @@ class WebhookEndpoint(Document):
     secret = StringField(required=True)
     events = ListField(StringField())
     shared_fields = ListField(StringField())
-    next_seq = IntField(default=0)  # the next event's place in the endpoint's order
+    next_seq = IntField(default=0)  # the next batch's place in the endpoint's order
+    next_delivery = IntField(default=0)  # every batch before this place was delivered
     created_at = DateTimeField(required=True)
     meta = {"collection": "webhook_endpoints", "indexes": [("company_id", "created_at")]}
 
@@ -47,7 +48,7 @@ class WebhookBatch(Document):
     delivered_at = DateTimeField()
     replay_of = StringField()  # the delivery this batch replays
     meta = {"collection": "webhook_batches", "indexes": [
-        ("webhook_id", "delivered"), ("company_id", "originators"),
+        ("webhook_id", "delivered"), ("webhook_id", "seq"), ("company_id", "originators"),
         {"fields": ["delivered_at"], "expireAfterSeconds": int(KEEP_EVENTS.total_seconds())}]}
 
 
