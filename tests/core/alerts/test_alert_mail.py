@@ -14,6 +14,7 @@ from core import config
 from core.alerts.check import check_station, daily_check
 from core.alerts.models import AlertDigest
 from core.alerts.store import create_rule, list_firings
+from core.db import queue
 from core.db.embedded import free_port
 from core.history.models import HistoryPoint
 from core.worker import Worker
@@ -116,3 +117,15 @@ def test_a_rule_that_asks_for_it_mails_its_firing_at_once(smtp):
     [(recipients, mail)] = smtp.mails
     assert recipients == ["thandi@jozi.fm"] and mail["Subject"] == "Alert: Super fans falls below 1,000"
     assert list_firings(1)["firings"][0]["delivered"] == {"email": "sent"}
+
+
+def test_a_digest_the_smtp_server_refused_waits_for_another_try_and_counts_as_unsent(smtp, monkeypatch):
+    jozi_weeks()
+    create_rule(1, "below", "super_fan", 1000, email={"to": ["thandi@jozi.fm"]})
+    nobody = dataclasses.replace(config.active(), smtp_port=free_port())  # nothing listens there
+    monkeypatch.setattr(config, "_active", [nobody])
+    daily_check(1, NOW)
+    Worker(config.active()).work_until_idle()
+    [job] = queue.Job._get_collection().find({"kind": "alert-mail"})
+    assert job["state"] == "queued" and job["attempts"] == 1 and "Connection" in job["error"]
+    assert AlertDigest.objects.count() == 0 and smtp.mails == []
