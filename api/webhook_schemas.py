@@ -7,10 +7,15 @@ from api.bodies import StrictBodySchema
 from core.webhooks.endpoints import SECRET_MAX, SECRET_MIN, URL_MAX
 from core.webhooks.events import EVENT_TYPES, SHAREABLE
 
+PUBLIC_HTTPS = r"^https://(?!localhost)[a-z][a-z0-9-]{0,30}(\.[a-z][a-z0-9-]{0,30}){1,3}(/[a-z0-9_-]{0,40}){0,3}$"
+"""What the document says a URL looks like: https to a host name. Core also takes http to an allowed host and refuses
+a name that resolves to a private address, which no pattern can say."""
+
 
 class CreateWebhookRequestSchema(StrictBodySchema):
-    url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "description": (
-        "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS)")})
+    url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "pattern": PUBLIC_HTTPS, "description": (
+        "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS; the pattern "
+        "documents the public form); a name that resolves to a private or loopback address is refused")})
     secret = fields.Str(required=True, metadata={"minLength": SECRET_MIN, "maxLength": SECRET_MAX, "description": (
         "signs every delivery (X-Signature); never answered back")})
     events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES)), required=True,
