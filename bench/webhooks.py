@@ -163,20 +163,21 @@ def main(argv: list[str] | None = None) -> None:
     from bench.station import markdown
     from core import measured
     from core.db import embedded
-    from tests.loopback import serving
 
     parser = argparse.ArgumentParser(prog="python -m bench.webhooks", description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=100_000)
     parser.add_argument("--moved", type=float, default=0.1)
     args = parser.parse_args(argv)
     receiver = Receiver()
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
     try:
-        with serving(receiver):
-            open_station(args.listeners)
-            queuing, endpoint = measure_queuing(args.listeners, args.moved, receiver)
-            delivery = measure_delivery(endpoint, receiver, queuing["events queued"])
-            outage = measure_outage(receiver)
+        open_station(args.listeners)
+        queuing, endpoint = measure_queuing(args.listeners, args.moved, receiver)
+        delivery = measure_delivery(endpoint, receiver, queuing["events queued"])
+        outage = measure_outage(receiver)
     finally:
+        receiver.shutdown()
+        receiver.server_close()
         embedded.stop(FOLDER.resolve())
     figures = {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "queuing": queuing,
                "delivery": delivery, "outage": outage}
