@@ -27,7 +27,7 @@ BACKOFF_S = (30, 60, 120, 300, 600, 1200, 2400, 3600, 7200, 14400)
 LOOK_AHEAD = 10
 """Batches read at a time from the endpoint's next one (200 events each: at most one POST needs more)."""
 ATTEMPTS = 16
-"""...for this many attempts: 31 hours from the first failure before the job gives up (the events stay queued and
+"""...for this many attempts: 28 hours from the first failure before the job gives up (the events stay queued and
 the next event of the endpoint starts again)."""
 
 
