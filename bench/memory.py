@@ -3,12 +3,13 @@
 
 For each size, a database of its own (the embedded server on DATA_DIR bench/data/memory-<size>, made once and kept
 with `--reuse`): the demo station seeded at SEEDED listeners, its snapshot repeated to the size (the copies' numbers
-start with 9) and published, and one synthetic vector per listener (random unit float32 rows, stored as the worker
-stores them, with the text of the listener it copies). Then `gunicorn wsgi:app` with 1, 2 and 4 workers on it: every
-worker answers searches and filter pages until each has answered both, and each process's resident memory is read
-from /proc/<pid>/smaps_rollup: RSS, and PSS (a page shared by k processes counts 1/k in each: the fair measure of
-sharing). `--baseline <commit>` measures that commit too, in a git worktree under /tmp, in the same run and on the
-same database (its index and snapshot files under DATA_DIR are its own: the folders are emptied between the two).
+start with 9) and published, and its counter of vectors set to the size; each code under test then writes its own
+index file of one random unit float32 vector per listener (the embedded database takes minutes per thousand stored
+vectors, so none is stored: the lexical index, built from stored texts, is empty and not in the figures). Then
+`gunicorn wsgi:app` with 1, 2 and 4 workers of one thread each: every worker answers searches and filter pages, and
+each process's resident memory is read from /proc/<pid>/smaps_rollup: RSS, and PSS (a page shared by k processes
+counts 1/k in each: the fair measure of sharing). `--baseline <commit>` measures that commit too, in a git worktree
+under /tmp, in the same run and on the same database (the index files under DATA_DIR are removed between the two).
 Figures go to measured/memory.json.
 """
 from __future__ import annotations
@@ -22,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
