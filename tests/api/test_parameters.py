@@ -15,7 +15,8 @@ from tests.api.document import documented_operations
 from webapp import errors
 
 PATH_VALUES = {"company_id": "1", "originator": "27820000001", "kind": "profiles", "job_id": "0" * 24,
-               "segment_key": "super_fan", "audience_id": "an-audience"}
+               "segment_key": "super_fan", "audience_id": "an-audience", "rule_id": "a-rule",
+               "webhook_id": "wh_a", "delivery_id": "dlv_a"}
 
 
 def detail_of(response) -> list[dict]:
