@@ -32,7 +32,7 @@ from tests.memory import NOW
 
 pytestmark = pytest.mark.db
 
-STATION, LISTENERS, EXAMPLES = 1, 300, 12
+STATION, LISTENERS, EXAMPLES = 1, 300, 8
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance, positive_data_acceptance]
 """positive_data_acceptance too: a request the document calls valid must not be refused (document and server agree)."""
