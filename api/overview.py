@@ -83,7 +83,8 @@ class HistoryArgsSchema(Schema):
         unknown = RAISE
 
     start = fields.Date(data_key="from", metadata={
-        "description": "first day, YYYY-MM-DD, in the station's time zone (default: 13 months before `to`)"})
+        "description": "first day, YYYY-MM-DD, in the station's time zone (default: 13 months before `to`); a `from` "
+                       "after `to` is a span of no day, answered with no points"})
     end = fields.Date(data_key="to", metadata={"description": "last day, YYYY-MM-DD, in the station's time zone "
                                                               "(default: the station's today)"})
     interval = fields.Str(load_default="week", validate=validate.OneOf(INTERVALS), metadata={
