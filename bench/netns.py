@@ -28,6 +28,7 @@ import httpx
 import pymongo
 
 from core.clock import utcnow
+from core.db.embedded import pid_alive
 
 PREFIX = "10.27"
 LOCK = Path("/tmp/lss-netns.lock")  # serialises the choice of a free /24 between runs started together
@@ -51,24 +52,14 @@ def why_not_permitted() -> str | None:
     return None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_dead_runs() -> None:
     """Delete the namespaces and bridges of earlier runs whose process is gone."""
     for line in ip("netns", "list").stdout.splitlines():
         found = re.match(r"lss(\d+)-\S+", line)
-        if found and not _alive(int(found.group(1))):
+        if found and not pid_alive(int(found.group(1))):
             ip("netns", "del", found.group(0), check=False)
     for found in re.finditer(r"^\d+: (lsb(\d+))[:@]", ip("-o", "link", "show").stdout, flags=re.MULTILINE):
-        if not _alive(int(found.group(2))):
+        if not pid_alive(int(found.group(2))):
             ip("link", "del", found.group(1), check=False)
 
 
