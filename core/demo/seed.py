@@ -9,6 +9,7 @@ from core.clock import utcnow
 from core.credits.ledger import load
 from core.demo import catalogue as cat
 from core.demo.station import generate_station
+from core.history.record import queue_rebuild
 from core.ingest.importer import KINDS, import_rows
 from core.segmentation.runs import segment_company
 from core.stations import defaults
@@ -41,9 +42,9 @@ def _row_counter(kind: str, say, every: int = 250_000):
 
 
 def seed_demo(company_id: int, listeners: int, seed: int, now: datetime | None = None, progress=None) -> dict:
-    """Import the demo station through the ingest path, then segment it; returns rows and seconds per step. The
-    import is made as of `now`, so that a station as of any `now` is imported whole (times are accepted up to a day
-    after the moment of import)."""
+    """Import the demo station through the ingest path, segment it and queue the rebuild of its history; returns rows
+    and seconds per step. The import is made as of `now`, so that a station as of any `now` is imported whole (times
+    are accepted up to a day after the moment of import)."""
     say = progress or (lambda message: None)
     station = generate_station(company_id, listeners, seed, now or utcnow())
     _name_station(company_id)
@@ -62,4 +63,5 @@ def seed_demo(company_id: int, listeners: int, seed: int, now: datetime | None =
     summary["segmented"] = run.listeners
     say(f"segmentation: {run.listeners:,} listeners in {summary['seconds']['segmentation']:.1f}s")
     summary["credits"] = load(company_id, DEMO_CREDITS, note="demo credits")["balance"]
+    queue_rebuild(company_id)  # its 13 months of trends, from a worker: imported without a run, they have one point
     return summary

@@ -20,7 +20,12 @@ def after_run(run: SegmentRun) -> None:
     if run.kind == "full":
         record_point(run)
     elif run.kind == "import":
-        queue.enqueue(REBUILD_JOB, f"{REBUILD_JOB}:{run.company_id}", {"company_id": run.company_id})
+        queue_rebuild(run.company_id)
+
+
+def queue_rebuild(company_id: int) -> None:
+    """Ask a worker to rebuild the station's past (merged into a rebuild that already waits): imports change it."""
+    queue.enqueue(REBUILD_JOB, f"{REBUILD_JOB}:{company_id}", {"company_id": company_id})
 
 
 def rebuild_job(payload: dict) -> int:

@@ -189,6 +189,19 @@ def test_demo_command_seeds_a_station_and_prints_a_summary(runner):
 
 
 @pytest.mark.db
+def test_a_seeded_demo_has_its_thirteen_months_of_history_once_a_worker_has_run(app):
+    """`make run` seeds the demo without an import's run, so the seeding itself asks for the rebuild."""
+    from core.demo.seed import seed_demo
+    from core.history.models import HistoryPoint
+    from core.worker import Worker
+
+    seed_demo(6, 300, seed=7)
+    assert HistoryPoint.objects(company_id=6).count() == 1  # the seeding's run: the day's point only
+    Worker(app.config["SETTINGS"]).work_until_idle()
+    assert HistoryPoint.objects(company_id=6, source="rebuilt").count() >= 52
+
+
+@pytest.mark.db
 def test_a_demo_station_as_of_a_future_now_is_imported_whole_and_lands_in_its_segments(app):
     """The demo imports as of its own `now`: times are accepted up to a day after the moment of import."""
     from core.clock import utcnow
