@@ -279,24 +279,30 @@ def dashboard(_app, _live_url, browser):
     empty_database()
 
 
+def signed_in_tab(browser, dashboard: dict, name: str, size: str = "laptop", on_tab=None, scripts: bool = True):
+    """A page of `dashboard` (by its name in `paths`, or a path) loaded in a tab of its own at one of SIZES, signed
+    in except for the login page; `on_tab` is called before the page loads."""
+    context = browser.new_context(base_url=dashboard["url"], viewport=SIZES[size], java_script_enabled=scripts,
+                                  storage_state=None if name == "login" else dashboard["state"])
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    if on_tab:
+        on_tab(tab)
+    tab.goto(dashboard["paths"].get(name, name))
+    tab.wait_for_load_state("load")
+    return tab
+
+
 @pytest.fixture
 def open_tab(browser, dashboard):
     """Opens a page of `dashboard` (by its name in `paths`, or a path) in a fresh tab at one of SIZES, signed in
     except for the login page; `on_tab` is called before the page loads, `scripts=False` turns JavaScript off."""
-    contexts = []
+    tabs = []
 
     def open_page(name: str, size: str = "laptop", on_tab=None, scripts: bool = True):
-        context = browser.new_context(base_url=dashboard["url"], viewport=SIZES[size], java_script_enabled=scripts,
-                                      storage_state=None if name == "login" else dashboard["state"])
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        tab = context.new_page()
-        if on_tab:
-            on_tab(tab)
-        tab.goto(dashboard["paths"].get(name, name))
-        tab.wait_for_load_state("load")
-        return tab
+        tabs.append(signed_in_tab(browser, dashboard, name, size, on_tab, scripts))
+        return tabs[-1]
 
     yield open_page
-    for context in contexts:
-        context.close()
+    for tab in tabs:
+        tab.context.close()

@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.webapp.conftest import MISSING_LISTENER, SCREENSHOTS, SIZES
+from tests.webapp.conftest import MISSING_LISTENER, SCREENSHOTS, SIZES, signed_in_tab
 
 pytestmark = pytest.mark.db
 
@@ -45,35 +45,58 @@ CONTROLS = """() => {
 }"""
 """Every visible control of the page with its box in page coordinates."""
 
-NESTED = """([a, b]) => {
+OVERLAPS = """(controls) => {
+  // Pairs of controls whose boxes overlap (a control inside another, like a label's own box, does not count).
   const all = document.querySelectorAll("*");
-  return all[a].contains(all[b]) || all[b].contains(all[a]);
+  const found = [];
+  controls.forEach((a, i) => controls.slice(i + 1).forEach((b) => {
+    const width = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+    const height = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+    const nested = all[a.index].contains(all[b.index]) || all[b.index].contains(all[a.index]);
+    if (width > 1 && height > 1 && !nested) found.push(`${a.name} / ${b.name}`);
+  }));
+  return found;
 }"""
 
 
-def overlaps(tab, controls: list[dict]) -> list[str]:
-    """Pairs of controls whose boxes overlap (a control inside another, like a label's own box, does not count)."""
-    found = []
-    for i, a in enumerate(controls):
-        for b in controls[i + 1:]:
-            width = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
-            height = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
-            if width > 1 and height > 1 and not tab.evaluate(NESTED, [a["index"], b["index"]]):
-                found.append(f"{a['name']} / {b['name']}")
-    return found
+@pytest.fixture(scope="module")
+def loaded(browser, dashboard):
+    """Each page at each size, loaded once for the module's three checks (each only reads it), with what the
+    browser logged while it loaded: a failed request, a response of 400 or more, a console error, a script error."""
+    tabs, expected = {}, dashboard["url"] + MISSING_LISTENER  # the error page is the 404 it shows
+
+    def listen(tab, problems: list[str]) -> None:
+        tab.on("console", lambda message: problems.append(f"console: {message.text}")
+               if message.type == "error" and message.location.get("url") != expected else None)
+        tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        tab.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+        tab.on("response", lambda response: problems.append(f"{response.status}: {response.url}")
+               if response.status >= 400 and response.url != expected else None)
+
+    def load(name: str, size: str):
+        if (name, size) not in tabs:
+            problems = []
+            tab = signed_in_tab(browser, dashboard, name, size, on_tab=lambda tab: listen(tab, problems))
+            tab.wait_for_load_state("networkidle")
+            tabs[name, size] = tab, problems
+        return tabs[name, size]
+
+    yield load
+    for tab, _ in tabs.values():
+        tab.context.close()
 
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", PAGES)
-def test_every_page_fits_the_screen_with_its_title_and_controls_apart(open_tab, name, size):
-    tab = open_tab(name, size)
+def test_every_page_fits_the_screen_with_its_title_and_controls_apart(loaded, name, size):
+    tab, _ = loaded(name, size)
     SCREENSHOTS.mkdir(exist_ok=True)
     tab.screenshot(path=str(SCREENSHOTS / f"page-{name}-{size}.png"), full_page=True)
     assert tab.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
     expect(tab.locator("h1")).to_be_visible()
     expect(tab.locator("h1")).to_be_in_viewport()
     controls = tab.evaluate(CONTROLS)
-    overlapping = overlaps(tab, controls)
+    overlapping = tab.evaluate(OVERLAPS, controls)
     assert not overlapping, "overlapping controls:\n" + "\n".join(overlapping)
     if size == "phone":
         small = [f"{c['name']} ({c['height']:.0f} px)" for c in controls if c["height"] < 44]
@@ -82,27 +105,16 @@ def test_every_page_fits_the_screen_with_its_title_and_controls_apart(open_tab, 
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", PAGES)
-def test_every_page_has_no_serious_accessibility_violation(open_tab, name, size):
-    tab = open_tab(name, size)
+def test_every_page_has_no_serious_accessibility_violation(loaded, name, size):
+    tab, _ = loaded(name, size)
     violations = Axe().run(tab).response["violations"]
     serious = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:5]]}"
                for v in violations if v["impact"] in ("serious", "critical")]
     assert not serious, "\n".join(serious)
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", PAGES)
-def test_every_page_loads_without_a_failed_request_or_a_console_error(open_tab, dashboard, name):
-    problems = []
-    expected = dashboard["url"] + MISSING_LISTENER  # the error page is the 404 it shows, nothing else may fail
-
-    def listen(tab):
-        tab.on("console", lambda message: problems.append(f"console: {message.text}")
-               if message.type == "error" and message.location.get("url") != expected else None)
-        tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-        tab.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
-        tab.on("response", lambda response: problems.append(f"{response.status}: {response.url}")
-               if response.status >= 400 and response.url != expected else None)
-
-    tab = open_tab(name, "laptop", on_tab=listen)
-    tab.wait_for_load_state("networkidle")
+def test_every_page_loads_without_a_failed_request_or_a_console_error(loaded, name, size):
+    _, problems = loaded(name, size)
     assert problems == []
