@@ -3,6 +3,7 @@ in functions, edges that never talk to the database, page modules that never imp
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -45,9 +46,16 @@ def modules(package: str) -> dict[str, Path]:
     return found
 
 
-def imports_of(path: Path, top_level_only: bool = False) -> set[str]:
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once for the module's 250 checks."""
+    return ast.parse(path.read_text())
+
+
+@functools.cache
+def imports_of(path: Path, top_level_only: bool = False) -> frozenset[str]:
     """Dotted names a file imports: modules, and for `from X import y` also X.y (which may be a module)."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     nodes = tree.body if top_level_only else ast.walk(tree)
     names = set()
     for node in nodes:
@@ -56,7 +64,7 @@ def imports_of(path: Path, top_level_only: bool = False) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             submodules = {f"{node.module}.{alias.name}" for alias in node.names} & set(ALL)
             names.update(submodules or {node.module})
-    return names
+    return frozenset(names)
 
 
 def unit_of(name: str) -> str | None:
@@ -114,7 +122,7 @@ def test_no_import_hidden_in_a_function_without_a_comment_saying_why():
     hidden = []
     for name, path in ALL.items():
         lines = path.read_text().splitlines()
-        tree = ast.parse(path.read_text())
+        tree = parsed(path)
         top = {id(node) for node in tree.body}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top \
