@@ -113,13 +113,13 @@ def find_by_originator(collection, company_id: int, originators=None, fields: di
     originators = originators if isinstance(originators, np.ndarray) else list(originators)
     wanted = np.unique(np.asarray(originators, dtype=str)) if len(originators) else np.array([], dtype=str)
     if len(wanted) <= RANGE_ABOVE:
-        yield from _looked_up(collection, company_id, wanted.tolist(), fields)
+        yield from looked_up(collection, company_id, wanted.tolist(), fields)
         return
     population = population() if callable(population) else population
     for start in range(0, len(wanted), RANGE_CHUNK):
         group = wanted[start:start + RANGE_CHUNK]
         if population is not None and _span(population, group) > (STRAY_SHARE + 1) * len(group):
-            yield from _looked_up(collection, company_id, group.tolist(), fields)
+            yield from looked_up(collection, company_id, group.tolist(), fields)
             continue
         found = collection.find({"company_id": company_id, "originator": {"$gte": str(group[0]),
                                                                           "$lte": str(group[-1])}},
@@ -133,7 +133,8 @@ def _span(population: np.ndarray, group: np.ndarray) -> int:
     return int(np.searchsorted(population, group[-1], side="right") - np.searchsorted(population, group[0]))
 
 
-def _looked_up(collection, company_id: int, wanted: list[str], fields: dict | None):
+def looked_up(collection, company_id: int, wanted: list[str], fields: dict | None = None):
+    """Documents of these listeners, found by key in `$in` chunks of IN_CHUNK (for listeners in no known order)."""
     for start in range(0, len(wanted), IN_CHUNK):
         yield from collection.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}},
                                    fields)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
-from core.db.quirks import IN_CHUNK, projection
+from core.db.quirks import IN_CHUNK, looked_up, projection
 from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
@@ -133,8 +133,7 @@ def create_listeners(company_id: int, originators: list[str]) -> set[str]:
 
 def stored_listeners(company_id: int, originators: list[str]) -> set[str]:
     """The originators that are stored listeners already (a dry run's answer to create_listeners, writing none)."""
-    found = Listener._get_collection().find({"company_id": company_id, "originator": {"$in": originators}},
-                                            projection({"_id": 0, "originator": 1}))
+    found = looked_up(Listener._get_collection(), company_id, originators, projection({"_id": 0, "originator": 1}))
     return {doc["originator"] for doc in found}
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.db.quirks import IN_CHUNK
+from core.db.quirks import looked_up
 from core.listeners.fields import FLAGS, LISTED
 from core.listeners.models import Listener
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
@@ -117,12 +117,8 @@ def _shared_fields(company_id: int, events: list[Event], endpoints: list[dict]) 
     originators = sorted({e.originator for e in events if e.originator})
     if not wanted or not originators:
         return {}
-    listeners, found = Listener._get_collection(), {}
-    for start in range(0, len(originators), IN_CHUNK):
-        chunk = originators[start:start + IN_CHUNK]
-        for doc in listeners.find({"company_id": company_id, "originator": {"$in": chunk}}):
-            found[doc["originator"]] = {name: doc.get(name) for name in wanted}
-    return found
+    return {doc["originator"]: {name: doc.get(name) for name in wanted}
+            for doc in looked_up(Listener._get_collection(), company_id, originators)}
 
 
 def _picked(doc: dict | None, shared: list[str]) -> dict:
