@@ -101,9 +101,19 @@ def read_record(data_dir: Path) -> dict | None:
         record = json.loads((data_dir / RECORD).read_text())
     except (OSError, ValueError):
         return None
+    if not pid_alive(record.get("owner", os.getpid())):  # its starter is gone, so its guard is stopping it
+        _wait_gone(record.get("pid", -1), KILL_AFTER_S + 5)
+        return None
     if pid_alive(record.get("pid", -1)) and port_answers(record.get("port", 0)):
         return record
     return None
+
+
+def _wait_gone(pid: int, timeout_s: float) -> None:
+    """Wait for a server on its way out to end: one that still answers for a moment must not be adopted."""
+    deadline = time.monotonic() + timeout_s
+    while pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def uri_for(record: dict) -> str:
@@ -140,7 +150,7 @@ def start_locked(data_dir: Path) -> dict:
     """Start DATA_DIR's server on its stable port and record it (the caller holds `locked(data_dir)`)."""
     port = stable_port(data_dir)
     proc = launch(data_dir / STORAGE, port, data_dir / LOG)
-    record = {"pid": proc.pid, "port": port, "started_at": time.time()}
+    record = {"pid": proc.pid, "port": port, "started_at": time.time(), "owner": os.getpid()}
     (data_dir / RECORD).write_text(json.dumps(record))
     return record
 

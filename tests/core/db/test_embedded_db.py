@@ -64,3 +64,19 @@ def test_stop_ends_the_process_and_removes_the_record(data_dir):
     assert embedded_db.stop(data_dir) is True
     assert not embedded_db.pid_alive(pid)
     assert not (data_dir / "secantus.json").exists()
+
+
+def test_a_server_whose_starter_just_ended_is_not_adopted_on_its_way_out(data_dir):
+    """One command after another: the first's server is being stopped by its guard while it still answers."""
+    import subprocess
+    import sys
+
+    started = subprocess.run([sys.executable, "-c", "import sys; from core.db import embedded; "
+                              "embedded.ensure_running(sys.argv[1])", str(data_dir)],
+                             cwd=embedded_db.GUARD.parents[2], capture_output=True, text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    first = json.loads((data_dir / "secantus.json").read_text())
+    uri = embedded_db.ensure_running(data_dir)
+    assert not embedded_db.pid_alive(first["pid"])  # the first server has ended by now, whatever it was doing
+    assert json.loads((data_dir / "secantus.json").read_text())["pid"] != first["pid"]
+    assert answers(uri)
