@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from api.query import NO_NUL
 from core.ingest.columns import ALL_FIELDS
 
 
@@ -112,11 +113,13 @@ FILE = {"type": "string", "format": "binary",
                        "archive, as JSON Lines when it starts with `{`, else as CSV"}
 MAPPING_PART = {"type": "object", "additionalProperties": {"type": "string", "nullable": True,
                                                            "enum": [*sorted(ALL_FIELDS), None]},
-                "description": "column of the file -> field of the kind (null: the column is skipped; `tags` keeps "
-                               "a profiles column as tags). Without it the columns must be the field names. A "
+                "description": "column of the file (text without NUL) -> field of the kind (null: the column is "
+                               "skipped; `tags` keeps a profiles column as tags). Without it the columns must be the "
+                               "field names. A "
                                "column the file lacks or a field the kind lacks: the preview says so in `problems`, "
                                "an upload's job fails saying so"}
-SHEET_PART = {"type": "string", "description": "the sheet of a workbook to read (default: its first)"}
+SHEET_PART = {"type": "string", "pattern": NO_NUL,
+              "description": "the sheet of a workbook to read (default: its first)"}
 
 
 def multipart(required: list[str], **properties) -> dict:

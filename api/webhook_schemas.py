@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.bodies import StrictBodySchema
+from api.query import NO_NUL
 from core.webhooks.endpoints import SECRET_MAX, SECRET_MIN, URL_MAX
 from core.webhooks.events import EVENT_TYPES, SHAREABLE
 
@@ -16,7 +17,8 @@ class CreateWebhookRequestSchema(StrictBodySchema):
     url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "pattern": PUBLIC_HTTPS, "description": (
         "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS; the pattern "
         "documents the public form); a name that resolves to a private or loopback address is refused")})
-    secret = fields.Str(required=True, metadata={"minLength": SECRET_MIN, "maxLength": SECRET_MAX, "description": (
+    secret = fields.Str(required=True, metadata={"minLength": SECRET_MIN, "maxLength": SECRET_MAX, "pattern": NO_NUL,
+                                              "description": (
         "signs every delivery (X-Signature); never answered back")})
     events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1), metadata={"description": "the event types to receive"})

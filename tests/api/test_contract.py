@@ -8,9 +8,11 @@ under pytest 9.
 """
 from __future__ import annotations
 
+import threading
+
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -36,6 +38,8 @@ STATION, LISTENERS, EXAMPLES = 1, 300, 8
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance, positive_data_acceptance]
 """positive_data_acceptance too: a request the document calls valid must not be refused (document and server agree)."""
+BACKGROUND = ("import-", "segment-")
+"""Names of the threads a request starts for its background work (core.ingest.jobs, core.segmentation.requested)."""
 DRAWS = ((GenerationMode.POSITIVE, True), (GenerationMode.NEGATIVE, True), (GenerationMode.NEGATIVE, False))
 BOUNDED = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
                    suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
@@ -75,15 +79,35 @@ def _draw(operation, mode: GenerationMode, headers: dict, station: bool) -> list
     @BOUNDED
     @given(operation.as_strategy(mode, path_parameters=fixed, headers=headers))
     def run(case):
+        assume(mode is not GenerationMode.POSITIVE or not _nul_in_a_name(case.body))
         try:
             case.call_and_validate(checks=CHECKS)
         except FailureGroup as group:
             found.extend((mode.value, failure) for failure in group.exceptions)
         except Failure as failure:
             found.append((mode.value, failure))
+        finally:
+            settle()
 
     run()
     return found
+
+
+def _nul_in_a_name(body) -> bool:
+    """A valid upload's mapping may not name a column with NUL (the service keeps no such text), which OpenAPI 3.0
+    cannot say of an object's keys (it has no propertyNames): the document says it in words, so such a draw is not
+    a valid request."""
+    mapping = body.get("mapping") if isinstance(body, dict) else None
+    return isinstance(mapping, dict) and any("\x00" in column for column in mapping)
+
+
+def settle() -> None:
+    """Wait for the work a request left running (an import, a segmentation run) before the next case is drawn:
+    Hypothesis refuses a draw during which the random module was used, and the driver draws each command's
+    request id from it, in whatever thread runs the command."""
+    for thread in threading.enumerate():
+        if thread.name.startswith(BACKGROUND):
+            thread.join(timeout=120)
 
 
 def report(found: list[tuple[str, Failure]]) -> str:

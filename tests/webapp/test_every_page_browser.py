@@ -59,6 +59,11 @@ OVERLAPS = """(controls) => {
 }"""
 
 
+def overlaps(tab, controls: list[dict]) -> list[str]:
+    """Pairs of controls whose boxes overlap (a control inside another, like a label's own box, does not count)."""
+    return tab.evaluate(OVERLAPS, controls)
+
+
 @pytest.fixture(scope="module")
 def loaded(browser, dashboard):
     """Each page at each size, loaded once for the module's three checks (each only reads it), with what the
@@ -96,7 +101,7 @@ def test_every_page_fits_the_screen_with_its_title_and_controls_apart(loaded, na
     expect(tab.locator("h1")).to_be_visible()
     expect(tab.locator("h1")).to_be_in_viewport()
     controls = tab.evaluate(CONTROLS)
-    overlapping = tab.evaluate(OVERLAPS, controls)
+    overlapping = overlaps(tab, controls)
     assert not overlapping, "overlapping controls:\n" + "\n".join(overlapping)
     if size == "phone":
         small = [f"{c['name']} ({c['height']:.0f} px)" for c in controls if c["height"] < 44]
