@@ -115,9 +115,8 @@ MAPPING_PART = {"type": "object", "additionalProperties": {"type": "string", "nu
                                                            "enum": [*sorted(ALL_FIELDS), None]},
                 "description": "column of the file (text without NUL) -> field of the kind (null: the column is "
                                "skipped; `tags` keeps a profiles column as tags). Without it the columns must be the "
-                               "field names. A "
-                               "column the file lacks or a field the kind lacks: the preview says so in `problems`, "
-                               "an upload's job fails saying so"}
+                               "field names. A column the file lacks or a field the kind lacks: the preview says so "
+                               "in `problems`, an upload's job fails saying so"}
 SHEET_PART = {"type": "string", "pattern": NO_NUL,
               "description": "the sheet of a workbook to read (default: its first)"}
 

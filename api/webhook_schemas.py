@@ -17,9 +17,9 @@ class CreateWebhookRequestSchema(StrictBodySchema):
     url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "pattern": PUBLIC_HTTPS, "description": (
         "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS; the pattern "
         "documents the public form); a name that resolves to a private or loopback address is refused")})
-    secret = fields.Str(required=True, metadata={"minLength": SECRET_MIN, "maxLength": SECRET_MAX, "pattern": NO_NUL,
-                                              "description": (
-        "signs every delivery (X-Signature); never answered back")})
+    secret = fields.Str(required=True, metadata={
+        "minLength": SECRET_MIN, "maxLength": SECRET_MAX, "pattern": NO_NUL,
+        "description": "signs every delivery (X-Signature); never answered back"})
     events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES)), required=True,
                          validate=validate.Length(min=1), metadata={"description": "the event types to receive"})
     share = fields.List(fields.Str(validate=validate.OneOf(SHAREABLE)), load_default=list,
