@@ -25,7 +25,7 @@ run: install
 
 test: install chromium
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 3 --dist loadfile  # a test file per worker; a third fills the waits on served processes
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder  # a test file per worker; a third fills the waits on served processes
 
 bench: install
 	$(BIN)/python -m bench.run

@@ -19,7 +19,7 @@ from core.db.embedded import free_port
 from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
 from webapp.limits import MAX_REQUEST_LINE
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.served]
 
 REQUESTS, MAX_REQUESTS = 40, 400
 """GETs before and after the POST: at least REQUESTS, and more until both workers have answered some (the log says

@@ -19,7 +19,7 @@ import pytest
 from bench import netns
 from core.clock import utcnow
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.served]
 
 LISTENERS = 200
 LEASE_S = 5.0

@@ -23,7 +23,7 @@ import pytest
 from core.db.embedded import KILL_AFTER_S, free_port, locked, pid_alive, uri_of_port
 from tests.memory import NOW
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.served]
 
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = str(Path(sys.executable).with_name("flask"))

@@ -19,7 +19,7 @@ from core.db.embedded import free_port
 from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
 from tests.memory import NOW
 
-pytestmark = pytest.mark.db
+pytestmark = [pytest.mark.db, pytest.mark.served]
 
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 LISTENERS = 30
