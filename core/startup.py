@@ -49,7 +49,8 @@ def start(settings: Settings) -> Database:
     """
     config.activate(settings)
     runs.after_publish(vectors.schedule_refresh)
-    queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners))
+    queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners,
+                                                    long=True))
     runs.after_run(history.after_run)
     queue.register(history.REBUILD_JOB, queue.Kind(run=history.rebuild_job, attempts=3))
     erasure_hooks.register("vector_index", vectors.erase_vectors)

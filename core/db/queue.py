@@ -2,8 +2,10 @@
 
 Web requests and CLI commands never do long work themselves: they `enqueue` it (embedding the listeners a run
 touched, later deliveries and history rebuilds), and return. A worker `claim`s the oldest job that is due under a
-lease it renews while it works (`renew`); a worker that dies stops renewing, its lease runs out, and another worker
-takes the job over. A job that fails is tried again later, waiting longer each time, up to its kind's attempts.
+lease it renews while it works (`renew`), short kinds first: a `long` kind (a station's embedding, minutes) waits
+while a due short one (a history rebuild of seconds) would otherwise wait minutes behind it. A worker that dies
+stops renewing, its lease runs out, and another worker takes the job over. A job that fails is tried again later,
+waiting longer each time, up to its kind's attempts.
 
 Jobs of one kind and key are merged while they wait (`merge` says how: embedding asks for the union of the
 listeners), so a burst of live batches queues one job, not one per batch. Kinds are registered by the packages
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from mongoengine import DateTimeField, DictField, Document, IntField, StringField
+from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, StringField
 from pymongo import ReturnDocument
 
 from core.clock import utcnow
@@ -49,6 +51,7 @@ class Job(Document):
     created_at = DateTimeField(required=True)
     finished_at = DateTimeField()
     request_id = StringField()  # the request that asked for it, carried into the worker's logs
+    long = BooleanField(default=False)  # its kind's, so that a claim takes due short jobs first
     meta = {"collection": "jobs", "indexes": [
         ("state", "run_after"), ("kind", "key", "state"),
         {"fields": ["finished_at"], "expireAfterSeconds": int(KEEP_DONE.total_seconds())}]}
@@ -57,12 +60,14 @@ class Job(Document):
 @dataclass(frozen=True)
 class Kind:
     """How a kind of job is worked: its handler (given the payload), how two waiting payloads merge, how many
-    attempts it gets, and the waits before its 2nd, 3rd, ... attempt (the last repeats)."""
+    attempts it gets, the waits before its 2nd, 3rd, ... attempt (the last repeats), and whether it is `long`
+    (minutes: claimed only when no short job is due)."""
 
     run: Callable[[dict], object]
     merge: Callable[[dict, dict], dict] = lambda waiting, new: new
     attempts: int = 5
     backoff_s: tuple[int, ...] = BACKOFF_S
+    long: bool = False
 
 
 _kinds: dict[str, Kind] = {}
@@ -92,14 +97,15 @@ def enqueue(name: str, key: str, payload: dict, request_id: str | None = None,
             now: datetime | None = None) -> None:
     """Queue a job, or merge it into the one of this kind and key that waits (never into one being worked)."""
     now = now or utcnow()
-    merge = _kinds[name].merge if name in _kinds else Kind(run=lambda payload: None).merge
+    kind = _kinds.get(name) or Kind(run=lambda payload: None)
     waiting = _jobs().find_one({"kind": name, "key": key, "state": "queued"}, {"payload": 1})
     if waiting is not None:
-        merged = merge(waiting.get("payload") or {}, payload)
+        merged = kind.merge(waiting.get("payload") or {}, payload)
         if _jobs().update_one({"_id": waiting["_id"], "state": "queued"}, {"$set": {"payload": merged}}).matched_count:
             return  # merged (or already asking for as much); a job claimed meanwhile is left alone
     _jobs().insert_one({"kind": name, "key": key, "payload": payload, "state": "queued", "attempts": 0,
-                        "run_after": now, "created_at": now, "request_id": request_id or current_request_id.get()})
+                        "long": kind.long, "run_after": now, "created_at": now,
+                        "request_id": request_id or current_request_id.get()})
 
 
 def hurry(name: str, key: str, now: datetime | None = None) -> bool:
@@ -110,7 +116,8 @@ def hurry(name: str, key: str, now: datetime | None = None) -> bool:
 
 
 def claim(worker: str, names: list[str] | None = None, now: datetime | None = None) -> dict | None:
-    """The oldest due job (queued, or running under a lease that ran out), now held by `worker`; None if none."""
+    """The oldest due short job, else the oldest due long one (queued, or running under a lease that ran out), now
+    held by `worker`; None if none is due."""
     now = now or utcnow()
     kinds_asked = {"kind": {"$in": names}} if names is not None else {}
     due = {"$or": [{"state": "queued", "run_after": {"$lte": now}},
@@ -118,7 +125,7 @@ def claim(worker: str, names: list[str] | None = None, now: datetime | None = No
     return _jobs().find_one_and_update(
         due, {"$set": {"state": "running", "owner": worker, "lease_until": now + lease_length(), "started_at": now},
               "$inc": {"attempts": 1}},
-        sort=[("run_after", 1)], return_document=ReturnDocument.AFTER)
+        sort=[("long", 1), ("run_after", 1)], return_document=ReturnDocument.AFTER)
 
 
 def renew(job: dict, now: datetime | None = None) -> bool:

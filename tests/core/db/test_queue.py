@@ -151,3 +151,23 @@ def test_a_waiting_job_hurried_is_due_at_once_and_nothing_waiting_is_not_made_up
     assert queue.claim("w", now=now) is None
     assert queue.hurry("note", "a", now=now) and queue.claim("w", now=now)["key"] == "a"
     assert not queue.hurry("note", "b", now=now) and jobs(key="b") == []
+
+
+def test_a_due_short_job_is_claimed_before_an_older_long_one_and_the_long_one_then_follows(kinds):
+    queue.register("slow", queue.Kind(run=lambda payload: None, long=True))
+    now = utcnow()
+    queue.enqueue("slow", "station", {}, now=now - timedelta(minutes=2))
+    queue.enqueue("note", "rebuild", {"words": []}, now=now - timedelta(minutes=1))
+    queue.enqueue("note", "not yet", {"words": []}, now=now + timedelta(minutes=5))
+    try:
+        assert [queue.claim("w", now=now)["key"] for _ in range(2)] == ["rebuild", "station"]
+        assert queue.claim("w", now=now) is None
+    finally:
+        queue._kinds.pop("slow", None)
+
+
+def test_the_station_s_embedding_is_a_long_job_and_its_history_rebuild_a_short_one(app):
+    from core.history.record import REBUILD_JOB
+    from core.search.vectors import EMBED_JOB
+
+    assert queue.kinds()[EMBED_JOB].long and not queue.kinds()[REBUILD_JOB].long
