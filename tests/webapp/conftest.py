@@ -174,8 +174,12 @@ def live_url(app, _live_url):
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium driven by Playwright, headless, for the whole session."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A tab waits 10 s for an element (set_default_timeout below); an expectation waited only its default 5 s, too
+    # short on a loaded CI machine for an answer that is slow the first time in a process (AI inference builds the
+    # language detector, about 1 s idle and several under load).
+    expect.set_options(timeout=10_000)
     playwright = sync_playwright().start()
     chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium",
                                           args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
