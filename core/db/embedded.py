@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import shutil
 import signal
@@ -34,6 +35,7 @@ LOG = "secantus.log"
 START_TIMEOUT_S = 60
 GUARD = Path(__file__).with_name("guard.py")
 KILL_AFTER_S = 45  # the guard's wait for a clean close before it kills; under `terminate`'s, so the guard ends first
+logger = logging.getLogger(__name__)
 _started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
 
 class EmbeddedDatabaseError(RuntimeError):
@@ -233,10 +235,14 @@ class Supervisor(threading.Thread):
     def run(self) -> None:
         while not self._stopping.wait(self.interval):
             if read_record(self.data_dir) is None:
+                started = time.monotonic()
+                logger.warning("the embedded database is gone; starting it again")
                 try:
                     ensure_running(self.data_dir)
                     self.restarts += 1
-                except EmbeddedDatabaseError:  # the next round tries again; the log says why it failed
+                    logger.warning("the embedded database answers again, started in %.1fs", time.monotonic() - started)
+                except EmbeddedDatabaseError as error:  # the next round tries again
+                    logger.error("the embedded database did not start: %s", error)
                     continue
 
     def stop(self) -> None:

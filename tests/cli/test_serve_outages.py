@@ -49,6 +49,26 @@ def wait_for(check, seconds: float, what: str):
     pytest.fail(f"timed out waiting for {what}")
 
 
+def wait_for_recovery(service: dict) -> None:
+    """Wait for /health to answer 200 again after a database kill; fail with what the service logged meanwhile.
+
+    Alone, the service is back within seconds; under a loaded CI run (three test workers and their browsers on two
+    cores) it once took over a minute, hence the generous wait and the log in the failure."""
+    last: list[httpx.Response | None] = [None]
+
+    def healthy() -> bool:
+        last[0] = get(f"{service['base']}/health")
+        return last[0] is not None and last[0].status_code == 200
+
+    try:
+        wait_for(healthy, 180, "recovery")
+    except pytest.fail.Exception:
+        lines = service["log"].read_text(errors="replace").splitlines()
+        said = last[0].text if last[0] is not None else "no answer"
+        pytest.fail(f"no recovery; /health said {said}; the service logged:\n" + "\n".join(
+            line for line in lines[-400:] if "GET /health" not in line))
+
+
 def get(url: str, **kwargs) -> httpx.Response | None:
     try:
         return httpx.get(url, timeout=10, **kwargs)
@@ -190,7 +210,7 @@ def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(re
     assert health.json()["database"] == "unreachable" and health.json()["vector_store"] == "ok"
     assert 'data-testid="unavailable-page"' in page.text and "The station's data is unavailable" in page.text
     assert "unavailable" in api.json()["detail"]
-    wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 200, 60, "recovery")
+    wait_for_recovery(service)
     assert browser.get(f"{base}/stations/1/explorer").status_code == 200
 
 
@@ -231,7 +251,7 @@ def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recoverin
     output, _ = importing.communicate(timeout=120)
     assert importing.returncode == 1, output
     assert "The database stopped answering" in output and "Traceback" not in output
-    wait_for(lambda: (r := get(f"{service['base']}/health")) is not None and r.status_code == 200, 60, "recovery")
+    wait_for_recovery(service)
     for path in (cut, whole):  # the cut file again, and the same rows for another station without a cut
         again = subprocess.run([FLASK, "--app", "wsgi", "import", "interactions", str(path)], cwd=ROOT,
                                env=env_of(data_dir), capture_output=True, text=True, timeout=300)
