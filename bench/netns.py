@@ -235,8 +235,9 @@ def ready(base: str) -> bool:
 def start_service(net: Network, tmp: Path, listeners: int, workers: int = 2, **settings: str) -> dict:
     """A database host, web hosts A and B and `workers` worker hosts on `net`, every process with `settings`; the
     demo station seeded as of two days ago (its daily run is due when the workers start), with the web hosts starting
-    meanwhile; returns once both web hosts are ready: their base URLs ("a", "b"), the API key's "headers", the
-    database ("db", pymongo), the "hosts", each process's "env" and the "workers" by host name."""
+    meanwhile. The workers start once both web hosts are ready, and the service is returned then: the web hosts' base
+    URLs ("a", "b"), the API key's "headers", the database ("db", pymongo), the "hosts", each process's "env" and the
+    "workers" by host name."""
     db_host = net.add_host("db")
     names = ["web-a", "web-b", *(f"worker-{n}" for n in "ab"[:workers])]
     hosts = {name: net.add_host(name) for name in names}
@@ -246,10 +247,12 @@ def start_service(net: Network, tmp: Path, listeners: int, workers: int = 2, **s
     output(flask(env["cli"], "demo", "--listeners", str(listeners), "--now",
                  (utcnow() - timedelta(days=2)).isoformat()))
     making_key = flask(env["cli"], "keys", "create", "--company", "1")
-    started = {name: start_worker(hosts[name], env[name], tmp / f"{name}.log") for name in names[2:]}
     key = output(making_key).strip().splitlines()[-1]
     for base in bases.values():
         wait_until(lambda base=base: ready(base), 180, f"{base} to be ready")
+    # the workers last: their first jobs (the daily run, then the catch-up embedding) start as the caller gets the
+    # service, not while a loaded machine is still starting the web hosts
+    started = {name: start_worker(hosts[name], env[name], tmp / f"{name}.log") for name in names[2:]}
     db = pymongo.MongoClient(uri, serverSelectionTimeoutMS=5000)["listeners"]
     return {"a": bases["web-a"], "b": bases["web-b"], "headers": {"X-API-Key": key}, "db": db, "tmp": tmp,
             "hosts": hosts, "env": env, "workers": started}
