@@ -98,19 +98,31 @@ class _Writes(monitoring.CommandListener):
                           "buildInfo", "commitTransaction", "abortTransaction", "dbStats", "collStats",
                           "serverStatus", "saslStart", "saslContinue", "explain", "dropIndexes"})
     WRITES = frozenset({"insert", "update", "findAndModify", "findandmodify"})
+    CHANGE_NONE = frozenset({"find", "getMore", "count", "distinct", "listCollections", "listIndexes", "ping", "hello",
+                             "isMaster", "ismaster", "endSessions", "killCursors", "createIndexes", "create",
+                             "dropIndexes", "buildInfo", "dbStats", "collStats", "serverStatus", "saslStart",
+                             "saslContinue", "explain"})
+    """Commands that leave every document as it was (`changed`, for `restored`)."""
 
     def __init__(self) -> None:
         self.written: set[tuple[str, str]] = set()
         self.everything = True  # until the first emptying: whatever was there before this process
+        self.changed: set[tuple[str, str]] | None = None
+        """The collections whose documents were added to, changed or deleted since `unchanged_from_now`; None when
+        that cannot be told (a command this does not know, or no `unchanged_from_now` yet)."""
 
     def started(self, event) -> None:
         name, command = event.command_name, event.command
-        if name in self.ADD_NONE or event.database_name in ("admin", "config", "local"):
-            return
         target = command.get(name)
-        if name == "aggregate" and isinstance(target, str):
-            if not any("$out" in stage or "$merge" in stage for stage in command.get("pipeline", [])):
-                return
+        reads = name == "aggregate" and isinstance(target, str) and not any(
+            "$out" in stage or "$merge" in stage for stage in command.get("pipeline", []))
+        if name not in self.CHANGE_NONE and not reads and self.changed is not None:
+            if name in self.WRITES | {"delete"} and isinstance(target, str):
+                self.changed.add((event.database_name, target))
+            elif event.database_name not in ("admin", "config", "local"):
+                self.changed = None
+        if reads or name in self.ADD_NONE or event.database_name in ("admin", "config", "local"):
+            return
         if name in self.WRITES and isinstance(target, str):
             self.written.add((event.database_name, target))
         else:
@@ -126,8 +138,13 @@ class _Writes(monitoring.CommandListener):
         self.written.clear()
         self.everything = False
 
+    def unchanged_from_now(self) -> None:
+        self.changed = set()
+
 
 _WRITES = _Writes()
+_LAID: list[str | None] = [None]
+"""The image `restored` last laid down; the database still holds exactly it while `_WRITES.changed` is false."""
 monitoring.register(_WRITES)  # before any client is made: only clients made afterwards are watched
 
 
@@ -136,17 +153,26 @@ def empty_database() -> None:
     from core.db.connection import get_db
 
     db = get_db()
+    _LAID[0] = None
     names = (db.list_collection_names() if _WRITES.everything
              else sorted(collection for database, collection in _WRITES.written if database == db.name))
     _WRITES.emptied()  # before the deletes: a thread's write meanwhile is then emptied by the next call
     for name in names:
         if not name.startswith("system."):
             db[name].delete_many({})
+    _forget_caches()
+
+
+def _forget_caches() -> None:
+    """Every snapshot and index this process holds, and the index files it shares under DATA_DIR: a database
+    restored to an earlier state (as a backup would be) must not meet what was built from a later one."""
+    from core.config import active
     from core.listeners import snapshot
     from core.search import vectors
 
     snapshot.clear_cache()
     vectors.forget_indexes()
+    shutil.rmtree(Path(active().data_dir) / "vectors", ignore_errors=True)
 
 
 _IMAGES: dict[str, tuple[dict[str, list[RawBSONDocument]], object]] = {}
@@ -161,26 +187,29 @@ def restored(name: str, build: Callable[[], T]) -> T:
     from that state whatever the one before it changed, so only builders that depend on nothing but the database
     and the fixed clock of tests/memory.py may be kept this way."""
     db = _raw_database()
+    if _LAID[0] == name and _WRITES.changed is not None:  # that image, changed in a few collections at most
+        stale = sorted(collection for database, collection in _WRITES.changed if database == db.name)
+        if stale:  # only those collections are laid down again
+            _forget_caches()
+            for collection in stale:
+                db[collection].delete_many({})
+                if _IMAGES[name][0].get(collection):
+                    _insert_again(db[collection], _IMAGES[name][0][collection])
+            _WRITES.unchanged_from_now()
+        return _IMAGES[name][1]
     empty_database()
-    _forget_host_files()
     if name in _IMAGES:
         documents, result = _IMAGES[name]
         for collection, docs in documents.items():
             _insert_again(db[collection], docs)
-        return result
-    result = build()
-    documents = {collection: list(db[collection].find()) for collection in db.list_collection_names()
-                 if not collection.startswith("system.")}
-    _IMAGES[name] = ({collection: docs for collection, docs in documents.items() if docs}, result)
+    else:
+        result = build()
+        documents = {collection: list(db[collection].find()) for collection in db.list_collection_names()
+                     if not collection.startswith("system.")}
+        _IMAGES[name] = ({collection: docs for collection, docs in documents.items() if docs}, result)
+    _LAID[0] = name
+    _WRITES.unchanged_from_now()
     return result
-
-
-def _forget_host_files() -> None:
-    """The index files this host shares under DATA_DIR: a database restored to an earlier state (as a backup would
-    be) must not meet files an erasure rewrote after that state (core.search.vectors)."""
-    from core.config import active
-
-    shutil.rmtree(Path(active().data_dir) / "vectors", ignore_errors=True)
 
 
 def _insert_again(collection, docs: list[RawBSONDocument]) -> None:
@@ -201,6 +230,7 @@ def kept(build: Callable[..., T]) -> Callable[..., T]:
     @functools.wraps(build)
     def body(*args, **kwargs) -> T:
         return restored(f"{build.__module__}.{build.__qualname__}", lambda: build(*args, **kwargs))
+    body.lays_an_image = True  # so `app` leaves the emptying to `restored`
     return body
 
 
@@ -226,10 +256,18 @@ def seeded(listeners: int = 200, seed: int = 7, company_id: int = 1, embedded: b
 
 
 @pytest.fixture
-def app(_app):
-    """The app over an emptied database."""
-    empty_database()
+def app(_app, request):
+    """The app over an emptied database, or over the image a `kept` fixture of the test lays down (which empties
+    it, unless the database still holds exactly that image from the test before)."""
+    if not _lays_an_image(request):
+        empty_database()
     yield _app
+
+
+def _lays_an_image(request) -> bool:
+    """True when one of the test's fixtures is `kept`."""
+    fixtures = request.node._fixtureinfo.name2fixturedefs  # private, but the only way from a name to its function
+    return any(getattr(defs[-1].func, "lays_an_image", False) for defs in fixtures.values())
 
 
 @pytest.fixture

@@ -1,12 +1,13 @@
-"""Each test starts from an empty database: the emptying between tests deletes only the collections written to since
-the last one (tests/conftest.py), so every way of adding documents must be seen."""
+"""Each test starts from an empty database, or from exactly the image a `kept` fixture restores: the emptying between
+tests deletes only the collections written to since the last one, and a restore lays down again only the collections
+changed since the same image was last laid (tests/conftest.py), so every way of changing documents must be seen."""
 from __future__ import annotations
 
 import pytest
 from pymongo import ReturnDocument, UpdateOne
 
 from core.db.connection import get_db
-from tests.conftest import empty_database
+from tests.conftest import empty_database, restored
 
 pytestmark = pytest.mark.db
 
@@ -36,3 +37,41 @@ def test_an_aggregation_that_writes_is_seen_as_a_write(app):
     assert set(counts()) == {"source", "copied"}
     empty_database()
     assert counts() == {}
+
+
+def contents() -> dict[str, list]:
+    db = get_db()
+    return {name: sorted(map(str, db[name].find())) for name in db.list_collection_names()
+            if db[name].count_documents({})}
+
+
+def _image() -> str:
+    db = get_db()
+    db.kept_a.insert_many([{"_id": n, "v": n} for n in range(3)])
+    db.kept_b.insert_one({"_id": 1, "v": "b"})
+    return "built"
+
+
+def test_an_image_changed_every_way_comes_back_exactly(app):
+    assert restored("test-image", _image) == "built"
+    image = contents()
+    db = get_db()
+    db.kept_a.update_one({"_id": 0}, {"$set": {"v": "changed"}})
+    db.kept_a.delete_one({"_id": 1})
+    db.kept_b.find_one_and_update({"_id": 1}, {"$set": {"v": "changed"}})
+    db.kept_b.bulk_write([UpdateOne({"_id": 2}, {"$set": {"v": 2}}, upsert=True)])
+    db.not_in_image.insert_one({"a": 1})
+    assert contents() != image
+    assert restored("test-image", _image) == "built"
+    assert contents() == image
+
+
+def test_an_image_after_an_unknown_write_or_an_emptying_comes_back_exactly(app):
+    restored("test-image", _image)
+    image = contents()
+    db = get_db()
+    db.kept_a.aggregate([{"$match": {}}, {"$out": "copied"}])
+    restored("test-image", _image)
+    assert contents() == image
+    empty_database()
+    assert restored("test-image", _image) == "built" and contents() == image
