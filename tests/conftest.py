@@ -91,18 +91,17 @@ class _Writes(monitoring.CommandListener):
     """The collections this process's clients may have put documents in since the database was last emptied:
     emptying every one of the service's 40-odd collections before each test costs a round trip each (a tenth of a
     second a test on the embedded database, minutes in all), and a test writes to a few. A command this does not
-    know to add no document, or to add them to one collection, counts as a write to all of them."""
+    know to add no document, or to add them to one collection, counts as a write to all of them. It also keeps the
+    collections changed in any way since an image was laid down (`changed`), so that `restored` lays down again only
+    those."""
 
-    ADD_NONE = frozenset({"delete", "find", "getMore", "count", "distinct", "listCollections", "listIndexes", "ping",
-                          "hello", "isMaster", "ismaster", "endSessions", "killCursors", "createIndexes", "create",
-                          "buildInfo", "commitTransaction", "abortTransaction", "dbStats", "collStats",
-                          "serverStatus", "saslStart", "saslContinue", "explain", "dropIndexes"})
-    WRITES = frozenset({"insert", "update", "findAndModify", "findandmodify"})
     CHANGE_NONE = frozenset({"find", "getMore", "count", "distinct", "listCollections", "listIndexes", "ping", "hello",
                              "isMaster", "ismaster", "endSessions", "killCursors", "createIndexes", "create",
-                             "dropIndexes", "buildInfo", "dbStats", "collStats", "serverStatus", "saslStart",
-                             "saslContinue", "explain"})
-    """Commands that leave every document as it was (`changed`, for `restored`)."""
+                             "dropIndexes", "buildInfo", "commitTransaction", "abortTransaction", "dbStats",
+                             "collStats", "serverStatus", "saslStart", "saslContinue", "explain"})
+    """Commands that leave every document as it was (a transaction's writes are seen as they are sent)."""
+    WRITES = frozenset({"insert", "update", "findAndModify", "findandmodify"})
+    SYSTEM = frozenset({"admin", "config", "local"})
 
     def __init__(self) -> None:
         self.written: set[tuple[str, str]] = set()
@@ -116,15 +115,18 @@ class _Writes(monitoring.CommandListener):
         target = command.get(name)
         reads = name == "aggregate" and isinstance(target, str) and not any(
             "$out" in stage or "$merge" in stage for stage in command.get("pipeline", []))
-        if name not in self.CHANGE_NONE and not reads and self.changed is not None:
-            if name in self.WRITES | {"delete"} and isinstance(target, str):
-                self.changed.add((event.database_name, target))
-            elif event.database_name not in ("admin", "config", "local"):
-                self.changed = None
-        if reads or name in self.ADD_NONE or event.database_name in ("admin", "config", "local"):
+        if reads or name in self.CHANGE_NONE or event.database_name in self.SYSTEM:
             return
-        if name in self.WRITES and isinstance(target, str):
-            self.written.add((event.database_name, target))
+        one = (event.database_name, target) if name in self.WRITES | {"delete"} and isinstance(target, str) else None
+        if self.changed is not None:
+            if one:
+                self.changed.add(one)
+            else:
+                self.changed = None
+        if name == "delete":  # adds no document to empty
+            return
+        if one:
+            self.written.add(one)
         else:
             self.everything = True
 
@@ -144,7 +146,7 @@ class _Writes(monitoring.CommandListener):
 
 _WRITES = _Writes()
 _LAID: list[str | None] = [None]
-"""The image `restored` last laid down; the database still holds exactly it while `_WRITES.changed` is false."""
+"""The image `restored` last laid down; the database holds it but for the collections in `_WRITES.changed`."""
 monitoring.register(_WRITES)  # before any client is made: only clients made afterwards are watched
 
 
@@ -188,15 +190,16 @@ def restored(name: str, build: Callable[[], T]) -> T:
     and the fixed clock of tests/memory.py may be kept this way."""
     db = _raw_database()
     if _LAID[0] == name and _WRITES.changed is not None:  # that image, changed in a few collections at most
+        documents, result = _IMAGES[name]
         stale = sorted(collection for database, collection in _WRITES.changed if database == db.name)
         if stale:  # only those collections are laid down again
             _forget_caches()
             for collection in stale:
                 db[collection].delete_many({})
-                if _IMAGES[name][0].get(collection):
-                    _insert_again(db[collection], _IMAGES[name][0][collection])
+                if documents.get(collection):
+                    _insert_again(db[collection], documents[collection])
             _WRITES.unchanged_from_now()
-        return _IMAGES[name][1]
+        return result
     empty_database()
     if name in _IMAGES:
         documents, result = _IMAGES[name]
