@@ -28,6 +28,27 @@ def pytest_collection_modifyitems(config, items):
     items[:] = _longest_first(items)
 
 
+_FAILED: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    """Kept for `pytest_unconfigure`; on the controller this sees every xdist worker's reports too."""
+    if report.failed:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        reason = crash.message.splitlines()[0][:300] if crash is not None and crash.message else ""
+        _FAILED.append(f"{report.nodeid} ({report.when}, {report.duration:.1f} s): {reason}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """The failed tests again, after pytest's last line: CI keeps only the tail of the output, and a red run that
+    does not say which test failed cannot be fixed from that tail."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if _FAILED and reporter is not None and not hasattr(config, "workerinput"):
+        for failure in _FAILED:
+            reporter.write_line(f"failed: {failure}")
+
+
 def _longest_first(items: list) -> list:
     """The files that run the service as processes of their own first, the browser's files next, then the rest by
     their number of tests, each file's tests in their own order. `make test` gives each worker a whole file at a
