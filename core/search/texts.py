@@ -42,9 +42,28 @@ def lexical_document(text: str) -> str:
     return head + label + glossed(said) if label else text
 
 
+RECIPE = "the traits' phrases and half as much what was said, composed"
+"""How a text becomes a vector (core.search.composed), in every hash: a new recipe embeds every listener again."""
+
+
 def text_hash(text: str) -> str:
-    """What decides whether a listener is embedded again."""
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    """What decides whether a listener is embedded again: their text and the recipe that makes it a vector."""
+    return hashlib.sha256(f"{RECIPE}\n{text}".encode()).hexdigest()[:32]
+
+
+def phrases(text: str) -> tuple[list[str], str]:
+    """A listener's text cut into what the model reads apart: each trait on its own ("shows: Gospel Sunday",
+    "tags: gospel"), which recur across a station's listeners and are embedded once each, and what the listener
+    said, which is theirs alone. A name holding ". " or ", " is only cut into two phrases, still read."""
+    head, label, said = text.partition(MESSAGES_LABEL)
+    traits = []
+    for part in head.rstrip(". ").split(". ") if head.strip() else []:
+        name, colon, values = part.partition(": ")
+        if colon:
+            traits.extend(f"{name}: {value}" for value in values.split(", ") if value)
+        else:
+            traits.append(part)
+    return traits, said.strip() if label else ""
 
 
 def latest_messages(company_id: int, originators: Iterable[str] | None,

@@ -29,6 +29,7 @@ from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
 from core.search import lexical_store, progress
+from core.search.composed import listener_vectors
 from core.search.embeddings import Embedder, embedder
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts, text_hash
@@ -61,8 +62,8 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
     population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
-    _fill_texts(company_id, model.name, snap.originators[rows].tolist(), texts, stored)
     made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
+    traits: dict[str, np.ndarray] = {}  # by phrase: every batch's listeners share their traits' vectors
     run = progress.begin(company_id, model.name, len(changed))
     try:
         for start in range(0, len(changed), EMBED_BATCH):
@@ -70,7 +71,7 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
             fresh = list(dict.fromkeys(hashes[i] for i in part if hashes[i] not in made))
             if fresh:
                 text_of = {hashes[i]: texts[i] for i in part}
-                made.update(zip(fresh, model.embed([text_of[h] for h in fresh])))
+                made.update(zip(fresh, listener_vectors(model, [text_of[h] for h in fresh], traits)))
             for at in range(0, len(part), WRITE_BATCH):
                 written = part[at:at + WRITE_BATCH]
                 _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
@@ -137,22 +138,6 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
                             "seq": first + i, "updated_at": now}}, upsert=True)
         for i, (o, t, v) in enumerate(zip(originators, texts, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, population)
-
-
-def _fill_texts(company_id: int, model: str, originators: list[str], texts: list[str], stored: dict) -> None:
-    """Give vectors stored before their texts were kept (before the lexical index) the text they were made from,
-    under a fresh `seq` (so every process's lexical index reads it), without embedding them again."""
-    query = {"company_id": company_id, "model": model, "text": {"$exists": False}}
-    bare = {doc["originator"]: doc["_id"]
-            for doc in ListenerEmbedding._get_collection().find(query, {"_id": 1, "originator": 1})}
-    kept = [(bare[o], t) for o, t in zip(originators, texts) if o in bare and stored.get(o) == text_hash(t)]
-    for at in range(0, len(kept), WRITE_BATCH):
-        part = kept[at:at + WRITE_BATCH]
-        last = _seqs(company_id, model, len(part))
-        ListenerEmbedding._get_collection().bulk_write([  # by _id with the condition (core.db.quirks)
-            UpdateOne({"_id": key, "text_hash": text_hash(t), "text": {"$exists": False}},
-                      {"$set": {"text": t, "seq": last - len(part) + 1 + i}}) for i, (key, t) in enumerate(part)],
-            ordered=False)
 
 
 def _seqs(company_id: int, model: str, count: int) -> int:

@@ -44,6 +44,14 @@ def test_every_listener_is_embedded_once_and_an_unchanged_text_is_not_embedded_a
     assert vectors.refresh_embeddings(1) == {"embedded": 0, "kept": 6, "texts": 0}
 
 
+def test_a_new_recipe_for_vectors_embeds_every_listener_again_once(station, monkeypatch):
+    from core.search import texts
+
+    monkeypatch.setattr(texts, "RECIPE", "the next way a text becomes a vector")
+    assert vectors.refresh_embeddings(1) == {"embedded": 6, "kept": 0, "texts": 6}
+    assert vectors.refresh_embeddings(1) == {"embedded": 0, "kept": 6, "texts": 0}
+
+
 def test_a_listener_whose_text_changed_is_embedded_again_with_a_later_seq(station):
     before = ListenerEmbedding.objects.get(company_id=1, originator="27830000002")
     add_interactions(1, "27830000002", [event(1, message="Soccer! Chiefs all the way")], import_id="second")
