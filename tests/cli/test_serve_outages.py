@@ -234,6 +234,24 @@ def stored(port: int, company_id: int) -> tuple[int, int]:
     return len(keys), len(set(keys))
 
 
+@contextlib.contextmanager
+def stopped_once(proc: subprocess.Popen, check, seconds: float, what: str):
+    """Hold `proc` stopped (SIGSTOP) from the first time `check` is true until the block is done. The process is
+    stopped while each check runs, so it cannot finish what it was doing between the check and the block (on a
+    loaded machine, a check that took a second let an import end before the database it was cut by died)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        proc.send_signal(signal.SIGSTOP)
+        try:
+            if check():
+                yield
+                return
+        finally:
+            proc.send_signal(signal.SIGCONT)
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}" if proc.poll() is None else f"it ended before {what}")
+
+
 def run_import(data_dir: Path, path: Path) -> subprocess.Popen:
     return subprocess.Popen([FLASK, "--app", "wsgi", "import", "interactions", str(path)], cwd=ROOT,
                             env=env_of(data_dir), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -246,8 +264,8 @@ def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recoverin
     cut = interactions_file(tmp_path / "cut.jsonl", company_id=2)
     whole = interactions_file(tmp_path / "whole.jsonl", company_id=3)
     importing = run_import(data_dir, cut)
-    wait_for(lambda: stored(port, 2)[0] > 0, 120, "the import to start writing")
-    os.kill(database_pid(data_dir), signal.SIGKILL)
+    with stopped_once(importing, lambda: stored(port, 2)[0] > 0, 120, "the import to start writing"):
+        os.kill(database_pid(data_dir), signal.SIGKILL)
     output, _ = importing.communicate(timeout=120)
     assert importing.returncode == 1, output
     assert "The database stopped answering" in output and "Traceback" not in output
