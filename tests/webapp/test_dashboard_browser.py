@@ -83,7 +83,8 @@ def test_sign_out_returns_to_login_and_closes_the_dashboard(page, sign_in, produ
 
 def test_refresh_swaps_the_overview_in_place(page, sign_in, producer):
     sign_in(producer)
-    page.locator("#overview-body").wait_for()  # the sign-in's redirect may still be on its way (seen once in CI)
+    page.wait_for_url(re.compile(r".*/stations/1/$"))  # the sign-in's redirect may still be on its way (seen in CI)
+    page.wait_for_load_state("load")  # and htmx ready: before it has read the button, a click does nothing (seen too)
     page.evaluate("document.getElementById('overview-body').dataset.marker = 'old'")
     with page.expect_response(re.compile(r"/stations/1/$")) as answer:
         page.get_by_role("button", name="Reload figures").click()
