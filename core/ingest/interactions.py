@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
-from core.db.quirks import IN_CHUNK, looked_up, projection
+from core.db.quirks import IN_CHUNK, insert_all, looked_up, projection
 from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
@@ -171,7 +171,7 @@ def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: Threa
 def _submit_insert(worker: ThreadPoolExecutor, collection, docs: list[dict], inserts: list) -> list:
     """Queue one insert_many; at most two wait, so that built documents do not pile up in memory."""
     if docs:
-        inserts.append(worker.submit(collection.insert_many, docs, ordered=False))
+        inserts.append(worker.submit(insert_all, collection, docs))
     while len(inserts) > 2:
         inserts.pop(0).result()
     return inserts

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from bson import ObjectId
 
+from core.db.quirks import insert_all
 from core.errors import ValidationFailed
 from core.ingest.interactions import PendingEvents, create_listeners
 from core.ingest.rows import InteractionRow, company_of
@@ -97,7 +98,7 @@ def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: l
     new = [doc for originator, events_of_one in pending.items()
            for doc in events_of_one.batch_documents(company_id, originator, batch_id)]
     if new:
-        InteractionBatch._get_collection().insert_many(new, ordered=False)
+        insert_all(InteractionBatch._get_collection(), new)
     return ([doc for doc in docs if doc["originator"] in pending],
             [batch for batch in stored + new if batch["originator"] in pending])
 

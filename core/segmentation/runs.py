@@ -18,6 +18,7 @@ import numpy as np
 from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.db.leases import lease
+from core.db.quirks import insert_all
 from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import events_of, load_events, read_batches
@@ -258,7 +259,7 @@ def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapsho
     docs = [{"company_id": run.company_id, "originator": fresh.originators[i], "from_segment": before[i],
              "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows if before[i] is not None]
     for start in range(0, len(docs), 5000):
-        SegmentChange._get_collection().insert_many(docs[start:start + 5000], ordered=False)
+        insert_all(SegmentChange._get_collection(), docs[start:start + 5000])
     return {"rows": rows, "from": before[rows], "to": after[rows]}
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.db.quirks import looked_up
+from core.db.quirks import insert_all, looked_up
 from core.listeners.fields import FLAGS, LISTED
 from core.listeners.models import Listener
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
@@ -76,7 +76,7 @@ def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> 
     first = take_seq(endpoint["webhook_id"], len(chunks))
     docs = [batch_document(endpoint, first + n, chunk, now) for n, chunk in enumerate(chunks)]
     for start in range(0, len(docs), CHUNK):
-        WebhookBatch._get_collection().insert_many(docs[start:start + CHUNK], ordered=False)
+        insert_all(WebhookBatch._get_collection(), docs[start:start + CHUNK])
     schedule(endpoint["webhook_id"])
     return len(rows)
 

@@ -96,3 +96,23 @@ def test_racing_first_updates_of_a_new_document_each_get_the_document_back(app):
         thread.join()
     assert sorted(answer["n"] for answer in answers) == list(range(1, 21))
     assert collection.count_documents({}) == 1
+
+
+def test_an_insert_retried_after_it_was_applied_is_taken_as_done_and_nothing_is_stored_twice(app):
+    """What the driver's retry met on SecantusDB under load: the same documents, with the `_id`s the first attempt
+    gave them, sent again after they were stored."""
+    collection = get_db()["retried_inserts"]
+    docs = [{"n": n} for n in range(5)]
+    collection.insert_many(docs)  # the first attempt: the driver gives each document its _id
+    quirks.insert_all(collection, [dict(doc) for doc in docs] + [{"n": 5}])  # the retry, and one more
+    assert sorted(d["n"] for d in collection.find({}, {"_id": 0})) == [0, 1, 2, 3, 4, 5]
+
+
+def test_an_insert_refused_by_another_unique_index_still_fails(app):
+    from pymongo.errors import BulkWriteError
+
+    collection = get_db()["unique_inserts"]
+    collection.create_index("key", unique=True)
+    collection.insert_one({"key": "a"})
+    with pytest.raises(BulkWriteError):
+        quirks.insert_all(collection, [{"key": "a"}, {"key": "b"}])
