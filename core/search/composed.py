@@ -5,6 +5,8 @@ dense path reads well (the traits are met exactly or by words: core.search.under
 README "Benchmarks" has what it saved and what search measured with it."""
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from core.search.embeddings import Embedder
@@ -15,6 +17,13 @@ SAID_WEIGHT = 0.5
 """What a listener said weighs half as much as all their traits together. Chosen on bench.search_quality's 33 tuned
 queries (recall 0.81 at 1, 0.88 at 0.5, 0.88 at 0.3; the 24 held-out queries agreed): the station's calibration is
 fitted on labelled queries that name traits, and a vector that is mostly messages tells those apart less well."""
+RECIPE = f"the unit mean of the traits' phrases, plus {SAID_WEIGHT} times what was said"
+"""How a text becomes a vector, in every text hash: a new recipe (or weight) embeds every listener again, once."""
+
+
+def text_hash(text: str) -> str:
+    """What decides whether a listener is embedded again: their text and the recipe that makes it a vector."""
+    return hashlib.sha256(f"{RECIPE}\n{text}".encode()).hexdigest()[:32]
 
 
 def listener_vectors(model: Embedder, texts: list[str], traits_known: dict[str, np.ndarray]) -> np.ndarray:

@@ -4,7 +4,6 @@ email or a number: the text holds nothing that identifies the person, and the me
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 import numpy as np
@@ -40,15 +39,6 @@ def lexical_document(text: str) -> str:
     "thanking the station for the music". Only the messages: the rest of the text is the service's own English."""
     head, label, said = text.partition(MESSAGES_LABEL)
     return head + label + glossed(said) if label else text
-
-
-RECIPE = "the traits' phrases and half as much what was said, composed"
-"""How a text becomes a vector (core.search.composed), in every hash: a new recipe embeds every listener again."""
-
-
-def text_hash(text: str) -> str:
-    """What decides whether a listener is embedded again: their text and the recipe that makes it a vector."""
-    return hashlib.sha256(f"{RECIPE}\n{text}".encode()).hexdigest()[:32]
 
 
 def phrases(text: str) -> tuple[list[str], str]:

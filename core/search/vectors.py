@@ -29,10 +29,10 @@ from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
 from core.search import lexical_store, progress
-from core.search.composed import listener_vectors
+from core.search.composed import listener_vectors, text_hash
 from core.search.embeddings import Embedder, embedder
 from core.search.models import EmbeddingCounter, ListenerEmbedding
-from core.search.texts import listener_texts, text_hash
+from core.search.texts import listener_texts
 from core.stations.companies import ensure_company
 
 log = logging.getLogger(__name__)

@@ -45,9 +45,9 @@ def test_every_listener_is_embedded_once_and_an_unchanged_text_is_not_embedded_a
 
 
 def test_a_new_recipe_for_vectors_embeds_every_listener_again_once(station, monkeypatch):
-    from core.search import texts
+    from core.search import composed
 
-    monkeypatch.setattr(texts, "RECIPE", "the next way a text becomes a vector")
+    monkeypatch.setattr(composed, "RECIPE", "the next way a text becomes a vector")
     assert vectors.refresh_embeddings(1) == {"embedded": 6, "kept": 0, "texts": 6}
     assert vectors.refresh_embeddings(1) == {"embedded": 0, "kept": 6, "texts": 0}
 
