@@ -11,8 +11,8 @@ import numpy as np
 from core.clock import station_today
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
-from core.explore.operations import LISTING_PROJECTION, select
-from core.explore.records import record
+from core.explore.operations import select
+from core.explore.records import LISTING_PROJECTION, record
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
 from core.stations.companies import get_company

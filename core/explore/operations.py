@@ -12,10 +12,9 @@ import numpy as np
 
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
-from core.explore.records import record
+from core.explore.records import records
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners import snapshot
-from core.listeners.declared import read_listeners
 from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SINGLE
 from core.stations.companies import get_company
 from core.stations.models import Company
@@ -26,7 +25,6 @@ from core.text.wording import percentage
 MAX_PAGE_SIZE = 1000
 MAX_PAGE = 1_000_000
 """Far beyond any station (a billion listeners at the largest page size); a bound so that the document can state one."""
-LISTING_PROJECTION = {"_id": 0, "id_number": 0, "created_at": 0}
 
 
 
@@ -126,9 +124,7 @@ def _page(sel: Selection, page: int, page_size: int, sort: str = DEFAULT_SORT) -
     snap = sel.snap
     rows = _ordered_rows(snap, sel.mask, sort)
     chosen = rows[(page - 1) * page_size: page * page_size]
-    docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, snap.originators[chosen].tolist(),
-                                                       projection=LISTING_PROJECTION)}
-    listeners = [record(docs.get(snap.originators[r], {"originator": snap.originators[r]}), snap, r) for r in chosen]
+    listeners = records(sel.company.company_id, snap, chosen)
     return {"total": int(len(rows)), "page": page, "page_size": page_size,
             "pages": math.ceil(len(rows) / page_size), "listeners": listeners}
 

@@ -1,9 +1,12 @@
 """A listener as clients see it: declared data from MongoDB joined with the behavioural row of the snapshot."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core.clock import local_iso_from_epoch
+from core.listeners.declared import read_listeners
 from core.listeners.fields import INFERRED, LISTED
 from core.listeners.snapshot import Snapshot
 
@@ -15,52 +18,66 @@ def reachable(snap: Snapshot, rows: np.ndarray) -> np.ndarray:
     return (snap.cols["opt_in"][rows] == 1) & (snap.cols["permission"][rows] == 1)
 
 
-def _members(snap: Snapshot, name: str, row: int) -> list:
-    if name not in snap.cols:
-        return []
-    return [v for v, on in zip(snap.vocab.get(name, []), snap.cols[name][row]) if on]
-
-
-def _label(snap: Snapshot, name: str, row: int):
-    code = int(snap.cols[name][row])
-    return snap.vocab[name][code] if code >= 0 else None
-
-
 def behaviour(snap: Snapshot, row: int, tz: str | None = None) -> dict:
     """The behavioural profile of one snapshot row; times in ISO 8601 with the offset of the zone `tz` (UTC when
     not given)."""
+    return behaviours(snap, np.array([row], dtype=np.int64), tz)[0]
+
+
+def behaviours(snap: Snapshot, rows: np.ndarray, tz: str | None = None) -> list[dict]:
+    """The behavioural profile of each of these rows, column by column (a page of 100 listeners read row by row
+    cost a tenth of a search)."""
     c = snap.cols
-    recency = float(c["recency_days"][row])
-    return {
-        "segment": _label(snap, "segment", row),
-        "rfm": {"recency": int(c["rfm_recency"][row]), "frequency": int(c["rfm_frequency"][row]),
-                "engagement": int(c["rfm_engagement"][row])},
-        "first_interaction": local_iso_from_epoch(c["first_ts"][row], tz),
-        "last_interaction": local_iso_from_epoch(c["last_ts"][row], tz),
-        "days_since_last": None if np.isinf(recency) else round(recency, 2),
-        "interactions_total": int(c["n_total"][row]),
-        "interactions_30d": int(c["n_30"][row]),
-        "interactions_prev_30d": int(c["n_prev30"][row]),
-        "interactions_90d": int(c["n_90"][row]),
-        "channels_30d": int(c["channels_30"][row]),
-        "competition_share": round(float(c["competition_share"][row]), 4),
-        "top_show_share_90d": round(float(c["top_show_share_90"][row]), 4),
-        "active_weeks_90d": int(c["active_weeks_90"][row]),
-        "churn_probability": None if np.isnan(c["churn"][row]) else round(float(c["churn"][row]), 3),
-        "channels": _members(snap, "channels", row),
-        "primary_channel": int(c["primary_channel"][row]) or None,
-        "peak_hour": _non_negative(c["peak_hour"][row]),
-        "peak_time_of_day": _label(snap, "peak_time_of_day", row),
-        "primary_day_of_week": _non_negative(c["primary_day_of_week"][row]),
-        "peak_month": _non_negative(c["peak_month"][row]),
-        "weekday_pattern": bool(c["weekday_pattern"][row]),
-        "public_holidays": _members(snap, "public_holidays", row),
-        "timeslots": _members(snap, "timeslots", row),
-        "campaign_types": _members(snap, "campaign_types", row),
-        "profile_complete": bool(c["profile_complete"][row]),
-        "missing_fields": _members(snap, "missing_fields", row),
-        "segmented_at": local_iso_from_epoch(c["as_of"][row], tz),
-    }
+    at = {name: c[name][rows].tolist() for name in (
+        "rfm_recency", "rfm_frequency", "rfm_engagement", "first_ts", "last_ts", "recency_days", "n_total", "n_30",
+        "n_prev30", "n_90", "channels_30", "competition_share", "top_show_share_90", "active_weeks_90", "churn",
+        "primary_channel", "peak_hour", "primary_day_of_week", "peak_month", "weekday_pattern", "profile_complete",
+        "as_of")}
+    labels = {name: _labels(snap, name, rows) for name in ("segment", "peak_time_of_day")}
+    members = {name: _members_of(snap, name, rows) for name in (
+        "channels", "public_holidays", "timeslots", "campaign_types", "missing_fields")}
+    return [{
+        "segment": labels["segment"][i],
+        "rfm": {"recency": int(at["rfm_recency"][i]), "frequency": int(at["rfm_frequency"][i]),
+                "engagement": int(at["rfm_engagement"][i])},
+        "first_interaction": local_iso_from_epoch(at["first_ts"][i], tz),
+        "last_interaction": local_iso_from_epoch(at["last_ts"][i], tz),
+        "days_since_last": None if math.isinf(at["recency_days"][i]) else round(at["recency_days"][i], 2),
+        "interactions_total": int(at["n_total"][i]),
+        "interactions_30d": int(at["n_30"][i]),
+        "interactions_prev_30d": int(at["n_prev30"][i]),
+        "interactions_90d": int(at["n_90"][i]),
+        "channels_30d": int(at["channels_30"][i]),
+        "competition_share": round(at["competition_share"][i], 4),
+        "top_show_share_90d": round(at["top_show_share_90"][i], 4),
+        "active_weeks_90d": int(at["active_weeks_90"][i]),
+        "churn_probability": None if math.isnan(at["churn"][i]) else round(at["churn"][i], 3),
+        "channels": members["channels"][i],
+        "primary_channel": int(at["primary_channel"][i]) or None,
+        "peak_hour": _non_negative(at["peak_hour"][i]),
+        "peak_time_of_day": labels["peak_time_of_day"][i],
+        "primary_day_of_week": _non_negative(at["primary_day_of_week"][i]),
+        "peak_month": _non_negative(at["peak_month"][i]),
+        "weekday_pattern": bool(at["weekday_pattern"][i]),
+        "public_holidays": members["public_holidays"][i],
+        "timeslots": members["timeslots"][i],
+        "campaign_types": members["campaign_types"][i],
+        "profile_complete": bool(at["profile_complete"][i]),
+        "missing_fields": members["missing_fields"][i],
+        "segmented_at": local_iso_from_epoch(at["as_of"][i], tz),
+    } for i in range(len(rows))]
+
+
+def _labels(snap: Snapshot, name: str, rows: np.ndarray) -> list:
+    vocab = snap.vocab[name]
+    return [vocab[code] if code >= 0 else None for code in snap.cols[name][rows].tolist()]
+
+
+def _members_of(snap: Snapshot, name: str, rows: np.ndarray) -> list[list]:
+    if name not in snap.cols:
+        return [[] for _ in range(len(rows))]
+    vocab = snap.vocab.get(name, [])
+    return [[vocab[i] for i in np.flatnonzero(on).tolist() if i < len(vocab)] for on in snap.cols[name][rows]]
 
 
 def _non_negative(value) -> int | None:
@@ -73,13 +90,28 @@ def inferred(doc: dict) -> dict:
     return {name: stored.get(name) for name in INFERRED}
 
 
+LISTING_PROJECTION = {"_id": 0, "id_number": 0, "created_at": 0}
+
+
+def records(company_id: int, snap: Snapshot, rows: np.ndarray, tz: str | None = None) -> list[dict]:
+    """The record of each of these rows, in their order: their documents read in one go (a listener without one
+    is shown by number), their behaviour column by column."""
+    originators = snap.originators[rows].tolist()
+    docs = {d["originator"]: d for d in read_listeners(company_id, originators, projection=LISTING_PROJECTION)}
+    return [_joined(docs.get(o, {"originator": o}), seen)
+            for o, seen in zip(originators, behaviours(snap, rows, tz))]
+
+
 def record(doc: dict, snap: Snapshot, row: int | None, tz: str | None = None) -> dict:
     """One listener for filter pages and exports: declared fields, tags, flags, behaviour (times in zone `tz`),
     inferred values."""
+    return _joined(doc, behaviour(snap, row, tz) if row is not None else None)
+
+
+def _joined(doc: dict, seen: dict | None) -> dict:
     out = {"originator": doc["originator"]}
     out.update({name: doc.get(name) for name in LISTED})
     out.update({"tags": doc.get("tags") or [], "permission": doc.get("permission"), "opt_in": doc.get("opt_in")})
-    if row is not None:
-        out.update(behaviour(snap, row, tz))
+    out.update(seen or {})
     out["inferred"] = inferred(doc)
     return out

@@ -59,17 +59,22 @@ class LexicalIndex:
         self.terms: dict[str, int] = {}
         self.where: dict[str, int] = {}  # each listener's vector id
         self.docs: list[np.ndarray] = []
+        self.said: list[str] = []  # what each vector id's listener said, as embedded: shown with results, unread again
         self.changed = False
         self.built = EMPTY
         self._building = threading.Lock()
 
-    def put(self, ids: list[int], texts: list[str], dead: list[int] = ()) -> None:
-        """Set these vector ids' texts, and empty those of ids no longer live."""
+    def put(self, ids: list[int], texts: list[str], dead: list[int] = (), said: list[str] | None = None) -> None:
+        """Set these vector ids' texts (and what their listeners said, stored as a search engine stores a field),
+        and empty those of ids no longer live."""
         top = max([*ids, *dead], default=-1)
         if top >= len(self.docs):
             self.docs.extend(np.zeros(0, dtype=np.int32) for _ in range(top + 1 - len(self.docs)))
+            self.said.extend("" for _ in range(top + 1 - len(self.said)))
         for at in dead:
-            self.docs[at] = np.zeros(0, dtype=np.int32)
+            self.docs[at], self.said[at] = np.zeros(0, dtype=np.int32), ""
+        for at, words in zip(ids, said or ()):
+            self.said[at] = words
         for at, tokens in zip(ids, tokenized(list(texts))):
             self.docs[at] = np.fromiter((self.terms.setdefault(t, len(self.terms)) for t in tokens), dtype=np.int32)
         self.changed = self.changed or bool(ids) or bool(dead)
@@ -110,8 +115,13 @@ class LexicalIndex:
         names = list(self.terms)  # ids were given in order, so a term's position is its id
         fresh.terms = {names[at]: n for n, at in enumerate(used.tolist())}
         fresh.docs = [renumbered[d] if len(d) else d for d in docs]
+        fresh.said = ["" if at in gone_ids else words for at, words in enumerate(self.said)]
         fresh.built, fresh.changed = self.built, True
         return fresh
+
+    def said_of(self, ids: np.ndarray) -> list[str]:
+        """What the listener of each vector id said, as last embedded ("": nothing, or an id this does not hold)."""
+        return [self.said[at] if 0 <= at < len(self.said) else "" for at in ids.tolist()]
 
     def shares(self, query: str) -> np.ndarray:
         """Each vector id's BM25 score for the query as a share of the query (0: none of its words, or no text yet)."""

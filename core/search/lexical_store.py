@@ -1,6 +1,7 @@
 """This process's lexical index of each station and model (core.search.lexical), kept over the same vector ids as
 its FAISS index (core.search.vectors): the texts stored with the vectors, read from MongoDB by `seq` as the vectors
-are, and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it).
+are (what each listener said is kept as read, so that results show it without reading their interactions again),
+and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from core.search.embeddings import Embedder, embedder
 from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
 from core.search.models import ListenerEmbedding
-from core.search.texts import lexical_document
+from core.search.texts import lexical_document, said_in
 
 _lexicals: dict[tuple[int, str], LexicalIndex] = {}
 _lock = threading.Lock()
@@ -29,7 +30,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
         if found is None or found.lineage != lineage:
             found = _lexicals[key] = LexicalIndex(lineage)
         if found.seq < index.seq:
-            ids, texts, dead = [], [], []
+            ids, texts, said, dead = [], [], [], []
             for doc in ListenerEmbedding._get_collection().find(
                     {"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq, "$lte": index.seq}},
                     {"_id": 0, "originator": 1, "text": 1}):
@@ -39,8 +40,9 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
                 if at is not None:
                     ids.append(at)
                     texts.append(lexical_document(doc.get("text") or ""))
+                    said.append(said_in(doc.get("text") or ""))
                     found.where[doc["originator"]] = at
-            found.put(ids, texts, dead)
+            found.put(ids, texts, dead, said)
             found.seq = index.seq
     found.refresh()
     return found

@@ -18,10 +18,9 @@ import numpy as np
 from core.calibration import Calibration
 from core.errors import ListenerNotFound
 from core.explore.filters import ListenerFilter
-from core.explore.operations import LISTING_PROJECTION, Selection, select
-from core.explore.records import record
+from core.explore.operations import Selection, select
+from core.explore.records import records
 from core.listeners import snapshot
-from core.listeners.declared import read_listeners
 from core.listeners.snapshot import Snapshot
 from core.search import lookalike_calibration as fits
 from core.search.behaviour_vectors import LIKED, active, behaviour_rows, group_values
@@ -130,16 +129,12 @@ def results(sel: Selection, traits: Traits, seed: int, rows: np.ndarray, scores:
     """Each look-alike's record, score, raw similarity and the seed's main traits they share (`matched`)."""
     if not len(rows):
         return []
-    snap = sel.snap
-    originators = snap.originators[rows].tolist()
-    docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, originators,
-                                                       projection=LISTING_PROJECTION)}
-    names = trait_names(snap, sel.company)
+    names = trait_names(sel.snap, sel.company)
     found = []
-    for o, row, score, sim in zip(originators, rows.tolist(), scores, similarity):
+    for row, listed, score, sim in zip(rows.tolist(), records(sel.company.company_id, sel.snap, rows,
+                                                              sel.company.timezone), scores, similarity):
         both = shared(traits, seed, row, names)
-        found.append({**record(docs.get(o, {"originator": o}), snap, row, sel.company.timezone),
-                      "score": round(float(score), 4), "similarity": round(float(sim), 4), "shared": both,
+        found.append({**listed, "score": round(float(score), 4), "similarity": round(float(sim), 4), "shared": both,
                       "matched": [f"{part['trait']}: {', '.join(part['values'])}" for part in both]})
     return found
 

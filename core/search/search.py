@@ -7,6 +7,7 @@ yet.
 """
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass
@@ -16,14 +17,13 @@ import numpy as np
 from core.calibration import Calibration
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
-from core.explore.operations import LISTING_PROJECTION, Selection, select
-from core.explore.records import record
-from core.listeners.declared import read_listeners
+from core.explore.operations import Selection, select
+from core.explore.records import records
 from core.search import calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.glosses import glossed
-from core.search.index import similarity_of
+from core.search.index import VectorIndex, similarity_of
 from core.search.lexical_store import current_lexical
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
@@ -63,13 +63,13 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     sel = _with_location(select(company_id, flt), location)
     understood = understand(vocabulary_of(sel), query, as_text)
     model = embedder()
-    asked = within(sel, understood)
+    asked, index = within(sel, understood), current_index(company_id)  # one index for the whole answer
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
-                      model)
+                      model, index)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked),
+            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked, index),
             "total": len(ranked.rows), "best_score": ranked.best,
-            "results": results(asked, ranked, query)}
+            "results": results(asked, ranked, query, index)}
 
 
 def within(sel: Selection, understood: Understood) -> Selection:
@@ -78,21 +78,23 @@ def within(sel: Selection, understood: Understood) -> Selection:
 
 
 def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
-             model) -> Ranked:
+             model, index: VectorIndex | None = None) -> Ranked:
     """The best of the listeners who meet every ask: all of them when the query has no free text (score 1), else
-    those its free text ranks at `min_score` or more, as the station's calibration scores them."""
+    those its free text ranks at `min_score` or more, as the station's calibration scores them. `index`: the
+    station's, when the caller has it already (each look asks the database whether it is current)."""
+    index = _index_of(asked, index)
     if understood.asks and not understood.free_text:
-        return met(asked, vector, limit)
-    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model))
+        return met(asked, vector, limit, index)
+    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model, index), index)
 
 
 def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: float,
-          scorer: calibration.Scorer | None) -> Ranked:
+          scorer: calibration.Scorer | None, index: VectorIndex | None = None) -> Ranked:
     """The `limit` best of the selected rows by meaning and words (core.search.fusion), scored by the station's
     scorer; without one (a station too small to measure), by meaning alone at the raw similarity."""
+    index = _index_of(sel, index)
     if scorer is None:
-        return rank(sel, vector, limit, min_score)
-    index = current_index(sel.company.company_id)
+        return rank(sel, vector, limit, min_score, index=index)
     ids = _row_ids(sel.snap, index)[sel.rows]
     evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], index, current_lexical(sel.company.company_id, index),
                       vector, text, max(limit, DEPTH))
@@ -103,10 +105,10 @@ def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: 
     return Ranked(evidence.rows[order], scores[order], best, evidence.similarity[order], True)
 
 
-def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
+def met(sel: Selection, vector: np.ndarray, limit: int, index: VectorIndex | None = None) -> Ranked:
     """Listeners who meet every ask of a query without free text: all are answers (score 1), those with a vector
     first, by similarity, then the rest (not embedded yet) by their last interaction."""
-    by_meaning = rank(sel, vector, limit, 0.0)
+    by_meaning = rank(sel, vector, limit, 0.0, index=index)
     rest = np.setdiff1d(sel.rows, by_meaning.rows)
     rest = rest[np.argsort(-sel.snap.cols["last_ts"][rest], kind="stable")][:max(0, limit - len(by_meaning.rows))]
     rows = np.concatenate([by_meaning.rows, rest]).astype(np.int64)
@@ -114,12 +116,12 @@ def met(sel: Selection, vector: np.ndarray, limit: int) -> Ranked:
     return Ranked(rows, np.ones(len(rows)), 1.0 if len(rows) else None, similarity, True)
 
 
-def coverage(sel: Selection) -> dict:
+def coverage(sel: Selection, index: VectorIndex | None = None) -> dict:
     """{"candidates": the selected listeners, "indexed": how many of them have a vector, "seconds_left": about how
     long until the embedding under way has read them all (None when none is waited for, or its pace is not known
     yet)}: every answer that ranks by meaning says it, so that a station still being embedded is never read as
     "nobody matched"."""
-    index = current_index(sel.company.company_id)
+    index = _index_of(sel, index)
     candidates, indexed = int(sel.mask.sum()), int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())
     waiting = indexed < candidates
     return {"candidates": candidates, "indexed": indexed,
@@ -127,10 +129,10 @@ def coverage(sel: Selection) -> dict:
 
 
 def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
-         calibration: Calibration | None = None) -> Ranked:
+         calibration: Calibration | None = None, index: VectorIndex | None = None) -> Ranked:
     """The `limit` best of the selected rows with a vector, by similarity, whose score (the similarity, or what
     `calibration` says it is worth) is at least `min_score`."""
-    index = current_index(sel.company.company_id)
+    index = _index_of(sel, index)
     rows = sel.rows
     ids = _row_ids(sel.snap, index)[rows]
     rows, ids = rows[ids >= 0], ids[ids >= 0]
@@ -147,11 +149,11 @@ _maps: dict[int, tuple[tuple, calibration.Scorer]] = {}
 MAP_SECONDS = 60
 
 
-def score_map(sel: Selection, model) -> calibration.Scorer | None:
+def score_map(sel: Selection, model, index: VectorIndex | None = None) -> calibration.Scorer | None:
     """The station's scoring of free text (core.search.calibration): the stored fit while it stands (asked of the
     database at most every MAP_SECONDS), else fitted now on the station's labelled queries; None when the station
     is too small to measure (scores are then the raw similarity, and answers say so)."""
-    company_id, index = sel.company.company_id, current_index(sel.company.company_id)
+    company_id, index = sel.company.company_id, _index_of(sel, index)
     key = (model.name, id(index), index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
     found = _maps.get(company_id)
     if found is not None and found[0] == key:
@@ -164,6 +166,11 @@ def score_map(sel: Selection, model) -> calibration.Scorer | None:
                                  current_lexical(company_id, index), _row_ids(sel.snap, index))
     _maps[company_id] = (key, fitted)
     return fitted if fitted.trusted else None
+
+
+def _index_of(sel: Selection, index: VectorIndex | None) -> VectorIndex:
+    """The index a caller passed, else the station's current one."""
+    return current_index(sel.company.company_id) if index is None else index
 
 
 _row_ids_cache: dict[int, tuple] = {}
@@ -190,19 +197,27 @@ def _with_location(sel: Selection, location: str | None) -> Selection:
     return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes))
 
 
-def results(sel: Selection, ranked: Ranked, query: str | None) -> list[dict]:
+def results(sel: Selection, ranked: Ranked, query: str | None, index: VectorIndex | None = None) -> list[dict]:
     """Each ranked listener's record, score and what made it match (search, similar, a custom segment's queries)."""
     if not len(ranked.rows):
         return []
-    snap = sel.snap
-    originators = snap.originators[ranked.rows].tolist()
-    docs = {d["originator"]: d for d in read_listeners(sel.company.company_id, originators,
-                                                       projection=LISTING_PROJECTION)}
-    texts, stems = listener_texts(snap, ranked.rows, sel.company), _stems(glossed(query)) if query else set()
-    return [{**record(docs.get(o, {"originator": o}), snap, int(row), sel.company.timezone),
-             "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": _matched(stems, text)}
-            for o, row, score, similarity, text in zip(originators, ranked.rows.tolist(), ranked.scores,
-                                                       ranked.similarities, texts)]
+    texts = listener_texts(sel.snap, ranked.rows, sel.company, _said(sel, ranked.rows, index))
+    stems = _stems(glossed(query)) if query else set()
+    return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity),
+             "matched": _matched(stems, text)}
+            for found, score, similarity, text in zip(
+                records(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone), ranked.scores,
+                ranked.similarities, texts)]
+
+
+def _said(sel: Selection, rows: np.ndarray, index: VectorIndex | None) -> list[str | None]:
+    """What each of these rows' listeners said as the lexical index holds it (None: no vector yet, to be read):
+    a result explains itself by what was indexed, and reading 100 listeners' interactions again would cost a
+    third of a search."""
+    index = _index_of(sel, index)
+    ids = _row_ids(sel.snap, index)[rows]
+    known = current_lexical(sel.company.company_id, index).said_of(ids)
+    return [words if at >= 0 else None for at, words in zip(ids.tolist(), known)]
 
 
 def _rounded(value: float) -> float | None:
@@ -228,10 +243,16 @@ def _matched(stems: set[str], text: str) -> list[str]:
     parts = [_once(part.strip()) for part in text.split(". ") if part.strip()]
     if stems:
         hits = [part for part in parts
-                if stems & _stems(glossed(part) if part.startswith(MESSAGES_LABEL) else part)]
+                if stems & (_stems(glossed(part)) if part.startswith(MESSAGES_LABEL) else _trait_stems(part))]
         if hits:
             return hits[:4]
     return parts[:3]
+
+
+@functools.lru_cache(maxsize=4096)
+def _trait_stems(part: str) -> frozenset[str]:
+    """_stems of a trait part ("shows: Gospel Sunday"), which recur across a station's listeners."""
+    return frozenset(_stems(part))
 
 
 def _stems(text: str) -> set[str]:

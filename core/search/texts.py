@@ -26,11 +26,23 @@ DAYPART_WORDS = {"overnight": "overnight", "breakfast": "breakfast, mornings", "
                  "afternoon": "afternoon", "drive": "drive time, commute", "evening": "evening"}
 
 
-def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company) -> list[str]:
-    """The text of each of these snapshot rows, in their order."""
-    names = _names(snap, company)
-    messages = latest_messages(company.company_id, snap.originators[rows].tolist(), np.sort(snap.originators))
-    return [_text(snap, int(row), names, messages.get(str(snap.originators[row]), [])) for row in rows]
+def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company, said: list[str | None] | None = None
+                   ) -> list[str]:
+    """The text of each of these snapshot rows, in their order; `said`: what each said, where already known (None:
+    read from their interactions)."""
+    said = said if said is not None else [None] * len(rows)
+    unknown = [str(snap.originators[row]) for row, words in zip(rows, said) if words is None]
+    if unknown:
+        messages = latest_messages(company.company_id, unknown, lambda: np.sort(snap.originators))
+        said = [" | ".join(messages.get(str(snap.originators[row]), [])) if words is None else words
+                for row, words in zip(rows, said)]
+    return _texts(snap, rows, _names(snap, company), said)
+
+
+def said_in(text: str) -> str:
+    """The messages part of a listener's text: what they said, their latest messages joined by " | "."""
+    head, label, said = text.partition(MESSAGES_LABEL)
+    return said.strip() if label else ""
 
 
 def lexical_document(text: str) -> str:
@@ -45,7 +57,7 @@ def phrases(text: str) -> tuple[list[str], str]:
     """A listener's text cut into what the model reads apart: each trait on its own ("shows: Gospel Sunday",
     "tags: gospel"), which recur across a station's listeners and are embedded once each, and what the listener
     said, which is theirs alone. A name holding ". " or ", " is only cut into two phrases, still read."""
-    head, label, said = text.partition(MESSAGES_LABEL)
+    head = text.partition(MESSAGES_LABEL)[0]
     traits = []
     for part in head.rstrip(". ").split(". ") if head.strip() else []:
         name, colon, values = part.partition(": ")
@@ -53,7 +65,7 @@ def phrases(text: str) -> tuple[list[str], str]:
             traits.extend(f"{name}: {value}" for value in values.split(", ") if value)
         else:
             traits.append(part)
-    return traits, said.strip() if label else ""
+    return traits, said_in(text)
 
 
 def latest_messages(company_id: int, originators: Iterable[str] | None,
@@ -80,35 +92,48 @@ def _names(snap: Snapshot, company: Company) -> dict[str, list[str]]:
             "inferred_interests": [str(t) for t in vocab.get("inferred_interests", [])]}
 
 
-def _text(snap: Snapshot, row: int, names: dict[str, list[str]], messages: list[str]) -> str:
-    parts = [f"segment: {LABELS.get(_value(snap, 'segment', row), '')}"]
-    for column, label in (("timeslots", "shows"), ("channels", "channels"), ("campaign_types", "takes part in"),
-                          ("inferred_interests", "interests"), ("tags", "tags")):
-        values = _members(snap, column, row, names[column])
-        if values:
-            parts.append(f"{label}: {', '.join(values)}")
-    daypart = _value(snap, "peak_time_of_day", row)
+MULTI = (("timeslots", "shows"), ("channels", "channels"), ("campaign_types", "takes part in"),
+         ("inferred_interests", "interests"), ("tags", "tags"))
+
+
+def _texts(snap: Snapshot, rows: np.ndarray, names: dict[str, list[str]], said: list[str]) -> list[str]:
+    """Each row's text, its columns read for all the rows at once (row by row, 100 texts cost 10 ms)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    members = {column: _members(snap, column, rows, names[column]) for column, _ in MULTI}
+    values = {name: _values(snap, name, rows) for name in ("segment", "peak_time_of_day", *CATEGORIES)}
+    return [_text(i, members, values, words) for i, words in enumerate(said)]
+
+
+def _text(i: int, members: dict[str, list[list[str]]], values: dict[str, list], said: str) -> str:
+    parts = [f"segment: {LABELS.get(values['segment'][i], '')}"]
+    for column, label in MULTI:
+        if members[column][i]:
+            parts.append(f"{label}: {', '.join(members[column][i])}")
+    daypart = values["peak_time_of_day"][i]
     if daypart:
         parts.append(f"listens: {DAYPART_WORDS.get(daypart, daypart)}")
     for name in CATEGORIES:
-        value = _value(snap, name, row)
+        value = values[name][i]
         if value:
             parts.append(f"{name.replace('inferred_', 'likely ').replace('_', ' ')}: {value}")
-    if messages:
-        parts.append(MESSAGES_LABEL + " | ".join(messages))
+    if said:
+        parts.append(MESSAGES_LABEL + said)
     return ". ".join(parts)
 
 
-def _value(snap: Snapshot, name: str, row: int) -> str | None:
-    """A categorical column's value at a row (None when absent or not a column of this snapshot)."""
+def _values(snap: Snapshot, name: str, rows: np.ndarray) -> list[str | None]:
+    """A categorical column's value at each row (None when absent or not a column of this snapshot)."""
     if name not in snap.cols:
-        return None
-    code = int(snap.cols[name][row])
-    return str(snap.vocab[name][code]) if code >= 0 else None
+        return [None] * len(rows)
+    vocab = snap.vocab[name]
+    return [str(vocab[code]) if code >= 0 else None for code in snap.cols[name][rows].tolist()]
 
 
-def _members(snap: Snapshot, name: str, row: int, labels: list[str]) -> list[str]:
-    """A multi-valued column's values at a row, by name."""
+def _members(snap: Snapshot, name: str, rows: np.ndarray, labels: list[str]) -> list[list[str]]:
+    """A multi-valued column's values at each row, by name."""
+    out: list[list[str]] = [[] for _ in range(len(rows))]
     if name not in snap.cols or not labels:
-        return []
-    return [labels[i] for i in np.flatnonzero(snap.cols[name][row])]
+        return out
+    for i, j in zip(*(found.tolist() for found in np.nonzero(snap.cols[name][rows]))):
+        out[i].append(labels[j])
+    return out

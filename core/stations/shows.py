@@ -38,7 +38,8 @@ def schedule(company_id: int) -> list:
 
 def show_titles(company_id: int) -> dict[int, str]:
     """Timeslot id -> show title."""
-    return {s.timeslot_id: s.title for s in Show.objects(company_id=company_id).only("timeslot_id", "title")}
+    shows = Show._get_collection().find({"company_id": company_id}, {"_id": 0, "timeslot_id": 1, "title": 1})
+    return {s["timeslot_id"]: s.get("title") for s in shows}  # read raw: a search asks twice, documents cost 8 ms
 
 
 def timeslot_ids(company_id: int) -> list[int]:

@@ -148,6 +148,7 @@ def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere
     assert not ListenerEmbedding.objects(text__contains="gogo").count()
     lexical = lexical_store.current_lexical(1, vectors.current_index(1))
     assert "gogo" not in lexical.terms and "jerusalema" not in lexical.terms  # no word of theirs is kept anywhere
+    assert not [words for words in lexical.said if "gogo" in words] and "Load shedding again" in lexical.said
     assert words_find("shedding") == ["27830000001"]
 
 
@@ -158,7 +159,8 @@ def test_a_process_that_did_not_erase_the_listener_forgets_their_words_too(stati
     erase_listener(1, "27830000000", "test-secret")
     lexical_store._lexicals.update(kept)  # as another process holds it: its erasure hook never ran there
     assert words_find("gogo") == []
-    assert "gogo" not in lexical_store.current_lexical(1, vectors.current_index(1)).terms
+    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
+    assert "gogo" not in lexical.terms and not [words for words in lexical.said if "gogo" in words]
 
 
 @pytest.mark.db
@@ -187,3 +189,15 @@ def test_without_a_listener_their_words_go_and_the_others_are_found_as_before():
     fresh.refresh()
     assert np.flatnonzero(fresh.shares("Jerusalema")).tolist() == [4] and not fresh.shares("gogo").any()
     assert np.flatnonzero(fresh.shares("load shedding")).tolist() == np.flatnonzero(before).tolist() == [1]
+
+
+@pytest.mark.db
+def test_a_result_shows_what_the_listener_said_as_it_was_indexed(station):
+    from core.explore.filters import ListenerFilter
+    from core.listeners.models import InteractionBatch
+    from core.search.search import search_listeners
+
+    InteractionBatch.objects(company_id=1).delete()  # their messages are read from the index, not again
+    found = search_listeners(1, "Jerusalema", ListenerFilter(), min_score=0)["results"]
+    assert found[0]["originator"] == "27830000000"
+    assert found[0]["matched"] == ["messages: Play Jerusalema for my gogo"]
