@@ -18,11 +18,14 @@ _lexicals: dict[tuple[int, str], LexicalIndex] = {}
 _lock = threading.Lock()
 
 
-def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None = None) -> LexicalIndex:
+def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None = None,
+                    snap: snapshot.Snapshot | None = None) -> LexicalIndex:
     """This process's lexical index of the company over the same vector ids as `index` (current_index's): the
-    texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are."""
+    texts stored with the vectors it holds, read from MongoDB by `seq` as the vectors are. `snap`: the station's
+    current snapshot, when the caller has it (asking for it asks the database)."""
     model = model or embedder()
-    key, lineage = (company_id, model.name), (index.made, _erasures(company_id))
+    snap = snapshot.current(company_id) if snap is None else snap
+    key, lineage = (company_id, model.name), (index.made, _erasures(snap))
     with _lock:
         found = _lexicals.get(key)
         if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
@@ -59,10 +62,9 @@ def _without_erased(company_id: int, found: LexicalIndex, lineage: tuple) -> Lex
     return found.without(gone, lineage)
 
 
-def _erasures(company_id: int) -> int:
+def _erasures(snap: snapshot.Snapshot) -> int:
     """How many of the station's listeners are erased: the snapshot is how a process hears of an erasure made by
     another, whose listener its lexical index must then let go of (`_without_erased`)."""
-    snap = snapshot.current(company_id)
     return int(snap.cols["erased"].sum()) if len(snap) and "erased" in snap.cols else 0
 
 

@@ -18,7 +18,7 @@ from core.calibration import Calibration
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
-from core.explore.records import records
+from core.explore.records import records_later
 from core.search import calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
@@ -96,8 +96,8 @@ def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: 
     if scorer is None:
         return rank(sel, vector, limit, min_score, index=index)
     ids = _row_ids(sel.snap, index)[sel.rows]
-    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], index, current_lexical(sel.company.company_id, index),
-                      vector, text, max(limit, DEPTH))
+    lexical = current_lexical(sel.company.company_id, index, snap=sel.snap)
+    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], index, lexical, vector, text, max(limit, DEPTH))
     scores = scorer.scores(evidence)
     order = np.lexsort((-evidence.similarity, -scorer.combination.raw(evidence)))
     best = round(float(scores[order[0]]), 4) if len(order) else None
@@ -201,13 +201,12 @@ def results(sel: Selection, ranked: Ranked, query: str | None, index: VectorInde
     """Each ranked listener's record, score and what made it match (search, similar, a custom segment's queries)."""
     if not len(ranked.rows):
         return []
-    texts = listener_texts(sel.snap, ranked.rows, sel.company, _said(sel, ranked.rows, index))
+    listed = records_later(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone)
     stems = _stems(glossed(query)) if query else set()
-    return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity),
-             "matched": _matched(stems, text)}
-            for found, score, similarity, text in zip(
-                records(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone), ranked.scores,
-                ranked.similarities, texts)]
+    matches = [_matched(stems, text)
+               for text in listener_texts(sel.snap, ranked.rows, sel.company, _said(sel, ranked.rows, index))]
+    return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": match}
+            for found, score, similarity, match in zip(listed(), ranked.scores, ranked.similarities, matches)]
 
 
 def _said(sel: Selection, rows: np.ndarray, index: VectorIndex | None) -> list[str | None]:
@@ -216,7 +215,7 @@ def _said(sel: Selection, rows: np.ndarray, index: VectorIndex | None) -> list[s
     third of a search."""
     index = _index_of(sel, index)
     ids = _row_ids(sel.snap, index)[rows]
-    known = current_lexical(sel.company.company_id, index).said_of(ids)
+    known = current_lexical(sel.company.company_id, index, snap=sel.snap).said_of(ids)
     return [words if at >= 0 else None for at, words in zip(ids.tolist(), known)]
 
 
@@ -242,11 +241,18 @@ def matched(query: str | None, text: str) -> list[str]:
 def _matched(stems: set[str], text: str) -> list[str]:
     parts = [_once(part.strip()) for part in text.split(". ") if part.strip()]
     if stems:
-        hits = [part for part in parts
-                if stems & (_stems(glossed(part)) if part.startswith(MESSAGES_LABEL) else _trait_stems(part))]
+        hits = [part for part in parts if _shares(stems, part)]
         if hits:
             return hits[:4]
     return parts[:3]
+
+
+def _shares(stems: set[str], part: str) -> bool:
+    """Whether a part of a listener's text shares a word with the query: a trait as written, messages as written
+    or else with the English of their words (glossing costs more than the look)."""
+    if not part.startswith(MESSAGES_LABEL):
+        return bool(stems & _trait_stems(part))
+    return bool(stems & _stems(part)) or bool(stems & _stems(glossed(part)))
 
 
 @functools.lru_cache(maxsize=4096)
