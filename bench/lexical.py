@@ -4,8 +4,8 @@ The texts are the demo station's (bench/data/search_quality, left by `python -m 
 until there are `--listeners` of them, each with a number of its own appended so that no two are alike (a station's
 texts differ by their messages). Measured: tokenising them all (done once, when a vector is written), the first
 build, a query's scores over every listener, touching 1% (their texts written again) and building again, and the
-memory of the documents and of a build (tracemalloc: what Python and numpy allocate). Figures go to
-measured/lexical.json.
+memory of the documents (with what each listener said, kept to be shown with results) and of a build
+(tracemalloc: what Python and numpy allocate). Figures go to measured/lexical.json.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def measure(listeners: int) -> dict:
     texts = [f"{base[n % len(base)]} {n}" for n in range(listeners)]
     index = LexicalIndex()
     started = time.perf_counter()
-    index.put(list(range(listeners)), texts)
+    put(index, list(range(listeners)), texts)
     tokenised = time.perf_counter() - started
     started = time.perf_counter()
     index._build()
@@ -52,13 +52,21 @@ def measure(listeners: int) -> dict:
         query_ms.append((time.perf_counter() - started) * 1000)
     touched = max(1, listeners // 100)
     started = time.perf_counter()
-    index.put(list(range(listeners, listeners + touched)), texts[:touched], dead=list(range(touched)))
+    put(index, list(range(listeners, listeners + touched)), texts[:touched], dead=list(range(touched)))
     index._build()
     updated = time.perf_counter() - started
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners,
             "tokenise s": round(tokenised, 2), "build s": round(built, 2), "update 1% s": round(updated, 2),
             "query ms (median)": round(statistics.median(query_ms), 2),
             "documents MB": round(documents / 2**20, 1), "documents and build MB": round(whole / 2**20, 1)}
+
+
+def put(index, ids: list[int], texts: list[str], dead: list[int] = ()) -> None:
+    """The texts into the index as the service puts them (core.search.lexical_store): each as its lexical document,
+    with what the listener said kept to be shown with results."""
+    from core.search.texts import lexical_document, said_in
+
+    index.put(ids, [lexical_document(t) for t in texts], dead, [said_in(t) for t in texts])
 
 
 def memory(texts: list[str]) -> tuple[int, int]:
@@ -68,7 +76,7 @@ def memory(texts: list[str]) -> tuple[int, int]:
 
     tracemalloc.start()
     index = LexicalIndex()
-    index.put(list(range(len(texts))), texts)
+    put(index, list(range(len(texts))), texts)
     documents = tracemalloc.get_traced_memory()[0]
     index._build()
     whole = tracemalloc.get_traced_memory()[0]
