@@ -18,7 +18,8 @@ from core.credits.charges import charge
 from core.credits.ledger import load
 from core.db import connection, queue
 from core.logs import FIELDS, RequestId, begin_request
-from core.search import vectors
+from core.search import lexical_store, vectors
+from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
 from core.worker import Worker
 from tests.factories import make_listener
@@ -55,6 +56,17 @@ def test_ready_once_the_database_answers_and_every_station_s_index_is_loaded(cli
     answer = client.get("/health/ready")
     assert answer.status_code == 200 and answer.get_json() == {"status": "ready", "database": "ok", "stations": 1}
     assert vectors.status()["indexed_here"] == 1
+
+
+def test_ready_means_the_first_search_reads_no_text_again(client, app):
+    make_listener(1, "27820000001", [event(2, message="Jerusalema please")])
+    segment_company(1, NOW)
+    vectors.refresh_embeddings(1)
+    vectors.forget_indexes()
+    assert client.get("/health/ready").status_code == 200
+    ListenerEmbedding.objects(company_id=1).update(set__text="")  # read again now, the words would be gone
+    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
+    assert lexical.shares("Jerusalema").max() > 0
 
 
 def test_not_ready_while_the_database_does_not_answer(client, monkeypatch):
