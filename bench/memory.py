@@ -1,15 +1,16 @@
 """Resident memory of the web processes per worker count: `python -m bench.memory [--sizes 100000 1000000]
 [--workers 1 2 4] [--baseline <commit>] [--reuse]`.
 
-For each size, a database of its own (the embedded server on DATA_DIR bench/data/memory-<size>, made once and kept
-with `--reuse`): the demo station seeded at SEEDED listeners, its snapshot repeated to the size (the copies' numbers
-start with 9) and published, and its counter of vectors set to the size; each code under test then writes its own
-index file of one random unit float32 vector per listener (the embedded database takes minutes per thousand stored
-vectors, so none is stored: the lexical index, built from stored texts, is empty and not in the figures). Then
+For each size, a database of its own (the embedded server on DATA_DIR bench/data/memory-<size>, made once and kept with
+`--reuse`): the demo station seeded at SEEDED listeners, its snapshot repeated to the size (the copies' numbers start
+with 9) and published, and its counter of vectors set to the size; each code under test then writes its own index file
+of one random unit float32 vector per listener, drawn around 1,000 centres as bench.search's recall does (uniformly
+random vectors took HNSW over 25 minutes to index at 1M). The embedded database takes minutes per thousand stored
+vectors, so none is stored (the lexical index, built from stored texts, is empty and not in the figures). Then
 `gunicorn wsgi:app` with 1, 2 and 4 workers of one thread each: every worker answers searches and filter pages, and
-each process's resident memory is read from /proc/<pid>/smaps_rollup: RSS, and PSS (a page shared by k processes
-counts 1/k in each: the fair measure of sharing). `--baseline <commit>` measures that commit too, in a git worktree
-under /tmp, in the same run and on the same database (the index files under DATA_DIR are removed between the two).
+each process's resident memory is read from /proc/<pid>/smaps_rollup: RSS, and PSS (a page shared by k processes counts
+1/k in each: the fair measure of sharing). `--baseline <commit>` measures that commit too, in a git worktree under
+/tmp, in the same run and on the same database (the index files under DATA_DIR are removed between the two).
 Figures go to measured/memory.json.
 """
 from __future__ import annotations
@@ -93,9 +94,11 @@ model = vectors.embedder()
 counter = EmbeddingCounter._get_collection().find_one({"company_id": 1, "model": model.name})
 whole = snapshot.current(1)
 rng, found = np.random.default_rng(3), index.VectorIndex(model.dim, len(whole) > index.APPROXIMATE_ABOVE)
+centres = rng.standard_normal((1000, model.dim)).astype(np.float32)  # listeners resemble each other in groups
 for start in range(0, len(whole), 50_000):
     rows = whole.originators[start:start + 50_000].tolist()
-    block = rng.standard_normal((len(rows), model.dim)).astype(np.float32)
+    block = centres[rng.integers(0, 1000, size=len(rows))]
+    block += rng.normal(scale=0.8, size=block.shape).astype(np.float32)
     found.upsert(rows, block / np.linalg.norm(block, axis=1, keepdims=True))
 found.seq, found.lineage = counter["seq"], str(counter["_id"])
 index.save(found, vectors._path(1, model.name))
