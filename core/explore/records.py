@@ -30,6 +30,8 @@ def behaviour(snap: Snapshot, row: int, tz: str | None = None) -> dict:
 def behaviours(snap: Snapshot, rows: np.ndarray, tz: str | None = None) -> list[dict]:
     """The behavioural profile of each of these rows, column by column (a page of 100 listeners read row by row
     cost a tenth of a search)."""
+    if not len(rows):
+        return []  # a station without listeners has no behaviour columns at all
     c = snap.cols
     at = {name: c[name][rows].tolist() for name in (
         "rfm_recency", "rfm_frequency", "rfm_engagement", "first_ts", "last_ts", "recency_days", "n_total", "n_30",
