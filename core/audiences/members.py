@@ -29,14 +29,11 @@ def live_rows(snap: Snapshot, members: list[dict]) -> tuple[list[dict], np.ndarr
     """The members still in the snapshot and not erased, with their rows."""
     if not len(snap) or not members:
         return [], np.empty(0, dtype=np.int64)
-    erased = snap.cols.get("erased")
-    kept, rows = [], []
-    for member in members:
-        row = snap.row_of(member["originator"])
-        if row is not None and (erased is None or not erased[row]):
-            kept.append(member)
-            rows.append(row)
-    return kept, np.array(rows, dtype=np.int64)
+    rows = snap.rows_of([member["originator"] for member in members])
+    live = rows >= 0
+    if "erased" in snap.cols:
+        live[live] = ~snap.cols["erased"][rows[live]]
+    return [member for member, kept in zip(members, live.tolist()) if kept], rows[live]
 
 
 def enriched(snap: Snapshot, company: Company, members: list[dict], queries: list[str]) -> list[dict]:

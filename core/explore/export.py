@@ -59,9 +59,9 @@ def export_records(company_id: int, flt: ListenerFilter, pair: tuple[int, int] |
         chunk = wanted[start:start + ORDER_CHUNK]
         docs = {d["originator"]: d for d in iter_listeners(company_id, chunk, projection=LISTING_PROJECTION,
                                                             exact=False)}
-        for originator in chunk.tolist():
+        for originator, row in zip(chunk.tolist(), snap.rows_of(chunk).tolist()):
             if originator in docs:
-                yield readable(record(docs[originator], snap, snap.row_of(originator), company.timezone), names)
+                yield readable(record(docs[originator], snap, row, company.timezone), names)
 
 
 def readable(rec: dict, names: dict) -> dict:

@@ -159,8 +159,8 @@ def _publish_live(run: SegmentRun, company, previous: snapshot.Snapshot, fresh: 
 
 def _rows_of(previous: snapshot.Snapshot, originators: np.ndarray) -> snapshot.Snapshot:
     """The rows `previous` holds for these listeners (none for new ones)."""
-    rows = [previous.row_of(o) for o in originators.tolist()] if len(previous) else []
-    return previous.take(np.array([row for row in rows if row is not None], dtype=np.int64))
+    rows = previous.rows_of(originators)
+    return previous.take(rows[rows >= 0])
 
 
 def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, progress: Progress,
@@ -269,11 +269,10 @@ def _carry_first_assignment(previous: snapshot.Snapshot, fresh: snapshot.Snapsho
     first = fresh.cols["segment"].copy()
     first_at = np.full(len(fresh), int(run.now.timestamp()), dtype=np.int64)
     if len(previous) and "first_segment" in previous.cols:
-        for i, originator in enumerate(fresh.originators.tolist()):
-            row = previous.row_of(originator)
-            if row is not None:
-                first[i] = previous.cols["first_segment"][row]
-                first_at[i] = previous.cols["first_segmented_at"][row]
+        rows = previous.rows_of(fresh.originators)
+        held = rows >= 0
+        first[held] = previous.cols["first_segment"][rows[held]]
+        first_at[held] = previous.cols["first_segmented_at"][rows[held]]
     fresh.cols["first_segment"], fresh.cols["first_segmented_at"] = first, first_at
 
 
