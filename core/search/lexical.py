@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import bm25s
 import numpy as np
 import Stemmer
 
-K1, B = 1.5, 0.75
+from core.search import lexical_builds
+
+K1, B, METHOD = 1.5, 0.75, "lucene"
+PARAMS = (K1, B, METHOD)
 BUILD_AT_ONCE_BELOW = 5_000
 """Documents under which an index is built on the request that finds it stale (about 0.3 s at 5,000)."""
 _stemmer = Stemmer.Stemmer("english")
@@ -53,8 +57,9 @@ class LexicalIndex:
     """Token ids of each vector id's text (an empty array: no text, or a dead id), the terms' ids, and the last
     build of the BM25 index over them."""
 
-    def __init__(self, lineage: tuple = ()):
+    def __init__(self, lineage: tuple = (), shared_at: Path | None = None):
         self.lineage = lineage  # which vector index the ids are of
+        self.shared_at = shared_at  # where the host's processes share builds (core.search.lexical_builds); None: not
         self.seq = 0  # the embeddings' write counter this is current to
         self.terms: dict[str, int] = {}
         self.where: dict[str, int] = {}  # each listener's vector id
@@ -63,21 +68,25 @@ class LexicalIndex:
         self.changed = False
         self.built = EMPTY
         self._building = threading.Lock()
+        self._docs = threading.Lock()  # a build swapping documents for shared views, against `put` changing them
 
     def put(self, ids: list[int], texts: list[str], dead: list[int] = (), said: list[str] | None = None) -> None:
         """Set these vector ids' texts (and what their listeners said, stored as a search engine stores a field),
         and empty those of ids no longer live."""
         top = max([*ids, *dead], default=-1)
-        if top >= len(self.docs):
-            self.docs.extend(np.zeros(0, dtype=np.int32) for _ in range(top + 1 - len(self.docs)))
-            self.said.extend("" for _ in range(top + 1 - len(self.said)))
-        for at in dead:
-            self.docs[at], self.said[at] = np.zeros(0, dtype=np.int32), ""
-        for at, words in zip(ids, said or ()):
-            self.said[at] = words
-        for at, tokens in zip(ids, tokenized(list(texts))):
-            self.docs[at] = np.fromiter((self.terms.setdefault(t, len(self.terms)) for t in tokens), dtype=np.int32)
-        self.changed = self.changed or bool(ids) or bool(dead)
+        tokens = tokenized(list(texts))
+        with self._docs:
+            if top >= len(self.docs):
+                self.docs.extend(np.zeros(0, dtype=np.int32) for _ in range(top + 1 - len(self.docs)))
+                self.said.extend("" for _ in range(top + 1 - len(self.said)))
+            for at in dead:
+                self.docs[at], self.said[at] = np.zeros(0, dtype=np.int32), ""
+            for at, words in zip(ids, said or ()):
+                self.said[at] = words
+            for at, words in zip(ids, tokens):
+                self.docs[at] = np.fromiter((self.terms.setdefault(t, len(self.terms)) for t in words),
+                                            dtype=np.int32)
+            self.changed = self.changed or bool(ids) or bool(dead)
 
     def refresh(self) -> None:
         """Build again if the documents changed: here for a small index or the first build, else in a background
@@ -92,20 +101,38 @@ class LexicalIndex:
 
     def _build(self) -> None:
         with self._building:
-            self.changed = False
-            docs, terms = list(self.docs), dict(self.terms)
+            with self._docs:
+                self.changed = False
+                docs, terms = list(self.docs), dict(self.terms)
             if not any(len(d) for d in docs):
                 self.built = Built(None, terms, len(docs), np.zeros(len(terms)))
                 return
-            retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
-            retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=dict(terms)),
-                            show_progress=False)
-            self.built = Built(retriever, terms, len(docs), _idf(docs, len(terms)))
+            retriever, idf = self._shared(docs, terms) or _made(docs, terms)
+            self.built = Built(retriever, terms, len(docs), idf)
+
+    def _shared(self, docs: list[np.ndarray], terms: dict) -> tuple | None:
+        """The host's build of exactly these documents, made and saved first if it has none; the documents
+        unchanged since they were read are then kept as views of its token ids, shared too. None when this index
+        is not shared or the disk takes nothing."""
+        if self.shared_at is None:
+            return None
+        folder = lexical_builds.folder_of(self.shared_at, lexical_builds.digest(docs, len(terms), PARAMS))
+        found = lexical_builds.load(folder, len(docs), len(terms), PARAMS)
+        if found is None and lexical_builds.save(folder, *_made(docs, terms), docs):
+            found = lexical_builds.load(folder, len(docs), len(terms), PARAMS)
+        if found is None:
+            return None
+        retriever, idf, views = found
+        with self._docs:
+            for at, (doc, view) in enumerate(zip(docs, views)):
+                if self.docs[at] is doc:
+                    self.docs[at] = view
+        return retriever, idf
 
     def without(self, gone: list[int], lineage: tuple) -> LexicalIndex:
         """A copy without these ids' texts, holding only the terms the others use (an erased listener's words go
         with them), which serves this one's last build until its own is made (a gone id is no candidate)."""
-        fresh, gone_ids = LexicalIndex(lineage), set(gone)
+        fresh, gone_ids = LexicalIndex(lineage, self.shared_at), set(gone)
         fresh.seq, fresh.where = self.seq, {o: at for o, at in self.where.items() if at not in gone_ids}
         docs = [np.zeros(0, dtype=np.int32) if at in gone_ids else d for at, d in enumerate(self.docs)]
         held = [d for d in docs if len(d)]
@@ -133,6 +160,14 @@ class LexicalIndex:
         scores = built.retriever.get_scores(asked)
         out[:built.docs] = scores[:built.docs] / whole
         return out
+
+
+def _made(docs: list[np.ndarray], terms: dict) -> tuple[bm25s.BM25, np.ndarray]:
+    """A BM25 build of the documents (term ids into `terms`), and each term's idf."""
+    retriever = bm25s.BM25(k1=K1, b=B, method=METHOD)
+    retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=dict(terms)),
+                    show_progress=False)
+    return retriever, _idf(docs, len(terms))
 
 
 def _idf(docs: list[np.ndarray], terms: int) -> np.ndarray:

@@ -1,7 +1,8 @@
 """This process's lexical index of each station and model (core.search.lexical), kept over the same vector ids as
 its FAISS index (core.search.vectors): the texts stored with the vectors, read from MongoDB by `seq` as the vectors
 are (what each listener said is kept as read, so that results show it without reading their interactions again),
-and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it).
+and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it). Its
+builds are shared by the host's processes that hold the same documents (core.search.lexical_builds).
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 
 from core.listeners import snapshot
 from core.search.embeddings import Embedder, embedder
+from core.search.host_files import station_path
 from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
 from core.search.models import ListenerEmbedding
@@ -31,7 +33,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
         if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
             found = _lexicals[key] = _without_erased(company_id, found, lineage)
         if found is None or found.lineage != lineage:
-            found = _lexicals[key] = LexicalIndex(lineage)
+            found = _lexicals[key] = LexicalIndex(lineage, station_path("lexical", company_id, model.name))
         if found.seq < index.seq:
             ids, texts, said, dead = [], [], [], []
             for doc in ListenerEmbedding._get_collection().find(

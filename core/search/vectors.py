@@ -31,6 +31,7 @@ from core.search import index as faiss_index
 from core.search import lexical_store, progress
 from core.search.composed import listener_vectors, text_hash
 from core.search.embeddings import Embedder, embedder
+from core.search.host_files import station_path
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts
 from core.stations.companies import ensure_company
@@ -216,8 +217,7 @@ def load_every_index() -> int:
 
 
 def _path(company_id: int, model: str) -> Path:
-    slug = "".join(c if c.isalnum() else "-" for c in model)
-    return Path(active().data_dir) / "vectors" / f"company-{company_id}-{slug}.faiss"
+    return station_path("vectors", company_id, model).with_suffix(".faiss")
 
 
 def _from_file(company_id: int, model: Embedder) -> faiss_index.VectorIndex:
