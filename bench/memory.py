@@ -5,9 +5,11 @@ For each size, a database of its own (the embedded server on DATA_DIR bench/data
 `--reuse`): the demo station seeded at SEEDED listeners, its snapshot repeated to the size (the copies' numbers start
 with 9) and published, and its counter of vectors set to the size; each code under test then writes its own index file
 of one random unit float32 vector per listener, drawn around 1,000 centres as bench.search's recall does (uniformly
-random vectors took HNSW over 25 minutes to index at 1M). The embedded database takes minutes per thousand stored
-vectors, so none is stored (the lexical index, built from stored texts, is empty and not in the figures). Then
-`gunicorn wsgi:app` with 1, 2 and 4 workers of one thread each: every worker answers searches and filter pages, and
+random vectors took HNSW over 25 minutes to index at 1M). No vector is stored, but every listener's text is (the
+seeded listener's whose row it repeats, with a number of its own), so each worker's lexical index is built from
+them as the service builds it. Then
+`gunicorn wsgi:app` with 1, 2 and 4 workers of one thread each: every worker answers searches, filter pages and a
+listener's page, and
 each process's resident memory is read from /proc/<pid>/smaps_rollup: RSS, and PSS (a page shared by k processes counts
 1/k in each: the fair measure of sharing). `--baseline <commit>` measures that commit too, in a git worktree under
 /tmp, in the same run and on the same database (the index files under DATA_DIR are removed between the two).
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPANY, SEEDED, DATABASE, PORT = 1, 2000, "bench_memory", 8731
 SEARCH = f"/api/v1/segments/{COMPANY}/search"
 FILTER = f"/api/v1/segments/{COMPANY}/filter"
+LISTENER = f"/api/v1/listeners/{COMPANY}/27653580247"  # a listener of the seeded demo station (seed 7)
 OUT = ROOT / "measured" / "memory.json"
 
 
@@ -55,9 +58,10 @@ def build(size: int) -> str:
     startup.start(Settings(data_dir=folder, database_name=DATABASE, auto_embed=False))
     seed_demo(COMPANY, SEEDED, seed=7)
     snap = snapshot.current(COMPANY)
+    texts = _seeded_texts(snap)
     copies = [snap] + [_renumbered(snap, k) for k in range(1, -(-size // len(snap)))]
     snapshot.publish(snapshot.concat(copies).take(np.arange(size)))
-    _store_vectors(snapshot.current(COMPANY), snap)
+    _store_vectors(snapshot.current(COMPANY), texts)
     _, token = create_key([COMPANY], name="bench-memory")
     (folder / "bench-key").write_text(token)
     return token
@@ -71,14 +75,32 @@ def _renumbered(snap, copy: int):
     return Snapshot(snap.company_id, {**snap.cols, "originator": numbers}, snap.vocab, dict(snap.meta))
 
 
-def _store_vectors(whole, _seeded) -> None:
-    """The station's counter of vectors says SIZE are stored; the vectors themselves are written by each code
-    under test as its own index file (`index_files`): the embedded database takes minutes per thousand vectors."""
+def _seeded_texts(seeded) -> list[str]:
+    """The text the service stores for each seeded listener, in the snapshot's order."""
+    from core.search import vectors
+    from core.search.models import ListenerEmbedding
+
+    vectors.refresh_embeddings(COMPANY)
+    stored = {d["originator"]: d.get("text") or ""
+              for d in ListenerEmbedding._get_collection().find({"company_id": COMPANY}, {"text": 1, "originator": 1})}
+    return [stored.get(o, "") for o in seeded.originators.tolist()]
+
+
+def _store_vectors(whole, texts: list[str]) -> None:
+    """The station's counter of vectors says SIZE are stored, and each listener's text is stored as the service
+    stores it: the seeded listener's whose row the copy repeats, with the row's number added so that no two texts
+    are alike (the lexical index reads them). The vectors themselves are not stored: each code under test writes
+    its own index file (`index_files`)."""
     from core.search.embeddings import embedder
     from core.search.models import EmbeddingCounter, ListenerEmbedding
 
-    ListenerEmbedding._get_collection().drop()
-    EmbeddingCounter._get_collection().update_one({"company_id": COMPANY, "model": embedder().name},
+    model, collection = embedder().name, ListenerEmbedding._get_collection()
+    collection.drop()
+    for start in range(0, len(whole), 5_000):
+        rows = whole.originators[start:start + 5_000].tolist()
+        collection.insert_many([{"company_id": COMPANY, "model": model, "originator": originator, "seq": n + 1,
+                                 "text": f"{texts[n % len(texts)]} {n}"} for n, originator in enumerate(rows, start)])
+    EmbeddingCounter._get_collection().update_one({"company_id": COMPANY, "model": model},
                                                   {"$set": {"seq": len(whole)}}, upsert=True)
 
 
@@ -166,7 +188,9 @@ def _warm(workers: int, token: str) -> dict:
         get(SEARCH, {"q": "loves gospel music", "limit": 20})
         middle = time.perf_counter()
         get(FILTER, {"segment": "occasional_engager", "page": 3})
-        return middle - started, time.perf_counter() - middle
+        last = time.perf_counter()
+        get(LISTENER, {})
+        return middle - started, last - middle, time.perf_counter() - last
 
     both(0)  # the first answer of the host (reads the station) alone
     with ThreadPoolExecutor(workers) as pool:
@@ -174,7 +198,8 @@ def _warm(workers: int, token: str) -> dict:
             list(pool.map(both, range(workers * 2)))
         timed = list(pool.map(both, range(30)))
     return {"search ms": round(statistics.median(t[0] for t in timed) * 1000, 1),
-            "filter page ms": round(statistics.median(t[1] for t in timed) * 1000, 1)}
+            "filter page ms": round(statistics.median(t[1] for t in timed) * 1000, 1),
+            "listener page ms": round(statistics.median(t[2] for t in timed) * 1000, 1)}
 
 
 def _children(pid: int) -> list[int]:
@@ -193,7 +218,7 @@ def _memory(pid: int) -> dict:
 
 def _clear_files(size: int) -> None:
     """Every index and snapshot file under the size's DATA_DIR: each code under test writes its own."""
-    for name in ("vectors", "shared"):
+    for name in ("vectors", "shared", "snapshots", "lexical"):
         shutil.rmtree(data_dir(size) / name, ignore_errors=True)
 
 

@@ -51,6 +51,58 @@ class Built:
 
 
 EMPTY = Built(None, {}, 0, np.zeros(0))
+NO_TOKENS = np.zeros(0, dtype=np.int32)
+NO_TOKENS.flags.writeable = False
+
+
+class Docs:
+    """The token ids of each vector id's text: a flat base, which is a map of the host's shared build once one is
+    made (core.search.lexical_builds), and the ids written since, each an array of its own. A list of one array per
+    listener held about 400 bytes a listener in every process, a view per listener of the shared base as much."""
+
+    def __init__(self, flat: np.ndarray = NO_TOKENS, offsets: np.ndarray | None = None):
+        self.flat = flat
+        self.offsets = np.zeros(1, dtype=np.int64) if offsets is None else offsets
+        self.since: dict[int, np.ndarray] = {}
+        self.size = len(self.offsets) - 1
+
+    @classmethod
+    def of(cls, docs: list[np.ndarray]) -> Docs:
+        lengths = np.fromiter((len(d) for d in docs), dtype=np.int64, count=len(docs))
+        flat = np.concatenate(docs).astype(np.int32) if docs else NO_TOKENS
+        return cls(flat, np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, at: int) -> np.ndarray:
+        found = self.since.get(at)
+        if found is not None:
+            return found
+        if at < len(self.offsets) - 1:
+            return self.flat[self.offsets[at]:self.offsets[at + 1]]
+        return NO_TOKENS
+
+    def __setitem__(self, at: int, tokens: np.ndarray) -> None:
+        self.since[at] = tokens
+        self.size = max(self.size, at + 1)
+
+    def __iter__(self):
+        return (self[at] for at in range(self.size))
+
+    def copy(self) -> Docs:
+        """The documents as they are now (the base is shared, the ids written since are copied)."""
+        copied = Docs(self.flat, self.offsets)
+        copied.since, copied.size = dict(self.since), self.size
+        return copied
+
+    def on(self, flat: np.ndarray, offsets: np.ndarray, was: Docs) -> Docs:
+        """These documents on a new base that holds them as they were in `was`: only the ids written since `was`
+        was copied stay arrays of their own."""
+        moved = Docs(flat, offsets)
+        moved.since = {at: d for at, d in self.since.items() if was.since.get(at) is not d}
+        moved.size = self.size
+        return moved
 
 
 class LexicalIndex:
@@ -63,12 +115,12 @@ class LexicalIndex:
         self.seq = 0  # the embeddings' write counter this is current to
         self.terms: dict[str, int] = {}
         self.where: dict[str, int] = {}  # each listener's vector id
-        self.docs: list[np.ndarray] = []
+        self.docs = Docs()
         self.said: list[str] = []  # what each vector id's listener said, as embedded: shown with results, unread again
         self.changed = False
         self.built = EMPTY
         self._building = threading.Lock()
-        self._docs = threading.Lock()  # a build swapping documents for shared views, against `put` changing them
+        self._docs = threading.Lock()  # a build moving the documents onto a shared base, against `put`
 
     def put(self, ids: list[int], texts: list[str], dead: list[int] = (), said: list[str] | None = None) -> None:
         """Set these vector ids' texts (and what their listeners said, stored as a search engine stores a field),
@@ -76,11 +128,11 @@ class LexicalIndex:
         top = max([*ids, *dead], default=-1)
         tokens = tokenized(list(texts))
         with self._docs:
-            if top >= len(self.docs):
-                self.docs.extend(np.zeros(0, dtype=np.int32) for _ in range(top + 1 - len(self.docs)))
+            if top >= len(self.said):
                 self.said.extend("" for _ in range(top + 1 - len(self.said)))
+            self.docs.size = max(self.docs.size, top + 1)
             for at in dead:
-                self.docs[at], self.said[at] = np.zeros(0, dtype=np.int32), ""
+                self.docs[at], self.said[at] = NO_TOKENS, ""
             for at, words in zip(ids, said or ()):
                 self.said[at] = words
             for at, words in zip(ids, tokens):
@@ -103,17 +155,18 @@ class LexicalIndex:
         with self._building:
             with self._docs:
                 self.changed = False
-                docs, terms = list(self.docs), dict(self.terms)
+                was, terms = self.docs.copy(), dict(self.terms)
+            docs = list(was)
             if not any(len(d) for d in docs):
                 self.built = Built(None, terms, len(docs), np.zeros(len(terms)))
                 return
-            retriever, idf = self._shared(docs, terms) or _made(docs, terms)
+            retriever, idf = self._shared(docs, terms, was) or _made(docs, terms)
             self.built = Built(retriever, terms, len(docs), idf)
 
-    def _shared(self, docs: list[np.ndarray], terms: dict) -> tuple | None:
-        """The host's build of exactly these documents, made and saved first if it has none; the documents
-        unchanged since they were read are then kept as views of its token ids, shared too. None when this index
-        is not shared or the disk takes nothing."""
+    def _shared(self, docs: list[np.ndarray], terms: dict, was: Docs) -> tuple | None:
+        """The host's build of exactly these documents (`was`, listed), made and saved first if it has none; the
+        documents then rest on its token ids, shared too, but for those written since. None when this index is not
+        shared or the disk takes nothing."""
         if self.shared_at is None:
             return None
         folder = lexical_builds.folder_of(self.shared_at, lexical_builds.digest(docs, len(terms), PARAMS))
@@ -122,11 +175,9 @@ class LexicalIndex:
             found = lexical_builds.load(folder, len(docs), len(terms), PARAMS)
         if found is None:
             return None
-        retriever, idf, views = found
+        retriever, idf, flat, offsets = found
         with self._docs:
-            for at, (doc, view) in enumerate(zip(docs, views)):
-                if self.docs[at] is doc:
-                    self.docs[at] = view
+            self.docs = self.docs.on(flat, offsets, was)
         return retriever, idf
 
     def without(self, gone: list[int], lineage: tuple) -> LexicalIndex:
@@ -141,7 +192,7 @@ class LexicalIndex:
         renumbered[used] = np.arange(len(used), dtype=np.int32)
         names = list(self.terms)  # ids were given in order, so a term's position is its id
         fresh.terms = {names[at]: n for n, at in enumerate(used.tolist())}
-        fresh.docs = [renumbered[d] if len(d) else d for d in docs]
+        fresh.docs = Docs.of([renumbered[d] if len(d) else d for d in docs])
         fresh.said = ["" if at in gone_ids else words for at, words in enumerate(self.said)]
         fresh.built, fresh.changed = self.built, True
         return fresh

@@ -39,9 +39,9 @@ def folder_of(place: Path, key: str) -> Path:
     return place.with_name(f"{place.name}-{key}")
 
 
-def load(folder: Path, docs: int, terms: int, params: tuple) -> tuple[bm25s.BM25, np.ndarray, list] | None:
-    """The build in `folder` as memory maps: a retriever, the terms' idf, and a read-only view of each document's
-    token ids. None when the folder is missing or is not whole."""
+def load(folder: Path, docs: int, terms: int, params: tuple) -> tuple | None:
+    """The build in `folder` as memory maps: a retriever, the terms' idf, and the documents' token ids, flat, with
+    where each document begins. None when the folder is missing or is not whole."""
     try:
         meta = json.loads((folder / "meta.json").read_text())
         if meta.get("docs") != docs or meta.get("terms") != terms:
@@ -56,7 +56,7 @@ def load(folder: Path, docs: int, terms: int, params: tuple) -> tuple[bm25s.BM25
         return None
     if len(idf) != terms or len(offsets) != docs + 1 or offsets[-1] != len(tokens):
         return None
-    return retriever, idf, [tokens[start:end] for start, end in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+    return retriever, idf, tokens, offsets
 
 
 def save(folder: Path, retriever: bm25s.BM25, idf: np.ndarray, docs: list[np.ndarray]) -> bool:

@@ -100,3 +100,15 @@ def test_the_service_shares_a_stations_build_under_data_dir(app):
     assert second.built.retriever.scores["data"].filename == made
     assert os.path.commonpath([made, active().data_dir]) == str(active().data_dir)
     assert np.flatnonzero(second.shares("Jerusalema")).tolist() == np.flatnonzero(first.shares("Jerusalema")).tolist()
+
+
+def test_a_text_written_while_the_shared_build_was_made_is_kept_and_found_at_the_next_build(tmp_path):
+    found = LexicalIndex(shared_at=tmp_path / "company-1-m")
+    found.put(list(range(len(TEXTS))), TEXTS)
+    was, terms = found.docs.copy(), dict(found.terms)  # what a build reads, in its thread
+    found.put([5], ["messages: a brand new song by Makhadzi"])  # meanwhile, in a request
+    found._shared(list(was), terms, was)
+    assert isinstance(found.docs[6], np.memmap) and not isinstance(found.docs[5], np.memmap)
+    found.refresh()
+    assert np.flatnonzero(found.shares("Makhadzi")).tolist() == [5]
+    assert not found.shares("Jerusalema")[5] and found.shares("Jerusalema")[4]
