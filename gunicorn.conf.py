@@ -5,9 +5,12 @@ environment names one), emptied when the server starts, so that any worker's /me
 A stop (SIGTERM) lets requests under way finish for up to graceful_timeout seconds.
 
 Before it forks its workers, the server imports the service's code and reads the offline model's weights, nothing
-that holds a connection or a thread: the workers share those pages (copy-on-write, never written) rather than each
-reading its own copy, and each station's index file is shared as a memory map (core.search.index). Measured with
+that holds a connection or a thread: the workers share those pages (copy-on-write) rather than each reading its own
+copy, and each station's index file is shared as a memory map (core.search.index). What was read is then frozen out
+of the garbage collector's reach: a worker's collections would otherwise write to every object and so copy every
+page (about 40 MB a worker at 100,000 listeners). Measured with
 `python -m bench.memory` (README, "Memory per worker")."""
+import gc
 import os
 import shutil
 from pathlib import Path
@@ -34,6 +37,7 @@ def _shared_before_fork() -> None:
         from core.search import local_model
 
         local_model.preload()
+    gc.freeze()  # what was read here is never collected: a worker's collections would write to each object's header
 
 
 def child_exit(server, worker):
