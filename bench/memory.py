@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -180,8 +181,11 @@ def _warm(workers: int, token: str) -> dict:
 
     def get(path: str, params: dict) -> None:
         asked = urllib.request.Request(f"{base}{path}?{urllib.parse.urlencode(params)}", headers={"X-API-Key": token})
-        with urllib.request.urlopen(asked, timeout=900) as answer:
-            answer.read()
+        try:
+            with urllib.request.urlopen(asked, timeout=900) as answer:
+                answer.read()
+        except urllib.error.HTTPError as refused:  # say what the service said, not only its status
+            raise SystemExit(f"{path} answered {refused.code}: {refused.read()[:500]!r}") from refused
 
     def both(_):
         started = time.perf_counter()

@@ -9,7 +9,9 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
 - a find that is not an index range (a whole company) is materialised before its first batch is sent (1.8 s
   before the first of 100k listeners), while an index range of 2000 answers in 0.08 s; so many listeners are read
   as consecutive ranges of the (company_id, originator) index (RANGE_CHUNK), unless the wanted listeners are
-  spread thin over the station (a range is read whole before its first batch, so it costs what it spans);
+  spread thin over the station (a range is read whole before its first batch, so it costs what it spans), and what
+  was written since a `seq` is read in windows of SEQ_WINDOW of that number (`by_seq`): at 1,000,000 stored texts
+  the first batch of the whole range came after 63.6 s, past a loaded server's socket timeout, a window's in 0.35 s;
 - a projection makes a find slower, not faster (the server decodes, projects and re-encodes each document in
   Python): 0.2 ms instead of 0.12 ms per 20-event batch, so bulk reads ask for whole documents there;
 - a SIGTERM that arrives while a just-closed connection is still being accepted leaves the server running for good
@@ -49,6 +51,7 @@ QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "proj
 IN_CHUNK = 100
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
+SEQ_WINDOW = 5_000
 STRAY_SHARE = 2  # a range may span this many other listeners per wanted one; thinner groups are looked up
 RATE_LIMIT_STRATEGY = "moving-window"
 _backend: dict[str, bool] = {}
@@ -159,3 +162,10 @@ def looked_up(collection, company_id: int, wanted: list[str], fields: dict | Non
     for start in range(0, len(wanted), IN_CHUNK):
         yield from collection.find({"company_id": company_id, "originator": {"$in": wanted[start:start + IN_CHUNK]}},
                                    fields)
+
+
+def by_seq(collection, query: dict, after: int, upto: int, fields: dict | None = None):
+    """Documents of `query` whose `seq` is above `after` and at most `upto`, window by window of SEQ_WINDOW numbers
+    in ascending order; `query` and `seq` must make an index range (an index ending with `seq`)."""
+    for start in range(after, upto, SEQ_WINDOW):
+        yield from collection.find({**query, "seq": {"$gt": start, "$lte": min(start + SEQ_WINDOW, upto)}}, fields)

@@ -10,6 +10,7 @@ import ctypes
 import itertools
 import threading
 
+from core.db.quirks import by_seq
 from core.listeners import snapshot
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
@@ -41,9 +42,8 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
             found = _lexicals[key] = LexicalIndex(lineage, station_path("lexical", company_id, model.name))
         read = 0
         if found.seq < index.seq:
-            stored = ListenerEmbedding._get_collection().find(
-                {"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq, "$lte": index.seq}},
-                {"_id": 0, "originator": 1, "text": 1})
+            stored = by_seq(ListenerEmbedding._get_collection(), {"company_id": company_id, "model": model.name},
+                            found.seq, index.seq, {"_id": 0, "originator": 1, "text": 1})
             while docs := list(itertools.islice(stored, PUT_EVERY)):
                 _put(found, index, docs)
                 read += len(docs)

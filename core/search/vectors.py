@@ -24,7 +24,7 @@ from pymongo import ReturnDocument, UpdateOne
 from core.clock import utcnow
 from core.config import active
 from core.db import queue
-from core.db.quirks import IN_CHUNK, find_by_originator
+from core.db.quirks import IN_CHUNK, by_seq, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
@@ -240,8 +240,8 @@ def _caught_up(company_id: int, model: Embedder, found: faiss_index.VectorIndex)
     if counter.get("seq", 0) == found.seq:
         return found
     originators, vectors, last = [], [], found.seq
-    for doc in collection.find({"company_id": company_id, "model": model.name, "seq": {"$gt": found.seq}},
-                               {"_id": 0, "originator": 1, "vector": 1, "seq": 1}):
+    for doc in by_seq(collection, {"company_id": company_id, "model": model.name}, found.seq, counter.get("seq", 0),
+                      {"_id": 0, "originator": 1, "vector": 1, "seq": 1}):
         originators.append(doc["originator"])
         vectors.append(np.frombuffer(doc["vector"], dtype=np.float32))
         last = max(last, doc["seq"])

@@ -116,3 +116,28 @@ def test_an_insert_refused_by_another_unique_index_still_fails(app):
     collection.insert_one({"key": "a"})
     with pytest.raises(BulkWriteError):
         quirks.insert_all(collection, [{"key": "a"}, {"key": "b"}])
+
+
+class Windows(Counting):
+    """A collection that records the `seq` bounds of each find."""
+
+    def __init__(self, collection):
+        super().__init__(collection)
+        self.asked = []
+
+    def find(self, query, *args, **kwargs):
+        self.asked.append((query["seq"]["$gt"], query["seq"]["$lte"]))
+        return super().find(query, *args, **kwargs)
+
+
+def test_what_was_written_since_a_seq_is_read_window_by_window_once_each_and_nothing_outside(app, monkeypatch):
+    monkeypatch.setattr(quirks, "SEQ_WINDOW", 3)
+    collection = get_db()["quirk_seq"]
+    collection.create_index([("company_id", 1), ("model", 1), ("seq", 1)])
+    collection.insert_many([{"company_id": 1, "model": "m", "seq": seq} for seq in (1, 2, 3, 4, 6, 7, 9, 10, 11)]
+                           + [{"company_id": 1, "model": "other", "seq": 5}, {"company_id": 2, "model": "m", "seq": 5}])
+    windows = Windows(collection)
+    read = [doc["seq"] for doc in quirks.by_seq(windows, {"company_id": 1, "model": "m"}, 2, 10, {"_id": 0, "seq": 1})]
+    assert read == [3, 4, 6, 7, 9, 10]
+    assert windows.asked == [(2, 5), (5, 8), (8, 10)]
+    assert list(quirks.by_seq(windows, {"company_id": 1, "model": "m"}, 10, 10)) == []
