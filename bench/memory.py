@@ -244,8 +244,10 @@ def run(size: int, workers: list[int], baseline: str | None, reuse: bool, curren
             for label, code in codes.items():
                 _clear_files(size)
                 index_files(code, size, uri)
-                figures[label] = [measure(code, size, count, uri, token) for count in workers]
-                print(label, json.dumps(figures[label]), flush=True)
+                figures[label] = []
+                for count in workers:  # each count said as it is measured: a later one may fail
+                    figures[label].append(measure(code, size, count, uri, token))
+                    print(label, json.dumps(figures[label][-1]), flush=True)
         finally:
             if baseline:
                 subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=ROOT, check=True)
