@@ -7,9 +7,9 @@ builds are shared by the host's processes that hold the same documents (core.sea
 from __future__ import annotations
 
 import ctypes
-import itertools
 import threading
 
+from core.db import ahead
 from core.db.quirks import by_seq
 from core.listeners import snapshot
 from core.search.embeddings import Embedder, embedder
@@ -44,7 +44,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
         if found.seq < index.seq:
             stored = by_seq(ListenerEmbedding._get_collection(), {"company_id": company_id, "model": model.name},
                             found.seq, index.seq, {"_id": 0, "originator": 1, "text": 1})
-            while docs := list(itertools.islice(stored, PUT_EVERY)):
+            for docs in ahead.batches(stored, PUT_EVERY):  # the next batch read while this one is tokenised
                 _put(found, index, docs)
                 read += len(docs)
             found.seq = index.seq
