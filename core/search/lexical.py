@@ -142,26 +142,32 @@ class LexicalIndex:
 
     def refresh(self) -> None:
         """Build again if the documents changed: here for a small index or the first build, else in a background
-        thread (one at a time), the last build serving meanwhile."""
-        if not self.changed:
-            return
+        thread (one at a time), the last build serving meanwhile. Here, a build another thread has under way is
+        waited for: it has taken the change, and returning before its end answered from no build at all (two
+        requests at once fitted the station's calibration on different lexical scores)."""
         if self.built.retriever is None or len(self.docs) < BUILD_AT_ONCE_BELOW:
-            self._build()
-        elif self._building.acquire(blocking=False):
+            with self._building:
+                if self.changed:
+                    self._made_again()
+        elif self.changed and self._building.acquire(blocking=False):
             self._building.release()
             threading.Thread(target=self._build, daemon=True, name="lexical-index").start()
 
     def _build(self) -> None:
         with self._building:
-            with self._docs:
-                self.changed = False
-                was, terms = self.docs.copy(), dict(self.terms)
-            docs = list(was)
-            if not any(len(d) for d in docs):
-                self.built = Built(None, terms, len(docs), np.zeros(len(terms)))
-                return
-            retriever, idf = self._shared(docs, terms, was) or _made(docs, terms)
-            self.built = Built(retriever, terms, len(docs), idf)
+            self._made_again()
+
+    def _made_again(self) -> None:
+        """The build of the documents as they are now (the caller holds `_building`)."""
+        with self._docs:
+            self.changed = False
+            was, terms = self.docs.copy(), dict(self.terms)
+        docs = list(was)
+        if not any(len(d) for d in docs):
+            self.built = Built(None, terms, len(docs), np.zeros(len(terms)))
+            return
+        retriever, idf = self._shared(docs, terms, was) or _made(docs, terms)
+        self.built = Built(retriever, terms, len(docs), idf)
 
     def _shared(self, docs: list[np.ndarray], terms: dict, was: Docs) -> tuple | None:
         """The host's build of exactly these documents (`was`, listed), made and saved first if it has none; the

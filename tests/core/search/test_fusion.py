@@ -4,10 +4,14 @@ with the vectors in MongoDB (texts written with them, read by seq, gone with era
 as matched."""
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from core.privacy.erasure import erase_listener
+from core.search import lexical as lexical_module
 from core.search import lexical_store, vectors
 from core.search.fusion import Evidence, gather, learned
 from core.search.index import VectorIndex
@@ -72,6 +76,26 @@ def test_a_large_index_is_built_again_in_the_background_and_serves_its_last_buil
     found._building.acquire()  # the background build is done once it lets go
     found._building.release()
     assert found.shares("Jerusalema")[BUILD_AT_ONCE_BELOW] > 0
+
+
+def test_a_search_while_another_request_builds_the_index_waits_for_that_build_rather_than_answer_from_none(
+        monkeypatch):
+    found = LexicalIndex()
+    found.put(list(range(len(TEXTS))), TEXTS)
+    building, made = threading.Event(), lexical_module._made
+
+    def slow(docs, terms):
+        building.set()
+        time.sleep(0.3)
+        return made(docs, terms)
+
+    monkeypatch.setattr(lexical_module, "_made", slow)
+    first = threading.Thread(target=found.refresh)
+    first.start()
+    assert building.wait(10)
+    found.refresh()  # a second request, while the first one's build is under way
+    assert np.flatnonzero(found.shares("Jerusalema")).tolist() == [0, 4]
+    first.join()
 
 
 # pooling meaning and words
