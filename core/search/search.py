@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,13 +179,14 @@ _row_ids_cache: dict[int, tuple] = {}
 
 def _row_ids(snap, index) -> np.ndarray:
     """The vector id of every snapshot row (-1: none yet), kept per station until the snapshot or the index
-    changes: looking 100,000 listeners up costs more than the search itself."""
-    key = (id(snap), len(snap), id(index), index.version)
+    changes: looking 100,000 listeners up costs more than the search itself. They are known by weak references,
+    not by id(): a new index or snapshot made where a freed one was gets its id, and one of the same length and
+    version (an index folded into its file again) took the old one's row ids."""
     found = _row_ids_cache.get(snap.company_id)
-    if found is None or found[0] != key:
-        found = (key, index.ids_of(snap.originators))
+    if found is None or found[0]() is not snap or found[1]() is not index or found[2] != (len(snap), index.version):
+        found = (weakref.ref(snap), weakref.ref(index), (len(snap), index.version), index.ids_of(snap.originators))
         _row_ids_cache[snap.company_id] = found
-    return found[1]
+    return found[3]
 
 
 def _with_location(sel: Selection, location: str | None) -> Selection:

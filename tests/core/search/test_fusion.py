@@ -225,3 +225,26 @@ def test_a_result_shows_what_the_listener_said_as_it_was_indexed(station):
     found = search_listeners(1, "Jerusalema", ListenerFilter(), min_score=0)["results"]
     assert found[0]["originator"] == "27830000000"
     assert found[0]["matched"] == ["messages: Play Jerusalema for my gogo"]
+
+
+class Rows:
+    """The part of a snapshot that row ids are read from."""
+
+    def __init__(self, company_id: int, originators: list[str]):
+        self.company_id, self.originators = company_id, np.array(originators)
+
+    def __len__(self) -> int:
+        return len(self.originators)
+
+
+def test_row_ids_are_those_of_the_index_asked_even_of_one_made_where_a_freed_one_was():
+    from core.search.search import _row_ids
+
+    rows = Rows(1, ["2783000001", "2783000002"])
+    first = VectorIndex(2)
+    first.upsert(["2783000001", "2783000002"], np.eye(2, dtype=np.float32))
+    assert _row_ids(rows, first).tolist() == [0, 1]
+    del first  # replaced: folded into its file again, or rebuilt
+    second = VectorIndex(2)  # the same length and version; CPython mostly puts it at the freed one's address
+    second.upsert(["2783000002", "2783000001"], np.eye(2, dtype=np.float32))
+    assert _row_ids(rows, second).tolist() == [1, 0]
