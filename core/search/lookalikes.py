@@ -24,6 +24,7 @@ from core.listeners import snapshot
 from core.listeners.snapshot import Snapshot
 from core.search import lookalike_calibration as fits
 from core.search.behaviour_vectors import LIKED, active, behaviour_rows, group_values
+from core.search.kept import KeptPerStation
 from core.search.lookalike_calibration import MAIN, Traits, traits_of
 from core.stations.models import Company
 from core.stations.shows import show_titles
@@ -70,24 +71,21 @@ def similar_listeners(company_id: int, originator: str, exclude_segment: str | N
             "reason": None, "results": results(sel, behaviour.traits, seed, rows, scores, similarity)}
 
 
-_behaviours: dict[int, tuple[tuple, Behaviour]] = {}
+_behaviours: KeptPerStation[Behaviour] = KeptPerStation()
 
 
 def behaviour_of(snap: Snapshot) -> Behaviour:
     """The station's Behaviour, built again when its snapshot moved (a run, a live batch); not kept for a snapshot
     that is not this process's current copy."""
     version = snapshot.version(snap.company_id, snap)
-    key = (id(snap), *version) if version is not None else None
-    found = _behaviours.get(snap.company_id)
-    if key is not None and found is not None and found[0] == key:
-        return found[1]
-    built = Behaviour(behaviour_rows(snap), active(snap), traits_of(snap))
-    if key is not None:
-        _behaviours[snap.company_id] = (key, built)
-    return built
+
+    def build() -> Behaviour:
+        return Behaviour(behaviour_rows(snap), active(snap), traits_of(snap))
+
+    return build() if version is None else _behaviours.get(snap.company_id, (snap,), version, build)
 
 
-_fits: dict[int, tuple[tuple, Calibration]] = {}
+_fits: KeptPerStation[Calibration] = KeptPerStation()
 
 
 def calibration_for(sel: Selection, behaviour: Behaviour) -> Calibration | None:
@@ -97,16 +95,14 @@ def calibration_for(sel: Selection, behaviour: Behaviour) -> Calibration | None:
     company_id = sel.company.company_id
     version = snapshot.version(company_id, sel.snap)
     file = version[0] if version is not None else None
-    key = (id(behaviour), file, int(time.monotonic() // MAP_SECONDS))
-    found = _fits.get(company_id)
-    if found is None or found[0] != key:
+
+    def stored_or_fitted() -> Calibration:
         fitted = fits.kept(company_id, MODEL, file) if file is not None else None
-        if fitted is None:
-            fitted = fits.fit(company_id, MODEL, file, behaviour.matrix, behaviour.traits,
-                              np.flatnonzero(sel.mask & behaviour.active))
-        found = (key, fitted)
-        _fits[company_id] = found
-    return found[1] if found[1].trusted else None
+        return fitted if fitted is not None else fits.fit(company_id, MODEL, file, behaviour.matrix, behaviour.traits,
+                                                          np.flatnonzero(sel.mask & behaviour.active))
+
+    fitted = _fits.get(company_id, (behaviour,), (file, int(time.monotonic() // MAP_SECONDS)), stored_or_fitted)
+    return fitted if fitted.trusted else None
 
 
 def ranked(behaviour: Behaviour, seed: int, mask: np.ndarray, calibration: Calibration | None, min_score: float,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import time
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +24,7 @@ from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.glosses import glossed
 from core.search.index import VectorIndex, similarity_of
+from core.search.kept import KeptPerStation
 from core.search.lexical_store import current_lexical
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
@@ -146,7 +146,7 @@ def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
                   round(float(scores[0]), 4) if len(scores) else None, similarity[keep], calibration is not None)
 
 
-_maps: dict[int, tuple[tuple, calibration.Scorer]] = {}
+_maps: KeptPerStation[calibration.Scorer] = KeptPerStation()
 MAP_SECONDS = 60
 
 
@@ -155,17 +155,18 @@ def score_map(sel: Selection, model, index: VectorIndex | None = None) -> calibr
     database at most every MAP_SECONDS), else fitted now on the station's labelled queries; None when the station
     is too small to measure (scores are then the raw similarity, and answers say so)."""
     company_id, index = sel.company.company_id, _index_of(sel, index)
-    key = (model.name, id(index), index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
-    found = _maps.get(company_id)
-    if found is not None and found[0] == key:
-        return found[1] if found[1].trusted else None
-    fitted = calibration.kept(company_id, model.name, len(index), index.seq)
-    if fitted is None:
+
+    def stored_or_fitted() -> calibration.Scorer:
+        fitted = calibration.kept(company_id, model.name, len(index), index.seq)
+        if fitted is not None:
+            return fitted
         queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
         vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
-        fitted = calibration.fit(company_id, model.name, queries, vectors, index,
-                                 current_lexical(company_id, index), _row_ids(sel.snap, index))
-    _maps[company_id] = (key, fitted)
+        return calibration.fit(company_id, model.name, queries, vectors, index,
+                               current_lexical(company_id, index), _row_ids(sel.snap, index))
+
+    key = (model.name, index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
+    fitted = _maps.get(company_id, (index,), key, stored_or_fitted)
     return fitted if fitted.trusted else None
 
 
@@ -174,19 +175,14 @@ def _index_of(sel: Selection, index: VectorIndex | None) -> VectorIndex:
     return current_index(sel.company.company_id) if index is None else index
 
 
-_row_ids_cache: dict[int, tuple] = {}
+_row_ids_kept: KeptPerStation[np.ndarray] = KeptPerStation()
 
 
 def _row_ids(snap, index) -> np.ndarray:
     """The vector id of every snapshot row (-1: none yet), kept per station until the snapshot or the index
-    changes: looking 100,000 listeners up costs more than the search itself. They are known by weak references,
-    not by id(): a new index or snapshot made where a freed one was gets its id, and one of the same length and
-    version (an index folded into its file again) took the old one's row ids."""
-    found = _row_ids_cache.get(snap.company_id)
-    if found is None or found[0]() is not snap or found[1]() is not index or found[2] != (len(snap), index.version):
-        found = (weakref.ref(snap), weakref.ref(index), (len(snap), index.version), index.ids_of(snap.originators))
-        _row_ids_cache[snap.company_id] = found
-    return found[3]
+    changes: looking 100,000 listeners up costs more than the search itself."""
+    return _row_ids_kept.get(snap.company_id, (snap, index), (len(snap), index.version),
+                             lambda: index.ids_of(snap.originators))
 
 
 def _with_location(sel: Selection, location: str | None) -> Selection:

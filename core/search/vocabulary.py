@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
 from core.search import words as w
+from core.search.kept import KeptPerStation
 from core.segmentation.behaviour import DAYPARTS
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations import defaults
@@ -65,22 +66,18 @@ def normalise(text: str) -> str:
     return " ".join(WORD.findall(text.casefold()))
 
 
-_kept: dict[int, tuple[tuple, Vocabulary]] = {}
+_vocabularies: KeptPerStation[Vocabulary] = KeptPerStation()
 
 
 def vocabulary_of(sel) -> Vocabulary:
     """The vocabulary of a selection's station, built once per snapshot, schedule and channel names (a search asks
     for it every time)."""
     company, snap = sel.company, sel.snap
-    shows = show_titles(company.company_id)
-    key = (id(snap), len(snap), company.timezone, tuple(sorted(shows.items())),
-           tuple(sorted(company.channel_names().items())))
-    found = _kept.get(company.company_id)
-    if found is None or found[0] != key:
-        found = (key, build_vocabulary(company.company_id, company.timezone or defaults.TIMEZONE, snap.vocab, shows,
-                                       company.channel_names(), company.country or defaults.COUNTRY))
-        _kept[company.company_id] = found
-    return found[1]
+    shows, channels = show_titles(company.company_id), company.channel_names()
+    key = (len(snap), company.timezone, tuple(sorted(shows.items())), tuple(sorted(channels.items())))
+    return _vocabularies.get(company.company_id, (snap,), key, lambda: build_vocabulary(
+        company.company_id, company.timezone or defaults.TIMEZONE, snap.vocab, shows, channels,
+        company.country or defaults.COUNTRY))
 
 
 def station_vocabulary(company_id: int) -> Vocabulary:
