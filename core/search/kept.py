@@ -36,3 +36,17 @@ class KeptPerStation(Generic[T]):
 
 def _same(refs: tuple, sources: Sequence[object]) -> bool:
     return len(refs) == len(sources) and all(ref() is source for ref, source in zip(refs, sources))
+
+
+class LockPerStation:
+    """A lock per station (and model): catching one station's index up reads and tokenises what was written since,
+    seconds at 100,000 listeners, and must not hold up the searches of the process's other stations, as one lock
+    for all of them did."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def __call__(self, key: Hashable) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())

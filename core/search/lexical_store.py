@@ -7,7 +7,6 @@ builds are shared by the host's processes that hold the same documents (core.sea
 from __future__ import annotations
 
 import ctypes
-import threading
 
 from core.db import ahead
 from core.db.quirks import by_seq
@@ -15,6 +14,7 @@ from core.listeners import snapshot
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
 from core.search.index import VectorIndex
+from core.search.kept import LockPerStation
 from core.search.lexical import LexicalIndex
 from core.search.models import ListenerEmbedding
 from core.search.texts import lexical_document, said_in
@@ -23,7 +23,7 @@ PUT_EVERY = 5_000
 """Texts tokenised at a time: every token of 100,000 texts at once was a few hundred MB of Python strings, which the
 process kept as its own memory after they were freed."""
 _lexicals: dict[tuple[int, str], LexicalIndex] = {}
-_lock = threading.Lock()
+_locks = LockPerStation()
 
 
 def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None = None,
@@ -34,7 +34,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
     model = model or embedder()
     snap = snapshot.current(company_id) if snap is None else snap
     key, lineage = (company_id, model.name), (index.made, _erasures(snap))
-    with _lock:
+    with _locks(key):
         found = _lexicals.get(key)
         if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
             found = _lexicals[key] = _without_erased(company_id, found, lineage)
@@ -97,7 +97,7 @@ def _erasures(snap: snapshot.Snapshot) -> int:
 
 def erased(company_id: int, model: str, originator: str) -> None:
     """Let go of an erased listener's text and of the terms only they used (the vector store's erasure hook)."""
-    with _lock:
+    with _locks((company_id, model)):
         found = _lexicals.get((company_id, model))
         was = found.where.get(originator) if found is not None else None
         if was is not None:
@@ -106,5 +106,4 @@ def erased(company_id: int, model: str, originator: str) -> None:
 
 def forget() -> None:
     """Drop this process's lexical indexes (with its vector indexes)."""
-    with _lock:
-        _lexicals.clear()
+    _lexicals.clear()

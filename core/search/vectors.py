@@ -15,7 +15,6 @@ deletes the listener's vector at once, and a search only ever returns listeners 
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,7 @@ from core.search import lexical_store, progress
 from core.search.composed import listener_vectors, text_hash
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
+from core.search.kept import LockPerStation
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.search.texts import listener_texts
 from core.stations.companies import ensure_company
@@ -44,7 +44,7 @@ some 35 s of embedding), and small enough that a station being embedded says how
 rest needs (core.search.progress), within a minute of starting."""
 WRITE_BATCH = 1000  # and written at a time (SecantusDB answers a large $in slowly)
 _indexes: dict[tuple[int, str], faiss_index.VectorIndex] = {}
-_lock = threading.Lock()
+_locks = LockPerStation()
 EMBED_JOB = "embed"
 FOLD_ABOVE = 5_000
 """Vectors a process keeps in its private tail beside the shared file before a new file is written (and mapped by
@@ -165,13 +165,15 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
     """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
     erasure hook)."""
     deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
-    with _lock:
-        for (company, model), found in list(_indexes.items()):
-            if company == company_id:
+    models = [model for company, model in list(_indexes) if company == company_id]
+    for model in models:
+        with _locks((company_id, model)):
+            found = _indexes.get((company_id, model))
+            if found is not None:
                 found.remove([originator])
-                lexical_store.erased(company, model, originator)
-                _indexes[(company, model)] = _rewritten(company, model, found)
-        _delete_other_files(company_id, {model for company, model in _indexes if company == company_id})
+                lexical_store.erased(company_id, model, originator)
+                _indexes[(company_id, model)] = _rewritten(company_id, model, found)
+    _delete_other_files(company_id, set(models))
     return deleted.deleted_count
 
 
@@ -198,7 +200,7 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
     MongoDB when this process has none)."""
     model = model or embedder()
     key = (company_id, model.name)
-    with _lock:
+    with _locks(key):
         found = _indexes.get(key) or _from_file(company_id, model)
         _indexes[key] = found = _shared(company_id, model, _caught_up(company_id, model, found))
     return found
@@ -292,8 +294,7 @@ def _rebuilt(found: faiss_index.VectorIndex, approximate: bool) -> faiss_index.V
 
 def forget_indexes() -> None:
     """Drop this process's indexes (tests, and after the database was replaced)."""
-    with _lock:
-        _indexes.clear()
+    _indexes.clear()
     lexical_store.forget()
 
 
@@ -304,8 +305,7 @@ def status() -> dict:
     counters = list(EmbeddingCounter._get_collection().find({"model": model.name}, {"_id": 0, "written_at": 1}))
     last = max((c["written_at"] for c in counters if c.get("written_at")), default=None)
     folder = Path(active().data_dir) / "vectors"
-    with _lock:
-        indexed = sum(len(found) for (_, name), found in _indexes.items() if name == model.name)
+    indexed = sum(len(found) for (_, name), found in list(_indexes.items()) if name == model.name)
     return {"model": model.name, "dim": model.dim, "stations": len(counters),
             "stored": ListenerEmbedding._get_collection().count_documents({"model": model.name}),
             "indexed_here": indexed, "index_files": len(list(folder.glob("*.json"))) if folder.exists() else 0,

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from core.config import active
 from core.privacy.erasure import erase_listener
-from core.search import vectors
+from core.search import lexical_store, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
 from tests.conftest import empty_database, restored
@@ -214,3 +216,61 @@ def test_erasure_leaves_neither_the_number_nor_the_vector_in_any_index_file(stat
     assert "27830000001" not in reread.current
     kept = reread.vectors_of(np.arange(len(reread.owner)))
     assert not np.isclose(kept @ vector, 1.0, atol=1e-5).any()
+
+
+@pytest.fixture
+def two_stations(app):
+    """Stations 1 and 2 with a listener each, embedded; this process holds no index of either and no file."""
+    for company in (1, 2):
+        make_listener(company, f"278{company}0000000", [event(2, message="Gospel on Sunday, please")])
+        segment_company(company, NOW)
+        vectors.refresh_embeddings(company)
+    vectors.forget_indexes()
+    for stale in (Path(active().data_dir) / "vectors").glob("company-*"):
+        stale.unlink()
+
+
+def held_for_station_1(module, monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Makes `module`'s reads by seq wait, for station 1 only, until released: a catch-up that takes long."""
+    reading, release, real = threading.Event(), threading.Event(), module.by_seq
+
+    def slow(collection, query, *args, **kwargs):
+        if query.get("company_id") == 1:
+            reading.set()
+            release.wait(30)
+        return real(collection, query, *args, **kwargs)
+
+    monkeypatch.setattr(module, "by_seq", slow)
+    return reading, release
+
+
+def answered_while_held(reading, release, held, other) -> list:
+    """What `other` answered while `held` was stuck in station 1's read (nothing, if it had to wait for it)."""
+    first, answered = threading.Thread(target=held), []
+    first.start()
+    try:
+        assert reading.wait(30)
+        second = threading.Thread(target=lambda: answered.append(other()))
+        second.start()
+        second.join(10)
+    finally:
+        release.set()
+        first.join(30)
+    return answered
+
+
+def test_one_stations_vector_catch_up_does_not_hold_up_another_stations(two_stations, monkeypatch):
+    reading, release = held_for_station_1(vectors, monkeypatch)
+    answered = answered_while_held(reading, release, lambda: vectors.current_index(1),
+                                   lambda: len(vectors.current_index(2)))
+    assert answered == [1]
+    assert len(vectors.current_index(1)) == 1
+
+
+def test_one_stations_lexical_catch_up_does_not_hold_up_another_stations(two_stations, monkeypatch):
+    first, second = vectors.current_index(1), vectors.current_index(2)
+    lexical_store.forget()
+    reading, release = held_for_station_1(lexical_store, monkeypatch)
+    answered = answered_while_held(reading, release, lambda: lexical_store.current_lexical(1, first),
+                                   lambda: lexical_store.current_lexical(2, second).said_of(np.array([0])))
+    assert answered == [["Gospel on Sunday, please"]]
