@@ -46,6 +46,14 @@ def _shared_before_fork() -> None:
     gc.freeze()  # what was read here is never collected: a worker's collections would write to each object's header
 
 
+def post_worker_init(worker):
+    """Each web worker keeps the stations it holds caught up in the background (core.search.following), so that the
+    first search after a worker process embedded an import does not do that catching up on a producer's request."""
+    from core.search.following import start_following
+
+    start_following()
+
+
 def child_exit(server, worker):
     """A worker that ended no longer counts in the live figures."""
     from prometheus_client import multiprocess  # gunicorn's hooks run in the arbiter, which never imports the app

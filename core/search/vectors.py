@@ -207,15 +207,22 @@ def current_index(company_id: int, model: Embedder | None = None) -> faiss_index
 
 
 def load_every_index() -> int:
-    """Load (or catch up) this process's indexes of every station that has vectors, its vector index and its
-    lexical index (the snapshot with it); how many stations there are. Without the lexical index, the first search
-    of a worker on a station of 100,000 read and tokenised every text first (about 20 s)."""
+    """Load or catch up this process's vector and lexical index (the snapshot with it) of every station whose vectors
+    moved since this process last read them, all of them the first time; how many stations have vectors.
+
+    A preforking server's parent calls it before the fork, /health/ready before it says ready, and each web
+    process's follower (core.search.following) every few seconds: without it, the first search of a station after
+    a worker embedded an import read and tokenised it on the producer's request (6.6 s for 20,000 listeners, about
+    20 s for a fresh worker at 100,000)."""
     model = embedder()
-    stations = [c["company_id"] for c in EmbeddingCounter._get_collection().find({"model": model.name},
-                                                                                 {"_id": 0, "company_id": 1})]
-    for company_id in stations:
-        lexical_store.current_lexical(company_id, current_index(company_id, model), model)
-    return len(stations)
+    held = {company: (found.lineage, found.seq) for (company, name), found in list(_indexes.items())
+            if name == model.name}
+    counters = list(EmbeddingCounter._get_collection().find({"model": model.name}, {"company_id": 1, "seq": 1}))
+    for counter in counters:
+        if (str(counter["_id"]), counter.get("seq", 0)) != held.get(counter["company_id"]):
+            company_id = counter["company_id"]
+            lexical_store.current_lexical(company_id, current_index(company_id, model), model)
+    return len(counters)
 
 
 def _path(company_id: int, model: str) -> Path:
