@@ -78,6 +78,18 @@ def test_gunicorn_alone_embeds_nothing_and_says_so_then_a_worker_makes_everyone_
     assert worker.returncode == 0 and "stopped: " in output and "Traceback" not in output, output
 
 
+def test_every_web_worker_holds_what_the_worker_embedded_before_anyone_searches_again(web):
+    embedded = flask(web["data_dir"], "embed", "--company", "1")  # nothing left to embed after the test above
+    assert embedded.returncode == 0, embedded.stderr
+
+    def indexed_here() -> int:
+        return httpx.get(f"{web['base']}/health", timeout=30).json()["vectors"]["indexed_here"]
+
+    wait_for(lambda: all(indexed_here() == LISTENERS for _ in range(10)), 60,
+             "every web worker to catch up on its own (core.search.following)")
+    assert len(answered_by(web["log"], "/health")) == 2
+
+
 def test_metrics_of_any_web_worker_count_the_requests_of_every_worker_of_the_host(web):
     sent = 0
     while sent < 40 or (len(answered_by(web["log"])) < 2 and sent < 400):  # until both workers answered some
@@ -90,6 +102,6 @@ def test_metrics_of_any_web_worker_count_the_requests_of_every_worker_of_the_hos
     assert sum(counts) == sent
 
 
-def answered_by(log: Path) -> set[str]:
-    """The pids of the web workers that answered /health/live."""
-    return set(re.findall(r"answered-by <?(\d+)>? GET /health/live", log.read_text(errors="replace")))
+def answered_by(log: Path, path: str = "/health/live") -> set[str]:
+    """The pids of the web workers that answered `path`."""
+    return set(re.findall(rf"answered-by <?(\d+)>? GET {re.escape(path)} ", log.read_text(errors="replace")))
