@@ -21,7 +21,6 @@ class KeptPerStation(Generic[T]):
 
     def __init__(self) -> None:
         self._kept: dict[int, tuple[tuple, Hashable, T]] = {}
-        self._lock = threading.Lock()
 
     def get(self, company_id: int, sources: Sequence[object], key: Hashable, make: Callable[[], T]) -> T:
         """The station's kept value if it came from `sources` (the same objects) under `key`, else `make()`, kept."""
@@ -29,8 +28,7 @@ class KeptPerStation(Generic[T]):
         if found is not None and found[1] == key and _same(found[0], sources):
             return found[2]
         value = make()
-        with self._lock:
-            self._kept[company_id] = (tuple(weakref.ref(source) for source in sources), key, value)
+        self._kept[company_id] = (tuple(weakref.ref(source) for source in sources), key, value)
         return value
 
 

@@ -104,6 +104,12 @@ def erased(company_id: int, model: str, originator: str) -> None:
             _lexicals[(company_id, model)] = found.without([was], found.lineage)
 
 
+def caught_up_to(company_id: int, model: str) -> int | None:
+    """The vectors' seq this process's lexical index of the station has read up to; None when it holds none."""
+    found = _lexicals.get((company_id, model))
+    return found.seq if found is not None else None
+
+
 def forget() -> None:
     """Drop this process's lexical indexes (with its vector indexes)."""
     _lexicals.clear()

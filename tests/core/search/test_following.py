@@ -61,6 +61,14 @@ def test_nothing_is_read_again_for_a_station_that_did_not_move(held, monkeypatch
     assert vectors.load_every_index() == 1
 
 
+def test_a_station_whose_lexical_index_this_process_let_go_of_is_read_again(held, monkeypatch):
+    vectors.load_every_index()
+    lexical_store.forget()
+    vectors.load_every_index()
+    no_more_reads(monkeypatch)
+    assert said_by_new(vectors.current_index(1)) == [SAID]
+
+
 def test_a_station_this_process_never_searched_is_loaded_before_its_first_search(app, monkeypatch):
     make_listener(2, NEW, [event(1, message=SAID)])
     segment_company(2, NOW)
