@@ -47,8 +47,9 @@ def _shared_before_fork() -> None:
 
 
 def post_worker_init(worker):
-    """Each web worker keeps the stations it holds caught up in the background (core.search.following), so that the
-    first search after a worker process embedded an import does not do that catching up on a producer's request."""
+    """Each web worker keeps every station's indexes caught up in the background (core.search.following), so that
+    the first search after a worker process embedded an import does not do that catching up on a producer's
+    request."""
     from core.search.following import start_following
 
     start_following()

@@ -1,5 +1,5 @@
-"""Values worked out from a station's objects (its snapshot, its vector index) and kept per station until those
-objects change.
+"""What the search modules keep per station: values worked out from a station's objects (its snapshot, its vector
+index), kept until those objects change, and a lock per station for the work of catching its indexes up.
 
 The objects are known by weak references and compared by identity, never by `id()`: CPython gives a new object the
 address of a freed one, so a new snapshot or index of the same length and version took the old one's value (search
