@@ -27,6 +27,7 @@ from bson.codec_options import CodecOptions
 from bson.raw_bson import RawBSONDocument
 from pymongo.collection import Collection
 from pymongo.errors import BulkWriteError
+from pymongocrypt.errors import MongoCryptError
 from pymongocrypt.options import MongoCryptOptions
 from pymongocrypt.synchronous.auto_encrypter import AutoEncrypter
 from pymongocrypt.synchronous.explicit_encrypter import ExplicitEncrypter
@@ -233,6 +234,14 @@ class Keys:
 
     def _unseal_chunk(self, sealed: list, start: int, out: list) -> None:
         chunk = {i: v for i, v in enumerate(sealed[start:start + UNSEAL_CHUNK], start) if v is not None}
+        try:
+            self._decrypt(chunk, out)
+        except MongoCryptError:  # a key destroyed since `present` looked: look again (anything else fails again)
+            self._io.forget()
+            self._decrypt(chunk, out)
+
+    def _decrypt(self, chunk: dict[int, Binary], out: list) -> None:
+        """Decrypt together the values whose keys exist; the others stay None."""
         key_of = {i: bytes(v[1:17]) for i, v in chunk.items()}  # a sealed value names its key after its subtype
         present = self._io.present(set(key_of.values()))
         readable = [i for i in chunk if key_of[i] in present]

@@ -98,6 +98,21 @@ def test_a_destroyed_key_is_final_for_a_process_that_read_it_before(vault):
     assert reader.unseal([sealed]) == [None]
 
 
+def test_a_key_destroyed_while_a_call_reads_leaves_that_listener_unread_and_the_others_read(vault, monkeypatch):
+    keys = keys_of(vault)
+    sealed = keys.seal(1, {"27821234567": THANDI, "27831112222": SIPHO})
+    looked = keys._io.present
+
+    def looked_then_destroyed(key_ids):
+        found = looked(key_ids)
+        keys._io.forget()  # the eraser's delete lands between the look and the decryption
+        keys_of(vault).destroy(1, ["27821234567"])
+        return found
+
+    monkeypatch.setattr(keys._io, "present", looked_then_destroyed)
+    assert keys.unseal([sealed["27821234567"], sealed["27831112222"]]) == [None, SIPHO]
+
+
 def test_another_master_key_reads_nothing(vault):
     sealed = keys_of(vault).seal(1, {"27821234567": THANDI})["27821234567"]
     with pytest.raises(Exception, match="HMAC validation failure"):
