@@ -39,6 +39,7 @@ from core.listeners.pseudonyms import keyed_hash
 MASTER_KEY_BYTES = 96  # what libmongocrypt's local provider takes
 MASTER_KEY_FILE = "master.key"
 ALGORITHM = "AEAD_AES_256_CBC_HMAC_SHA_512-Random"
+DUPLICATE_KEY = 11000  # a name another process gave its key first
 UNSEAL_CHUNK = 1000  # sealed values decrypted together: one look-up of their keys
 KEY_CACHE_MS = 1
 """How long libmongocrypt keeps a key it has unwrapped. Its cache is searched key by key, so with a key per listener a
@@ -223,7 +224,10 @@ class Keys:
         made = self._io.made()
         try:
             insert_all(self.vault, made)
-        except BulkWriteError:
+        except BulkWriteError as error:
+            if error.details.get("writeConcernErrors") or any(
+                    e.get("code") != DUPLICATE_KEY for e in error.details.get("writeErrors", [])):
+                raise
             self._io.forget()
             return self._io.remember(find_keys(self.vault, [], names))
         return made
