@@ -12,6 +12,7 @@ worker hosts), and `visibility_latency` times what the test asserts and the benc
 """
 from __future__ import annotations
 
+import base64
 import fcntl
 import os
 import re
@@ -156,14 +157,17 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DB_PORT, WEB_PORT = 27017, 8000
 ADMIN_KEY = "multihost-admin-key"
+MASTER_KEY = base64.b64encode(os.urandom(96)).decode()  # one master key for every host, as a cluster is configured
 
 
 def service_env(data_dir: Path, uri: str, **settings: str) -> dict:
-    """The environment of one process of the service: its own DATA_DIR, the shared database, and `settings`."""
+    """The environment of one process of the service: its own DATA_DIR, the shared database and master key, and
+    `settings`."""
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE",
                                                              "PROMETHEUS_MULTIPROC_DIR")}
     return {**env, "DATA_DIR": str(data_dir), "MONGODB_URI": uri, "SECRET_KEY": "multihost-secret",
-            "ADMIN_KEY": ADMIN_KEY, "DAILY_PURGE": "false", "DB_TIMEOUT_MS": "2000", **settings}
+            "MASTER_KEY": MASTER_KEY, "ADMIN_KEY": ADMIN_KEY, "DAILY_PURGE": "false", "DB_TIMEOUT_MS": "2000",
+            **settings}
 
 
 def wait_until(check, seconds: float, what: str):

@@ -25,6 +25,12 @@ class Settings:
     data_dir: Path = Path("var")
     database_name: str = "listeners"
     secret_key: str = "dev-secret-change-me"
+    # The master key that wraps every data key (core.db.vault): base64 of 96 bytes, the same on every host; unset, a
+    # key file made under DATA_DIR (one host only). The key vault: another deployment (KEY_VAULT_URI) and database
+    # (KEY_VAULT_DATABASE), so that the data's backups do not hold the keys; unset, the data's own.
+    master_key: str | None = field(default=None, repr=False)
+    key_vault_uri: str | None = field(default=None, repr=False)
+    key_vault_database: str | None = None
     admin_key: str | None = None
     ai_provider: str = "local"
     embedding_provider: str = "local"
@@ -86,6 +92,9 @@ class Settings:
             data_dir=Path(env.get("DATA_DIR") or "var"),
             database_name=env.get("MONGODB_DATABASE") or "listeners",
             secret_key=env.get("SECRET_KEY") or "dev-secret-change-me",
+            master_key=env.get("MASTER_KEY") or None,
+            key_vault_uri=env.get("KEY_VAULT_URI") or None,
+            key_vault_database=env.get("KEY_VAULT_DATABASE") or None,
             admin_key=env.get("ADMIN_KEY") or None,
             ai_provider=env.get("AI_PROVIDER") or "local",
             embedding_provider=env.get("EMBEDDING_PROVIDER") or "local",

@@ -63,8 +63,11 @@ def start(settings: Settings) -> Database:
     webhooks_setup.register()
     alerts_setup.register()
     db = connection.connect(settings)
+    vault = connection.key_vault()  # an unreadable master key stops the start here, with its reason
     try:
         documents.ensure_indexes()
+        vault.ensure_indexes()
+        vault.check()  # as does another key than the vault's
     except connection.UNAVAILABLE:
         log.warning("the database did not answer at start-up; indexes will be made at the next start")
     return db

@@ -1,9 +1,15 @@
 """Test data factories: listeners and their interactions written straight to the stores, as an import would."""
 from __future__ import annotations
 
+from bson import json_util
+from bson.binary import UuidRepresentation
+
 from core.listeners.events import batch_document
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.companies import ensure_company
+
+JSON = json_util.DEFAULT_JSON_OPTIONS.with_options(uuid_representation=UuidRepresentation.STANDARD)
+"""How tests dump stored documents as JSON: the key vault's ids are UUIDs (core.db.vault)."""
 
 
 def make_company(company_id: int = 1, **fields):

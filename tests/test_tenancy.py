@@ -20,7 +20,7 @@ from core.db.connection import get_db
 from core.ingest.jobs import ImportJob
 from core.segmentation.runs import segment_company
 from core.webhooks.models import WebhookBatch, WebhookDelivery, WebhookEndpoint
-from tests.factories import make_listener
+from tests.factories import JSON, make_listener
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
@@ -44,7 +44,7 @@ def company_routes(app) -> list[tuple[str, str, object]]:
 
 def everything(db) -> dict:
     """Every document of every collection, as canonical JSON (GridFS snapshots included)."""
-    return {name: sorted(json_util.dumps(doc, sort_keys=True) for doc in db[name].find())
+    return {name: sorted(json_util.dumps(doc, sort_keys=True, json_options=JSON) for doc in db[name].find())
             for name in sorted(db.list_collection_names()) if not name.startswith("system.")}
 
 

@@ -91,7 +91,7 @@ class SnapshotDelta(Document):
     company_id = IntField(required=True)
     base = ObjectIdField(null=True)  # the snapshot file these rows go on (None: the company has none yet)
     seq = IntField(required=True)  # the company's data_version when written: the order of application
-    data = BinaryField()  # the rows' columns, npz, as in snapshot files
-    vocab = DictField()
+    data = BinaryField()  # the rows as in snapshot files: sealed under the base file's key
+    vocab = DictField()  # beside the plain npz of deltas written before sealing; sealed within `data` since
     snapshot_meta = DictField(db_field="meta")
     meta = {"collection": "snapshot_deltas", "indexes": [("company_id", "base", "seq")]}

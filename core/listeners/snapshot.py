@@ -8,6 +8,9 @@ The columns that name nobody are memory maps of a copy on the host's disk, share
 Live interactions do not rewrite the file: each batch adds a delta document (the re-profiled rows, numbered) on top
 of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
+Files and deltas are sealed (core.db.vault) under a data key per file, destroyed when a newer file replaces it: a
+copy of an older one, in a backup or the oplog, is unreadable from then on (docs/decisions.md §7).
+
 Columns are of the kinds core.listeners.columns declares (codes, member matrices, text, numbers).
 """
 from __future__ import annotations
@@ -16,10 +19,14 @@ import io
 import threading
 from dataclasses import dataclass, field
 
+import bson
 import gridfs
 import numpy as np
+from bson import ObjectId
+from gridfs.errors import NoFile
 
-from core.db.connection import get_db
+from core.db.connection import get_db, key_vault
+from core.db.vault import is_envelope
 from core.listeners import host_columns
 from core.listeners.columns import KIND_OF, absent, ordered_union, remapped, with_added
 from core.listeners.models import SnapshotDelta
@@ -27,6 +34,7 @@ from core.stations.companies import bump_version
 from core.stations.models import Company
 
 BUCKET = "snapshots"
+READ_ATTEMPTS = 3  # reads of the company's current file, should each find it pruned by a newer one meanwhile
 
 
 @dataclass
@@ -144,43 +152,82 @@ def latest_rows(snapshot: Snapshot) -> Snapshot:
     return snapshot.take(np.sort(len(snapshot) - 1 - first_from_end))
 
 
-def _packed(snapshot: Snapshot) -> tuple[bytes, dict]:
-    """The columns as npz bytes and what goes beside them: one format for files and deltas."""
+def _packed(snapshot: Snapshot) -> bytes:
+    """The snapshot as one blob, for files and deltas alike: what goes beside the columns (BSON), then the columns
+    (npz). Sealed whole (`_sealed`), so that no value, nor a vocabulary of values, is written plain."""
     buffer = io.BytesIO()
-    np.savez(buffer, **snapshot.cols)
     vocab = {k: list(v) for k, v in snapshot.vocab.items()}
-    return buffer.getvalue(), {"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}
+    buffer.write(bson.encode({"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}))
+    np.savez(buffer, **snapshot.cols)
+    return buffer.getvalue()
 
 
-def _unpacked(data: bytes, metadata: dict, file_id=None) -> Snapshot:
-    """The snapshot in `data`. A file's (`file_id`) columns that name nobody are the host's shared maps."""
-    with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+def _unpacked(blob: bytes, file_id=None) -> Snapshot:
+    """The snapshot in `blob` (as `_packed` makes it). A file's (`file_id`) columns that name nobody are the host's
+    shared maps."""
+    size = int.from_bytes(blob[:4], "little")
+    stream = io.BytesIO(blob)  # shares the bytes; the zip reader allows the header in front of the npz
+    stream.seek(size)
+    return _from_arrays(stream, bson.decode(blob[:size]), file_id)
+
+
+def _from_arrays(stream, metadata: dict, file_id) -> Snapshot:
+    with np.load(stream, allow_pickle=False) as arrays:
         cols = (host_columns.columns(metadata["company_id"], file_id, arrays) if file_id is not None
                 else {name: arrays[name] for name in arrays.files})
     cols, vocab = with_added(cols, metadata["vocab"])
     return Snapshot(metadata["company_id"], cols, vocab, metadata.get("meta", {}))
 
 
+def _read(data: bytes, metadata: dict, file_id=None) -> Snapshot:
+    """A stored file or delta: sealed, or plain as files were written before sealing (their vocabulary beside them
+    in `metadata`; the next publish seals the company's snapshot)."""
+    if not is_envelope(data):
+        return _from_arrays(io.BytesIO(data), metadata, file_id)
+    blob = key_vault().unseal_bytes(data)
+    if blob is None:
+        raise LookupError(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
+    return _unpacked(blob, file_id)
+
+
+def key_name(company_id: int, file_id) -> str:
+    """The data key a snapshot file, and every delta written on it, is sealed under; destroyed with the file."""
+    return f"snapshot:{company_id}:{file_id}"
+
+
+def _sealed(company_id: int, file_id, snapshot: Snapshot) -> bytes:
+    return key_vault().seal_bytes(key_name(company_id, file_id), _packed(snapshot))
+
+
 def save(snapshot: Snapshot) -> object:
-    """Write the snapshot as one GridFS file; returns its id. Old files are removed by `prune`."""
-    data, metadata = _packed(snapshot)
+    """Write the snapshot as one GridFS file, sealed under a key of its own; returns its id. Old files are removed by
+    `prune`."""
+    file_id = ObjectId()
+    data = _sealed(snapshot.company_id, file_id, snapshot)
     fs = gridfs.GridFSBucket(get_db(), BUCKET)
-    return fs.upload_from_stream(f"company-{snapshot.company_id}", data, metadata=metadata)
+    fs.upload_from_stream_with_id(file_id, f"company-{snapshot.company_id}", data,
+                                  metadata={"company_id": snapshot.company_id, "sealed": True})
+    return file_id
 
 
 def load(file_id) -> Snapshot:
     """Read a snapshot file back."""
     fs = gridfs.GridFSBucket(get_db(), BUCKET)
     stream = fs.open_download_stream(file_id)
-    return _unpacked(stream.read(), stream.metadata, file_id)
+    return _read(stream.read(), stream.metadata, file_id)
 
 
 def prune(company_id: int, keep) -> None:
-    """Delete the company's snapshot files other than `keep`."""
+    """Delete the company's snapshot files other than `keep`, the deltas written on them, and their keys: a copy of
+    any of them (a backup) is unreadable from then on."""
     fs = gridfs.GridFSBucket(get_db(), BUCKET)
     stale_files = {"metadata.company_id": company_id, "_id": {"$ne": keep}}
-    for stale in get_db()[f"{BUCKET}.files"].find(stale_files, {"_id": 1}):
-        fs.delete(stale["_id"])
+    stale = [doc["_id"] for doc in get_db()[f"{BUCKET}.files"].find(stale_files, {"_id": 1})]
+    stale_bases = _deltas().distinct("base", {"company_id": company_id, "base": {"$ne": keep}})
+    for file_id in stale:
+        fs.delete(file_id)
+    _deltas().delete_many({"company_id": company_id, "base": {"$ne": keep}})
+    key_vault().destroy({key_name(company_id, file_id) for file_id in [*stale, *stale_bases]})
 
 
 @dataclass(frozen=True)
@@ -200,6 +247,15 @@ _cache_lock = threading.Lock()
 def current(company_id: int) -> Snapshot:
     """The company's latest snapshot: this process's copy while the company's data version has not moved; else the
     new file, or only the deltas written since (one small query, whatever the number of listeners)."""
+    for _ in range(READ_ATTEMPTS - 1):
+        try:
+            return _current(company_id)
+        except (NoFile, LookupError):  # a newer file was published, and this one pruned, while it was read
+            continue
+    return _current(company_id)
+
+
+def _current(company_id: int) -> Snapshot:
     company = Company._get_collection().find_one({"company_id": company_id},
                                                  {"_id": 0, "snapshot_file": 1, "data_version": 1}) or {}
     file_id, version = company.get("snapshot_file"), company.get("data_version", 0)
@@ -235,7 +291,7 @@ def _with_deltas(base: Snapshot, file_id, after: int) -> tuple[Snapshot, int]:
     found = list(_deltas().find(query, {"_id": 0}).sort("seq", 1))
     if not found:
         return base, after
-    rows = latest_rows(concat([_unpacked(doc["data"], doc) for doc in found]))
+    rows = latest_rows(concat([_read(doc["data"], doc) for doc in found]))
     return splice_in_place(base, rows), found[-1]["seq"]
 
 
@@ -247,11 +303,11 @@ def append_delta(previous: Snapshot, fresh: Snapshot) -> Snapshot:
     company_id = fresh.company_id
     file_id = (Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}).get(
         "snapshot_file")
-    data, metadata = _packed(fresh)
+    data = _sealed(company_id, file_id, fresh)
     try:
         merged = splice_in_place(previous, fresh)
         seq = bump_version(company_id)
-        _deltas().insert_one({**metadata, "base": file_id, "seq": seq, "data": data})
+        _deltas().insert_one({"company_id": company_id, "base": file_id, "seq": seq, "data": data})
         version = bump_version(company_id)
     except BaseException:
         forget(company_id)  # the rows written in place are not stored: read the company afresh
@@ -271,7 +327,6 @@ def publish(snapshot: Snapshot) -> object:
     with _cache_lock:
         _cache[snapshot.company_id] = _Cached(file_id, company.data_version, -1, snapshot)
     prune(snapshot.company_id, keep=file_id)
-    _deltas().delete_many({"company_id": snapshot.company_id, "base": {"$ne": file_id}})
     return file_id
 
 

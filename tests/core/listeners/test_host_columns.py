@@ -28,7 +28,7 @@ def _in_memory() -> snapshot.Snapshot:
     """The station's snapshot read whole from its file in MongoDB, nothing from the host's disk."""
     file_id = get_db().companies.find_one({"company_id": 1})["snapshot_file"]
     stream = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(file_id)
-    return snapshot._unpacked(stream.read(), stream.metadata)
+    return snapshot._read(stream.read(), stream.metadata)
 
 
 def _copies() -> list:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import gridfs
 import pytest
 from bson import json_util
 
@@ -14,7 +15,7 @@ from core.listeners.suppression import SuppressionList
 from core.privacy.erasure import erase_listener
 from core.privacy.models import AuditEntry
 from core.segmentation.runs import segment_company
-from tests.factories import make_listener
+from tests.factories import JSON, make_listener
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
@@ -30,7 +31,7 @@ def everything_stored() -> bytes:
     db, dump = get_db(), []
     for name in db.list_collection_names():
         for doc in db[name].find():
-            dump.append(json_util.dumps(doc).encode())
+            dump.append(json_util.dumps(doc, json_options=JSON).encode())
             if "data" in doc and isinstance(doc["data"], bytes):
                 dump.append(doc["data"])
     return b"\n".join(dump).lower()
@@ -58,6 +59,20 @@ def test_traces_are_found_before_erasure(person):
 def test_nothing_personal_is_left_anywhere_after_erasure(person):
     erase_listener(1, person, SECRET)
     assert personal_traces(everything_stored()) == []
+
+
+def test_a_backup_of_the_snapshot_taken_before_erasure_reads_nothing_afterwards(person):
+    """The listener's row is in the snapshot file and its copies; erasure publishes a file without it and destroys
+    the key the older one was sealed under."""
+    files = get_db()[f"{snapshot.BUCKET}.files"]
+    backup = [(gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(f["_id"]).read(), f["metadata"])
+              for f in files.find()]
+    assert [snapshot._read(data, metadata).row_of(person) is not None for data, metadata in backup] == [True]
+    erase_listener(1, person, SECRET)
+    for data, metadata in backup:
+        with pytest.raises(LookupError):
+            snapshot._read(data, metadata)
+    assert snapshot.current(1).row_of("27820000001") is not None
 
 
 def test_behaviour_is_kept_under_a_pseudonym(person):

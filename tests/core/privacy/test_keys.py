@@ -10,7 +10,8 @@ import threading
 import pytest
 from pymongo import MongoClient, monitoring
 
-from core.privacy.keys import MasterKeyError, master_key
+from core.db.vault import MasterKeyError, Vault, master_key
+from core.privacy.keys import Keys
 
 pytestmark = pytest.mark.db
 
@@ -50,12 +51,11 @@ def vault(mongodb_uri):
     client.close()
 
 
-def keys_of(vault, master: bytes = MASTER, secret: str = "test-secret"):
-    from core.privacy.keys import Keys
-
-    keys = Keys(vault, master, secret)
-    keys.ensure_indexes()
-    return keys
+def keys_of(vault, master: bytes = MASTER, secret: str = "test-secret") -> Keys:
+    """A process's listener keys over this vault collection."""
+    store = Vault(vault, master)
+    store.ensure_indexes()
+    return Keys(store, secret)
 
 
 def test_sealed_values_read_back_in_order_and_nothing_plain_is_stored(vault):
@@ -101,15 +101,15 @@ def test_a_destroyed_key_is_final_for_a_process_that_read_it_before(vault):
 def test_a_key_destroyed_while_a_call_reads_leaves_that_listener_unread_and_the_others_read(vault, monkeypatch):
     keys = keys_of(vault)
     sealed = keys.seal(1, {"27821234567": THANDI, "27831112222": SIPHO})
-    looked = keys._io.present
+    looked = keys.vault._io.present
 
     def looked_then_destroyed(key_ids):
         found = looked(key_ids)
-        keys._io.forget()  # the eraser's delete lands between the look and the decryption
+        keys.vault._io.forget()  # the eraser's delete lands between the look and the decryption
         keys_of(vault).destroy(1, ["27821234567"])
         return found
 
-    monkeypatch.setattr(keys._io, "present", looked_then_destroyed)
+    monkeypatch.setattr(keys.vault._io, "present", looked_then_destroyed)
     assert keys.unseal([sealed["27821234567"], sealed["27831112222"]]) == [None, SIPHO]
 
 
@@ -164,3 +164,11 @@ def test_without_one_a_key_file_is_made_once_for_its_owner_only(tmp_path):
     path.write_bytes(b"short")
     with pytest.raises(MasterKeyError, match="5 bytes"):
         master_key(None, tmp_path / "data")
+
+
+def test_a_vault_refuses_another_master_key_than_its_keys_were_made_under(vault):
+    Vault(vault, MASTER).check()  # an empty vault takes any key
+    keys_of(vault).seal(1, {"27821234567": THANDI})
+    Vault(vault, MASTER).check()
+    with pytest.raises(MasterKeyError, match="not the one the key vault"):
+        Vault(vault, os.urandom(96)).check()
