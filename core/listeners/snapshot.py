@@ -180,14 +180,26 @@ def _from_arrays(stream, metadata: dict, file_id) -> Snapshot:
 
 
 def _read(data: bytes, metadata: dict, file_id=None) -> Snapshot:
-    """A stored file or delta: sealed, or plain as files were written before sealing (their vocabulary beside them
-    in `metadata`; the next publish seals the company's snapshot)."""
-    if not is_envelope(data):
-        return _from_arrays(io.BytesIO(data), metadata, file_id)
-    blob = key_vault().unseal_bytes(data)
-    if blob is None:
-        raise LookupError(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
-    return _unpacked(blob, file_id)
+    """A stored file or delta (`_read_all`)."""
+    return _read_all([(data, metadata)], file_id)[0]
+
+
+def _read_all(stored: list[tuple[bytes, dict]], file_id=None) -> list[Snapshot]:
+    """Stored files or deltas, their keys unsealed together: sealed, or plain as they were written before sealing
+    (their vocabulary beside them in the metadata; the next publish seals the company's snapshot). LookupError when
+    a key was destroyed (the file was replaced meanwhile)."""
+    sealed = [data for data, _ in stored if is_envelope(data)]
+    blobs = iter(key_vault().unseal_bytes(sealed) if sealed else [])
+    read = []
+    for data, metadata in stored:
+        if not is_envelope(data):
+            read.append(_from_arrays(io.BytesIO(data), metadata, file_id))
+            continue
+        blob = next(blobs)
+        if blob is None:
+            raise LookupError(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
+        read.append(_unpacked(blob, file_id))
+    return read
 
 
 def key_name(company_id: int, file_id) -> str:
@@ -291,7 +303,7 @@ def _with_deltas(base: Snapshot, file_id, after: int) -> tuple[Snapshot, int]:
     found = list(_deltas().find(query, {"_id": 0}).sort("seq", 1))
     if not found:
         return base, after
-    rows = latest_rows(concat([_read(doc["data"], doc) for doc in found]))
+    rows = latest_rows(concat(_read_all([(doc["data"], doc) for doc in found])))
     return splice_in_place(base, rows), found[-1]["seq"]
 
 

@@ -98,7 +98,7 @@ def test_a_snapshot_written_before_churn_reads_it_as_absent(station):
 
     old = snapshot.current(1)
     old.cols.pop("churn"), old.cols.pop("churn_level"), old.vocab.pop("churn_level")
-    read = _unpacked(*_packed(old))
+    read = _unpacked(_packed(old))
     assert np.isnan(read.cols["churn"]).all() and (read.cols["churn_level"] == -1).all()
 
 
