@@ -230,16 +230,17 @@ def load(file_id) -> Snapshot:
 
 
 def prune(company_id: int, keep) -> None:
-    """Delete the company's snapshot files other than `keep`, the deltas written on them, and their keys: a copy of
-    any of them (a backup) is unreadable from then on."""
+    """Destroy the keys of the company's snapshot files other than `keep` and of the deltas written on them, then
+    delete them: a copy of any of them (a backup) is unreadable from then on. Keys first, so that a prune cut short
+    leaves files nobody can read, which the next prune deletes, rather than keys nobody would destroy."""
     fs = gridfs.GridFSBucket(get_db(), BUCKET)
     stale_files = {"metadata.company_id": company_id, "_id": {"$ne": keep}}
     stale = [doc["_id"] for doc in get_db()[f"{BUCKET}.files"].find(stale_files, {"_id": 1})]
     stale_bases = _deltas().distinct("base", {"company_id": company_id, "base": {"$ne": keep}})
+    key_vault().destroy({key_name(company_id, file_id) for file_id in [*stale, *stale_bases]})
     for file_id in stale:
         fs.delete(file_id)
     _deltas().delete_many({"company_id": company_id, "base": {"$ne": keep}})
-    key_vault().destroy({key_name(company_id, file_id) for file_id in [*stale, *stale_bases]})
 
 
 @dataclass(frozen=True)

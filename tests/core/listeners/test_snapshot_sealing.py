@@ -114,3 +114,17 @@ def test_a_reader_whose_file_is_replaced_while_it_reads_gets_the_newer_one(stati
     snap = snapshot.current(1)
     assert published and snapshot.version(1, snap)[0] == published[0] != station
     assert snap.cols["name"][snap.row_of("27829876543")] == b"nomvula dlamini"
+
+
+def test_a_prune_cut_short_has_already_made_the_old_file_unreadable(station, monkeypatch):
+    def cut_short(self, file_id):
+        raise OSError("the process died here")
+
+    newer = snapshot.save(snapshot.current(1))
+    monkeypatch.setattr(gridfs.GridFSBucket, "delete", cut_short)
+    with pytest.raises(OSError):
+        snapshot.prune(1, keep=newer)
+    data, metadata = stored_file(station)  # still there: the next prune deletes it
+    with pytest.raises(LookupError):
+        snapshot._read(data, metadata)
+    assert snapshot.load(newer).row_of("27829876543") is not None
