@@ -1,9 +1,11 @@
-"""CLI: `purge`, the rewrite of the database files that makes every erasure reach the disk at once."""
+"""CLI: `purge`, the rewrite of the database files that makes every erasure reach the disk at once; `encrypt`, the
+sealing in place of what stations stored before sealing was built."""
 from __future__ import annotations
 
 import click
 from flask import current_app
 
+from core.privacy.encrypt import encrypt_stations
 from core.privacy.purge import purge
 
 
@@ -21,4 +23,12 @@ def purge_command():
                    "does not promise that old bytes are gone (see the README).")
 
 
-COMMANDS = [purge_command]
+@click.command("encrypt")
+def encrypt_command():
+    """Seal what every station still holds plain (its snapshot); started again after a stop, it goes on where it
+    stopped."""
+    done = encrypt_stations(click.echo)
+    click.echo(f"Sealed {len(done['sealed'])} stations; {len(done['already'])} were sealed already.")
+
+
+COMMANDS = [purge_command, encrypt_command]

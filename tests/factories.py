@@ -1,12 +1,19 @@
 """Test data factories: listeners and their interactions written straight to the stores, as an import would."""
 from __future__ import annotations
 
+import io
+
+import gridfs
+import numpy as np
 from bson import json_util
 from bson.binary import UuidRepresentation
 
+from core.db.connection import get_db
+from core.listeners import snapshot
 from core.listeners.events import batch_document
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.companies import ensure_company
+from core.stations.models import Company
 
 JSON = json_util.DEFAULT_JSON_OPTIONS.with_options(uuid_representation=UuidRepresentation.STANDARD)
 """How tests dump stored documents as JSON: the key vault's ids are UUIDs (core.db.vault)."""
@@ -37,3 +44,17 @@ def add_interactions(company_id: int, originator: str, events: list[dict], impor
         [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
         [e["message"] for e in events],
         [f"{import_id}:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)]))
+
+
+def plain_snapshot_file(company_id: int = 1):
+    """The company's current snapshot written again as files were before sealing (a plain npz, its vocabulary in the
+    metadata) and made current; returns its id."""
+    old = snapshot.current(company_id)
+    buffer = io.BytesIO()
+    np.savez(buffer, **old.cols)
+    metadata = {"company_id": company_id, "vocab": {k: list(v) for k, v in old.vocab.items()}, "meta": old.meta}
+    file_id = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).upload_from_stream(
+        f"company-{company_id}", buffer.getvalue(), metadata=metadata)
+    Company.objects(company_id=company_id).update(set__snapshot_file=file_id, inc__data_version=1)
+    snapshot.clear_cache()
+    return file_id

@@ -343,6 +343,16 @@ def publish(snapshot: Snapshot) -> object:
     return file_id
 
 
+def stored_plain(company_id: int) -> bool:
+    """Whether the company's current file, or a delta on it, was written before sealing (its vocabulary beside
+    it): what `flask --app wsgi encrypt` seals."""
+    company = Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}
+    file_id = company.get("snapshot_file")
+    stored = get_db()[f"{BUCKET}.files"].find_one({"_id": file_id}, {"metadata.sealed": 1}) if file_id else None
+    plain_file = stored is not None and not (stored.get("metadata") or {}).get("sealed")
+    return plain_file or _deltas().count_documents({"company_id": company_id, "vocab": {"$exists": True}}) > 0
+
+
 def forget(company_id: int) -> None:
     """Drop this process's copy of one company (the next read loads it again)."""
     with _cache_lock:

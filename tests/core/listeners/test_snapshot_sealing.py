@@ -2,8 +2,6 @@
 file replaces one, a copy of the old one (a backup) is unreadable."""
 from __future__ import annotations
 
-import io
-
 import gridfs
 import numpy as np
 import pytest
@@ -12,7 +10,7 @@ from core.db.connection import get_db, key_vault
 from core.listeners import snapshot
 from core.segmentation.runs import segment_company
 from core.stations.models import Company
-from tests.factories import make_listener
+from tests.factories import make_listener, plain_snapshot_file
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
@@ -86,19 +84,14 @@ def test_once_a_newer_file_is_published_a_copy_of_the_old_one_and_its_deltas_rea
 
 
 def test_a_file_written_before_sealing_still_reads_and_the_next_publish_seals_it(station):
-    old = snapshot.current(1)
-    buffer = io.BytesIO()
-    np.savez(buffer, **old.cols)
-    metadata = {"company_id": 1, "vocab": {k: list(v) for k, v in old.vocab.items()}, "meta": old.meta}
-    legacy = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).upload_from_stream("company-1", buffer.getvalue(),
-                                                                                metadata=metadata)
-    Company.objects(company_id=1).update(set__snapshot_file=legacy, inc__data_version=1)
-    snapshot.clear_cache()
+    plain_snapshot_file(1)
+    assert snapshot.stored_plain(1)
     assert snapshot.current(1).labels("location")[snapshot.current(1).row_of("27829876543")] == "Bloemfontein"
     segment_company(1, NOW)
     data, metadata = stored_file(Company.objects.get(company_id=1).snapshot_file)
     assert plain_in(data + str(metadata).encode()) == []
     assert get_db()[f"{snapshot.BUCKET}.files"].count_documents({}) == 1
+    assert not snapshot.stored_plain(1)
 
 
 def test_a_reader_whose_file_is_replaced_while_it_reads_gets_the_newer_one(station, monkeypatch):

@@ -1,0 +1,72 @@
+"""`flask --app wsgi encrypt`: what stations stored before sealing is sealed in place, station by station, and a run
+cut short goes on where it stopped."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from core.db.connection import get_db
+from core.listeners import snapshot
+from core.privacy import encrypt
+from core.segmentation.runs import segment_company
+from core.stations.companies import bump_version
+from core.stations.models import Company
+from tests.factories import make_listener, plain_snapshot_file
+from tests.memory import NOW, event
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def stations(app):
+    """Two stations whose snapshots were written before sealing; the second also has a plain delta on its file."""
+    for company_id, name in ((1, "Nomvula Dlamini"), (2, "Pieter van Wyk")):
+        make_listener(company_id, f"2782987654{company_id}", [event(1)], name=name, location="Bloemfontein")
+        segment_company(company_id, NOW)
+        plain_snapshot_file(company_id)
+    changed = snapshot.current(2).take(np.array([0]))
+    buffer = io.BytesIO()
+    np.savez(buffer, **changed.cols)
+    get_db().snapshot_deltas.insert_one({"company_id": 2, "base": Company.objects.get(company_id=2).snapshot_file,
+                                         "seq": bump_version(2), "data": buffer.getvalue(), "meta": changed.meta,
+                                         "vocab": {k: list(v) for k, v in changed.vocab.items()}})
+    snapshot.clear_cache()
+
+
+def everything_in_gridfs_and_deltas() -> bytes:
+    db = get_db()
+    return b"".join([*(bytes(c["data"]) for c in db[f"{snapshot.BUCKET}.chunks"].find()),
+                     *(str(f.get("metadata")).encode() for f in db[f"{snapshot.BUCKET}.files"].find()),
+                     *(str(d).encode() for d in db.snapshot_deltas.find())]).lower()
+
+
+def test_every_plain_station_is_sealed_and_reads_the_same(stations, runner):
+    before = {c: snapshot.current(c).cols["name"].tolist() for c in (1, 2)}
+    assert b"bloemfontein" in everything_in_gridfs_and_deltas()
+    result = runner.invoke(args=["encrypt"])
+    assert result.exit_code == 0, result.output
+    assert "Sealed 2 stations; 0 were sealed already." in result.output
+    stored = everything_in_gridfs_and_deltas()
+    assert [v for v in (b"bloemfontein", b"nomvula", b"pieter") if v in stored] == []
+    assert not snapshot.stored_plain(1) and not snapshot.stored_plain(2)
+    snapshot.clear_cache()
+    assert {c: snapshot.current(c).cols["name"].tolist() for c in (1, 2)} == before
+
+
+def test_a_run_cut_short_goes_on_where_it_stopped(stations, monkeypatch):
+    published = snapshot.publish
+
+    def dies_at_the_second_station(snap):
+        if snap.company_id == 2:
+            raise KeyboardInterrupt("killed")
+        return published(snap)
+
+    monkeypatch.setattr(snapshot, "publish", dies_at_the_second_station)
+    with pytest.raises(KeyboardInterrupt):
+        encrypt.encrypt_stations()
+    assert not snapshot.stored_plain(1) and snapshot.stored_plain(2)
+    monkeypatch.setattr(snapshot, "publish", published)
+    assert encrypt.encrypt_stations() == {"sealed": [2], "already": [1]}
+    assert encrypt.encrypt_stations() == {"sealed": [], "already": [1, 2]}
