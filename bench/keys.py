@@ -36,11 +36,12 @@ def per_listener_ms(work, count: int) -> tuple[float, object]:
 def measure(client, size: int) -> dict:
     """One row: a fresh vault, the listeners sealed, read and one destroyed."""
     from core.db import vault as module
+    from core.db.master_key import MASTER_KEY_BYTES
     from core.privacy.keys import Keys
 
     client.drop_database("bench_keys")
     vault = client.bench_keys.datakeys
-    master = os.urandom(module.MASTER_KEY_BYTES)
+    master = os.urandom(MASTER_KEY_BYTES)
     keys = Keys(module.Vault(vault, master), "bench-secret")
     keys.vault.ensure_indexes()
     plain = values(size)

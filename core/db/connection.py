@@ -13,7 +13,8 @@ from pymongo.errors import ConnectionFailure
 
 from core.config import Settings
 from core.db import embedded, quirks
-from core.db.vault import Vault, master_key
+from core.db.master_key import master_key
+from core.db.vault import Vault
 from core.errors import DatabaseUnavailable
 
 ALIASES = ("default",)

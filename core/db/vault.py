@@ -18,13 +18,11 @@ its cryptography through Python callbacks here (the wheel's library has none bui
 """
 from __future__ import annotations
 
-import base64
 import os
 import struct
 import threading
 import uuid
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 import bson
 from bson.binary import STANDARD, Binary
@@ -39,10 +37,9 @@ from pymongocrypt.synchronous.auto_encrypter import AutoEncrypter
 from pymongocrypt.synchronous.explicit_encrypter import ExplicitEncrypter
 from pymongocrypt.synchronous.state_machine import MongoCryptCallback
 
+from core.db.master_key import MasterKeyError
 from core.db.quirks import IN_CHUNK, KEY_VAULT_INDEX, find_keys, insert_all
 
-MASTER_KEY_BYTES = 96  # what libmongocrypt's local provider takes
-MASTER_KEY_FILE = "master.key"
 ALGORITHM = "AEAD_AES_256_CBC_HMAC_SHA_512-Random"
 DUPLICATE_KEY = 11000  # a name another process gave its key first
 UNSEAL_CHUNK = 1000  # sealed values decrypted together: one look-up of their keys
@@ -56,44 +53,6 @@ kept ten minutes, 0.68 ms each with this. Keys are not reused from it anyway: ev
 (`_Callback.present`), so that a key destroyed by another process is final at once."""
 _OPTIONS = CodecOptions(uuid_representation=STANDARD)
 _RAW = CodecOptions(document_class=RawBSONDocument, uuid_representation=STANDARD)
-
-
-class MasterKeyError(RuntimeError):
-    """The master key is missing, unreadable or of the wrong length: nothing personal can be read or written."""
-
-
-def master_key(env_value: str | None, data_dir: Path) -> bytes:
-    """The local master key: MASTER_KEY (base64 of 96 bytes) when set, else DATA_DIR's key file, made on first use
-    readable by its owner only. A key file outside the database's backups is what an operator keeps safe."""
-    if env_value:
-        try:
-            key = base64.b64decode(env_value, validate=True)
-        except ValueError as error:
-            raise MasterKeyError("MASTER_KEY is not base64") from error
-        return _checked(key, "MASTER_KEY")
-    path = data_dir / MASTER_KEY_FILE
-    if not path.exists():
-        _create_key_file(path)
-    return _checked(path.read_bytes(), str(path))
-
-
-def _checked(key: bytes, where: str) -> bytes:
-    if len(key) != MASTER_KEY_BYTES:
-        raise MasterKeyError(f"{where} holds {len(key)} bytes; a master key is {MASTER_KEY_BYTES}")
-    return key
-
-
-def _create_key_file(path: Path) -> None:
-    """Write a new random key, readable by its owner only; a process that loses the race keeps the winner's."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return
-    with os.fdopen(fd, "wb") as file:
-        file.write(os.urandom(MASTER_KEY_BYTES))
-        file.flush()
-        os.fsync(file.fileno())
 
 
 class _Callback(MongoCryptCallback):
@@ -223,21 +182,31 @@ class Vault:
         return sum(self.collection.delete_many({"keyAltNames": {"$in": names[i:i + IN_CHUNK]}}).deleted_count
                    for i in range(0, len(names), IN_CHUNK))
 
+    def new_content_key(self, name: str) -> tuple[bytes, Binary]:
+        """A random content key for `encrypted`, and the same sealed under the key `name`: many values sealed
+        together (a file, a group of texts) cost one pass through libmongocrypt, not one each."""
+        content_key = AESGCM.generate_key(bit_length=256)
+        return content_key, self.seal({name: Binary(content_key)})[name]
+
+    def open_content_keys(self, sealed_keys: Iterable[bytes | None]) -> list[bytes | None]:
+        """The content keys sealed by `new_content_key`, in order, unsealed together; None where the key that
+        sealed one was destroyed."""
+        opened = self.unseal(None if k is None else Binary(bytes(k), ENCRYPTED_SUBTYPE) for k in sealed_keys)
+        return [None if key is None else bytes(key) for key in opened]
+
     def seal_bytes(self, name: str, data: bytes) -> bytes:
         """`data` as an envelope: encrypted under a content key of its own, itself sealed under the key `name`."""
-        content_key, nonce = AESGCM.generate_key(bit_length=256), os.urandom(NONCE_BYTES)
-        sealed_key = bytes(self.seal({name: Binary(content_key)})[name])
-        return b"".join((ENVELOPE, struct.pack(">I", len(sealed_key)), sealed_key, nonce,
-                         AESGCM(content_key).encrypt(nonce, data, ENVELOPE)))
+        content_key, sealed_key = self.new_content_key(name)
+        return b"".join((ENVELOPE, struct.pack(">I", len(sealed_key)), bytes(sealed_key),
+                         encrypted(content_key, data, ENVELOPE)))
 
     def unseal_bytes(self, envelopes: Iterable[bytes]) -> list[bytes | None]:
         """What `seal_bytes` sealed, in order, their content keys unsealed together (one look-up of their data keys:
         a process reading a station's deltas reads hundreds); None where the key was destroyed. Altered bytes fail
         loudly (InvalidTag)."""
         parts = [_parts(envelope) for envelope in envelopes]
-        content_keys = self.unseal(sealed_key for sealed_key, _, _ in parts)
-        return [None if key is None else AESGCM(bytes(key)).decrypt(nonce, body, ENVELOPE)
-                for key, (_, nonce, body) in zip(content_keys, parts)]
+        content_keys = self.open_content_keys(sealed_key for sealed_key, _ in parts)
+        return [None if key is None else decrypted(key, body, ENVELOPE) for key, (_, body) in zip(content_keys, parts)]
 
     def _key_ids(self, names: Iterable[str]) -> dict[str, uuid.UUID]:
         names = list(names)
@@ -292,12 +261,22 @@ def is_envelope(data: bytes) -> bool:
     return data[:len(ENVELOPE)] == ENVELOPE
 
 
-def _parts(envelope: bytes) -> tuple[Binary, bytes, memoryview]:
-    """An envelope's sealed content key, nonce and encrypted body."""
+def encrypted(content_key: bytes, data: bytes, bound_to: bytes = b"") -> bytes:
+    """`data` under a content key (AES-256-GCM, a random nonce in front), authenticated with `bound_to`."""
+    nonce = os.urandom(NONCE_BYTES)
+    return nonce + AESGCM(content_key).encrypt(nonce, data, bound_to)
+
+
+def decrypted(content_key: bytes, sealed, bound_to: bytes = b"") -> bytes:
+    """What `encrypted` sealed; InvalidTag when altered, or sealed under another key or binding."""
+    sealed = memoryview(sealed)
+    return AESGCM(content_key).decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], bound_to)
+
+
+def _parts(envelope: bytes) -> tuple[bytes, memoryview]:
+    """An envelope's sealed content key, and its body (`encrypted`)."""
     if not is_envelope(envelope):
         raise ValueError("not a sealed envelope")
     size = struct.unpack_from(">I", envelope, len(ENVELOPE))[0]
     start = len(ENVELOPE) + 4
-    nonce_at = start + size
-    body = memoryview(envelope)[nonce_at + NONCE_BYTES:]
-    return Binary(envelope[start:nonce_at], ENCRYPTED_SUBTYPE), envelope[nonce_at:nonce_at + NONCE_BYTES], body
+    return envelope[start:start + size], memoryview(envelope)[start + size:]

@@ -10,7 +10,8 @@ import threading
 import pytest
 from pymongo import MongoClient, monitoring
 
-from core.db.vault import MasterKeyError, Vault, master_key
+from core.db.master_key import MasterKeyError, master_key
+from core.db.vault import Vault
 from core.privacy.keys import Keys
 
 pytestmark = pytest.mark.db
