@@ -25,10 +25,12 @@ def station_texts() -> list[str]:
     from core import startup
     from core.config import Settings
     from core.search.models import ListenerEmbedding
+    from core.search.sealed_texts import opened
 
     startup.start(Settings(data_dir=DATA.resolve(), database_name="bench_search_quality", auto_embed=False))
-    return [d["text"] for d in ListenerEmbedding._get_collection().find({"company_id": COMPANY}, {"text": 1})
-            if d.get("text")]
+    stored = list(ListenerEmbedding._get_collection().find({"company_id": COMPANY},
+                                                          {"text": 1, "sealed_text": 1, "text_group": 1}))
+    return [text for text in opened(stored) if text]
 
 
 def measure(listeners: int) -> dict:

@@ -80,10 +80,11 @@ def _seeded_texts(seeded) -> list[str]:
     """The text the service stores for each seeded listener, in the snapshot's order."""
     from core.search import vectors
     from core.search.models import ListenerEmbedding
+    from core.search.sealed_texts import opened
 
     vectors.refresh_embeddings(COMPANY)
-    stored = {d["originator"]: d.get("text") or ""
-              for d in ListenerEmbedding._get_collection().find({"company_id": COMPANY}, {"text": 1, "originator": 1})}
+    docs = list(ListenerEmbedding._get_collection().find({"company_id": COMPANY}))
+    stored = {d["originator"]: text for d, text in zip(docs, opened(docs))}
     return [stored.get(o, "") for o in seeded.originators.tolist()]
 
 

@@ -1,5 +1,6 @@
-"""Sealing in place what a station stored before sealing was built (`flask --app wsgi encrypt`): today its snapshot
-file and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is.
+"""Sealing in place what a station stored before sealing was built (`flask --app wsgi encrypt`): its snapshot file
+and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is; and the
+texts stored with its vectors (core.search.sealed_texts).
 Station by station, each under its segment lease; a station already sealed is skipped, so a run cut short (a kill,
 a deploy) resumes where it stopped when started again. Copies made before (backups, the oplog) stay plain until they
 expire.
@@ -9,20 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.listeners import snapshot
+from core.search import sealed_texts
+from core.search.vectors import WRITE_BATCH
 from core.segmentation.runs import segment_lease
 from core.stations.companies import list_companies
 
 
 def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
-    """Seal every station's plain snapshot; {"sealed": [company ids], "already": [company ids]}."""
+    """Seal every station's plain snapshot and texts; {"sealed": [company ids], "already": [company ids]}."""
     done: dict[str, list[int]] = {"sealed": [], "already": []}
     for company in list_companies():
         company_id = company.company_id
         with segment_lease(company_id):
-            if not snapshot.stored_plain(company_id):
-                done["already"].append(company_id)
-                continue
-            snapshot.publish(snapshot.current(company_id))
-        done["sealed"].append(company_id)
-        said(f"Station {company_id}: snapshot sealed")
+            plain = snapshot.stored_plain(company_id)
+            if plain:
+                snapshot.publish(snapshot.current(company_id))
+        texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
+        sealed = ["snapshot"] * plain + [f"{texts:,} texts"] * bool(texts)
+        done["sealed" if sealed else "already"].append(company_id)
+        if sealed:
+            said(f"Station {company_id}: {' and '.join(sealed)} sealed")
     return done

@@ -11,6 +11,7 @@ import ctypes
 from core.db import ahead
 from core.db.quirks import by_seq
 from core.listeners import snapshot
+from core.search import sealed_texts
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
 from core.search.index import VectorIndex
@@ -43,7 +44,8 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
         read = 0
         if found.seq < index.seq:
             stored = by_seq(ListenerEmbedding._get_collection(), {"company_id": company_id, "model": model.name},
-                            found.seq, index.seq, {"_id": 0, "originator": 1, "text": 1})
+                            found.seq, index.seq,
+                            {"_id": 0, "originator": 1, "text": 1, "sealed_text": 1, "text_group": 1})
             for docs in ahead.batches(stored, PUT_EVERY):  # the next batch read while this one is tokenised
                 _put(found, index, docs)
                 read += len(docs)
@@ -66,14 +68,14 @@ def _freed_to_the_system() -> None:
 def _put(found: LexicalIndex, index: VectorIndex, docs: list[dict]) -> None:
     """Put these stored texts in at their listeners' vector ids, and empty the ids they held before."""
     ids, texts, said, dead = [], [], [], []
-    for doc in docs:
+    for doc, text in zip(docs, sealed_texts.opened(docs)):
         at, was = index.current.get(doc["originator"]), found.where.get(doc["originator"])
         if was is not None and was != at:
             dead.append(was)
         if at is not None:
             ids.append(at)
-            texts.append(lexical_document(doc.get("text") or ""))
-            said.append(said_in(doc.get("text") or ""))
+            texts.append(lexical_document(text))
+            said.append(said_in(text))
             found.where[doc["originator"]] = at
     found.put(ids, texts, dead, said)
 

@@ -2,7 +2,17 @@
 index from (core.search.index), so that any node can rebuild it and nothing is lost with an index file."""
 from __future__ import annotations
 
-from mongoengine import BinaryField, DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
+from mongoengine import (
+    BinaryField,
+    DateTimeField,
+    DictField,
+    Document,
+    FloatField,
+    IntField,
+    ListField,
+    ObjectIdField,
+    StringField,
+)
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -18,13 +28,30 @@ class ListenerEmbedding(Document):
     model = StringField(required=True)  # "<provider>:<model>", one index per company and model
     originator = StringField(required=True)
     text_hash = StringField(required=True)
-    text = StringField()  # what was embedded: the lexical index's document (core.search.lexical); goes with erasure
+    # What was embedded, the lexical index's document (core.search.lexical), sealed under its group's content key
+    # (core.search.sealed_texts); `text_groups`: every group a text of the listener was sealed in, destroyed with
+    # erasure. `text`: the plain text of documents written before sealing (`flask --app wsgi encrypt` seals them).
+    sealed_text = BinaryField()
+    text_group = ObjectIdField()
+    text_groups = ListField(ObjectIdField())
+    text = StringField()
     vector = BinaryField(required=True)  # float32, L2-normalised
     seq = IntField(required=True)
     updated_at = DateTimeField(default=utcnow)
     meta = {"collection": "listener_embeddings",
             "indexes": [{"fields": ["company_id", "model", "originator"], "unique": True},
-                        ("company_id", "model", "seq")]}
+                        ("company_id", "model", "seq"), ("company_id", "text_group")]}
+
+
+@stored
+class TextKey(Document):
+    """The content key of one group of stored texts, sealed under the group's data key (core.db.vault): destroying
+    that data key makes every copy of the group's texts unreadable."""
+
+    group = ObjectIdField(primary_key=True)
+    company_id = IntField(required=True)
+    key = BinaryField(required=True)
+    meta = {"collection": "text_keys"}
 
 
 @stored

@@ -10,7 +10,8 @@ Listeners are embedded when their text changes: after every segmentation run (fu
 batch or an erasure) the touched listeners are queued for a worker process (`schedule_refresh`, which `core.startup`
 hooks onto the runs), which rebuilds their texts and embeds only the changed ones (`refresh_embeddings`). Erasure
 deletes the listener's vector at once, and a search only ever returns listeners the current snapshot can show
-(never an erased one, whatever an index file still holds).
+(never an erased one, whatever an index file still holds). The texts stored with the vectors are sealed a write at a
+time (core.search.sealed_texts); erasure seals the others of its groups again and destroys the groups' keys.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from core.db.quirks import IN_CHUNK, by_seq, find_by_originator
 from core.listeners import snapshot
 from core.listeners.models import Listener
 from core.search import index as faiss_index
-from core.search import lexical_store, progress
+from core.search import lexical_store, progress, sealed_texts
 from core.search.composed import listener_vectors, text_hash
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
@@ -133,12 +134,14 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     (core.db.quirks.find_by_originator)."""
     last = _seqs(company_id, model, len(originators))
     now, first = utcnow(), last - len(originators) + 1
+    group, sealed = sealed_texts.sealed(company_id, texts)
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
-                  {"$set": {"text_hash": text_hash(t), "text": t, "vector": np.asarray(v, dtype=np.float32).tobytes(),
-                            "seq": first + i, "updated_at": now}}, upsert=True)
-        for i, (o, t, v) in enumerate(zip(originators, texts, vectors))], ordered=False)
-    _drop_erased(company_id, model, originators, population)
+                  {"$set": {"text_hash": text_hash(t), "sealed_text": s, "text_group": group,
+                            "vector": np.asarray(v, dtype=np.float32).tobytes(), "seq": first + i, "updated_at": now},
+                   "$unset": {"text": ""}, "$addToSet": {"text_groups": group}}, upsert=True)
+        for i, (o, t, s, v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
+    _drop_erased(company_id, model, originators, population, group)
 
 
 def _seqs(company_id: int, model: str, count: int) -> int:
@@ -149,22 +152,26 @@ def _seqs(company_id: int, model: str, count: int) -> int:
         return_document=ReturnDocument.AFTER)["seq"]
 
 
-def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None) -> None:
-    """Delete what was just written for listeners erased meanwhile: a refresh that read a listener before its
-    erasure may write its vector after the erasure deleted it (erasure renames the listener first, so whoever
-    writes after it finds the name gone here)."""
+def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None,
+                 group) -> None:
+    """Delete what was just written (sealed in `group`) for listeners erased meanwhile, and seal the others' texts
+    again without them: a refresh that read a listener before its erasure may write its vector after the erasure
+    deleted it (erasure renames the listener first, so whoever writes after it finds the name gone here)."""
     present = {doc["originator"] for doc in find_by_originator(Listener._get_collection(), company_id, originators,
                                                                {"originator": 1}, population=population)}
     gone = [o for o in originators if o not in present]
     if gone:
         ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,
                                                         "originator": {"$in": gone}})
+        sealed_texts.seal_again(company_id, [group], _write, WRITE_BATCH)
 
 
 def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
     """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
     erasure hook)."""
+    groups = sealed_texts.groups_of(company_id, originator)
     deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
+    sealed_texts.seal_again(company_id, groups, _write, WRITE_BATCH)
     models = [model for company, model in list(_indexes) if company == company_id]
     for model in models:
         with _locks((company_id, model)):

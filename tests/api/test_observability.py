@@ -64,7 +64,7 @@ def test_ready_means_the_first_search_reads_no_text_again(client, app):
     vectors.refresh_embeddings(1)
     vectors.forget_indexes()
     assert client.get("/health/ready").status_code == 200
-    ListenerEmbedding.objects(company_id=1).update(set__text="")  # read again now, the words would be gone
+    ListenerEmbedding.objects(company_id=1).update(unset__sealed_text=True)  # read again now, the words would be gone
     lexical = lexical_store.current_lexical(1, vectors.current_index(1))
     assert lexical.shares("Jerusalema").max() > 0
 

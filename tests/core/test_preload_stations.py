@@ -37,7 +37,8 @@ def test_a_worker_forked_after_the_preload_searches_by_words_without_reading_the
     assert not connection.ping()  # no client crosses the fork
 
     startup.start(session_connection)  # the worker's own connection, as create_app makes it
-    ListenerEmbedding._get_collection().update_many({}, {"$unset": {"text": ""}})  # a worker that read them finds none
+    # a worker that read the texts now would find none
+    ListenerEmbedding._get_collection().update_many({}, {"$unset": {"sealed_text": ""}})
     found = lexical_store.current_lexical(1, vectors.current_index(1))
     assert np.count_nonzero(found.shares("Jerusalema")) == 1
     assert found.said_of(np.arange(3)) != ["", "", ""]

@@ -1,0 +1,109 @@
+"""The texts stored with the vectors (what each listener said, their traits), sealed a group at a time.
+
+Every write of vectors (up to core.search.vectors.WRITE_BATCH listeners) seals its texts under a content key of its
+own, itself sealed under a data key per group (core.db.vault): one pass through libmongocrypt per thousand texts, and
+AES-GCM in C for each text, so that reading a station's texts costs next to nothing more (a data key per listener
+costs 0.64 ms a listener to read, about a minute at 100,000). Each stored document lists every group a text of its
+listener was ever sealed in (`text_groups`). Erasing a listener writes again, under new groups, the texts of the
+others still sealed in those groups, then destroys the groups' keys: every copy of the listener's texts, in the oplog
+or a backup, is unreadable from then on.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from bson import Binary, ObjectId
+from pymongo import UpdateOne
+
+from core.db import ahead
+from core.db.connection import key_vault
+from core.db.quirks import IN_CHUNK
+from core.db.vault import decrypted, encrypted
+from core.search.models import ListenerEmbedding, TextKey
+
+
+def key_name(group: ObjectId) -> str:
+    return f"texts:{group}"
+
+
+def sealed(company_id: int, texts: list[str]) -> tuple[ObjectId, list[Binary]]:
+    """The texts sealed under a new group's content key; the group."""
+    group = ObjectId()
+    content_key, sealed_key = key_vault().new_content_key(key_name(group))
+    TextKey._get_collection().insert_one({"_id": group, "company_id": company_id, "key": sealed_key})
+    return group, [Binary(encrypted(content_key, text.encode(), group.binary)) for text in texts]
+
+
+def opened(docs: list[dict]) -> list[str]:
+    """The text of each stored document, in order: "" where it has none, or where its group's key was destroyed
+    since it was read (its text was then written again under a later `seq`, which every reader comes to)."""
+    keys = _content_keys([doc["text_group"] for doc in docs if doc.get("sealed_text") is not None])
+    texts = []
+    for doc in docs:
+        if doc.get("sealed_text") is None:
+            texts.append(doc.get("text") or "")  # stored before sealing
+            continue
+        key = keys.get(doc["text_group"])
+        texts.append(decrypted(key, doc["sealed_text"], doc["text_group"].binary).decode() if key else "")
+    return texts
+
+
+def _content_keys(groups: list[ObjectId]) -> dict[ObjectId, bytes]:
+    """The content key of each of these groups whose key still exists."""
+    wanted = list(dict.fromkeys(groups))
+    found = [doc for start in range(0, len(wanted), IN_CHUNK)
+             for doc in TextKey._get_collection().find({"_id": {"$in": wanted[start:start + IN_CHUNK]}})]
+    opened_keys = key_vault().open_content_keys(doc["key"] for doc in found)
+    return {doc["_id"]: key for doc, key in zip(found, opened_keys) if key is not None}
+
+
+def groups_of(company_id: int, originator: str) -> list[ObjectId]:
+    """Every group a text of this listener was sealed in, whose key still exists."""
+    groups = {group for doc in ListenerEmbedding._get_collection().find(
+        {"company_id": company_id, "originator": originator}, {"text_groups": 1, "text_group": 1})
+        for group in [*doc.get("text_groups", []), doc.get("text_group")] if group is not None}
+    return [doc["_id"] for doc in TextKey._get_collection().find({"_id": {"$in": sorted(groups)}}, {"_id": 1})]
+
+
+def members(company_id: int, groups: list[ObjectId]) -> list[dict]:
+    """The stored documents whose text is sealed in these groups."""
+    fields = {"_id": 0, "originator": 1, "model": 1, "sealed_text": 1, "text_group": 1, "vector": 1}
+    return [doc for start in range(0, len(groups), IN_CHUNK) for doc in ListenerEmbedding._get_collection().find(
+        {"company_id": company_id, "text_group": {"$in": groups[start:start + IN_CHUNK]}}, fields)]
+
+
+def seal_again(company_id: int, groups: list[ObjectId], write: Callable, batch: int) -> None:
+    """Write the texts still sealed in these groups again under new groups, with their vectors, `batch` at a time
+    (`write` is core.search.vectors': new `seq`s, so every process reads them again), then destroy the groups'
+    keys, so that no copy of an erased listener's text can be read."""
+    docs = members(company_id, groups)
+    texts = opened(docs)
+    for model in {doc["model"] for doc in docs}:
+        rows = [(doc["originator"], text, np.frombuffer(doc["vector"], dtype=np.float32))
+                for doc, text in zip(docs, texts) if doc["model"] == model]
+        for start in range(0, len(rows), batch):
+            originators, kept_texts, kept_vectors = zip(*rows[start:start + batch])
+            write(company_id, model, list(originators), list(kept_texts), np.vstack(kept_vectors))
+    destroy(groups)
+
+
+def destroy(groups: list[ObjectId]) -> None:
+    """Destroy the groups' keys: every copy of a text sealed in them is unreadable from now on."""
+    key_vault().destroy(key_name(group) for group in groups)
+    TextKey._get_collection().delete_many({"_id": {"$in": groups}})
+
+
+def seal_plain(company_id: int, batch: int) -> int:
+    """Seal in place the texts stored before sealing, `batch` at a time (their `seq` unchanged: the text is the
+    same); how many. Resumable: only documents still holding a plain text are read."""
+    collection, done = ListenerEmbedding._get_collection(), 0
+    plain = collection.find({"company_id": company_id, "text": {"$exists": True}}, {"_id": 1, "text": 1})
+    for docs in ahead.batches(plain, batch):
+        group, texts = sealed(company_id, [doc.get("text") or "" for doc in docs])
+        collection.bulk_write([UpdateOne({"_id": doc["_id"], "text": {"$exists": True}},  # not embedded meanwhile
+                                         {"$set": {"sealed_text": text, "text_group": group},
+                                          "$unset": {"text": ""}, "$addToSet": {"text_groups": group}})
+                               for doc, text in zip(docs, texts)], ordered=False)
+        done += len(docs)
+    return done
