@@ -37,6 +37,12 @@ def sealed(company_id: int, texts: list[str]) -> tuple[ObjectId, list[Binary]]:
     return group, [Binary(encrypted(with_key, text.encode(), group.binary)) for text in texts]
 
 
+def stored(group: ObjectId, sealed_text: Binary, **fields) -> dict:
+    """The update that stores a sealed text (with `fields`) in its document, in place of a plain one."""
+    return {"$set": {"sealed_text": sealed_text, "text_group": group, **fields}, "$unset": {"text": ""},
+            "$addToSet": {"text_groups": group}}
+
+
 def opened(docs: list[dict]) -> list[str]:
     """The text of each stored document, in order: "" where it has none, or where its group's key was destroyed
     since it was read (its text was then written again under a later `seq`, which every reader comes to)."""
@@ -79,6 +85,8 @@ def seal_again(company_id: int, groups: list[ObjectId], write: Callable, batch: 
     """Write the texts still sealed in these groups again under new groups, with their vectors, `batch` at a time
     (`write` is core.search.vectors': new `seq`s, so every process reads them again), then destroy the groups'
     keys, so that no copy of an erased listener's text can be read."""
+    if not groups:  # a listener never embedded
+        return
     docs = members(company_id, groups)
     texts = opened(docs)
     for model in {doc["model"] for doc in docs}:
@@ -104,8 +112,6 @@ def seal_plain(company_id: int, batch: int) -> int:
     for docs in ahead.batches(plain, batch):
         group, texts = sealed(company_id, [doc.get("text") or "" for doc in docs])
         collection.bulk_write([UpdateOne({"_id": doc["_id"], "text": {"$exists": True}},  # not embedded meanwhile
-                                         {"$set": {"sealed_text": text, "text_group": group},
-                                          "$unset": {"text": ""}, "$addToSet": {"text_groups": group}})
-                               for doc, text in zip(docs, texts)], ordered=False)
+                                         stored(group, text)) for doc, text in zip(docs, texts)], ordered=False)
         done += len(docs)
     return done

@@ -137,9 +137,8 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     group, sealed = sealed_texts.sealed(company_id, texts)
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
-                  {"$set": {"text_hash": text_hash(t), "sealed_text": s, "text_group": group,
-                            "vector": np.asarray(v, dtype=np.float32).tobytes(), "seq": first + i, "updated_at": now},
-                   "$unset": {"text": ""}, "$addToSet": {"text_groups": group}}, upsert=True)
+                  sealed_texts.stored(group, s, text_hash=text_hash(t), seq=first + i, updated_at=now,
+                                      vector=np.asarray(v, dtype=np.float32).tobytes()), upsert=True)
         for i, (o, t, s, v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, population, group)
 
