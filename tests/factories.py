@@ -10,8 +10,8 @@ from bson.binary import UuidRepresentation
 
 from core.db.connection import get_db
 from core.listeners import snapshot
-from core.listeners.events import batch_document
-from core.listeners.models import InteractionBatch, Listener
+from core.listeners.events import batch_document, write_batches
+from core.listeners.models import Listener
 from core.stations.companies import ensure_company
 from core.stations.models import Company
 
@@ -38,12 +38,13 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
 
 
 def add_interactions(company_id: int, originator: str, events: list[dict], import_id: str = "factory") -> None:
-    """One more batch of interactions (events from `event`) for the listener, as one import would store them."""
-    InteractionBatch._get_collection().insert_one(batch_document(
+    """One more batch of interactions (events from `event`) for the listener, as a live batch would store them (its
+    messages sealed in the station's open group)."""
+    write_batches([batch_document(
         company_id, originator, import_id, [int(e["t"].timestamp() * 1000) for e in events],
         [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
         [e["message"] for e in events],
-        [f"{import_id}:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)]))
+        [f"{import_id}:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)])], live=True)
 
 
 def plain_snapshot_file(company_id: int = 1):

@@ -15,9 +15,7 @@ from collections.abc import Iterable
 
 from lingua import Language, LanguageDetectorBuilder
 
-from core.db.quirks import find_by_originator
-from core.listeners.events import timed_messages
-from core.listeners.models import InteractionBatch
+from core.listeners.events import message_batches, timed_messages
 
 SPELLINGS = {Language.ENGLISH: ("english",), Language.AFRIKAANS: ("afrikaans",), Language.ZULU: ("isizulu", "zulu"),
              Language.XHOSA: ("isixhosa", "xhosa"), Language.SOTHO: ("sesotho", "sotho", "southern sotho"),
@@ -86,8 +84,7 @@ def message_tokens(messages: list[str], places: tuple[str, ...], seen: dict | No
 def latest_messages(company_id: int, originators: Iterable[str], n: int = MESSAGES) -> dict[str, list[str]]:
     """The latest `n` messages of each of these listeners, newest first (listeners without any are left out)."""
     found: dict[str, list[tuple[int, str]]] = {}
-    fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
-    for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields):
+    for doc in message_batches(company_id, originators):
         found.setdefault(doc["originator"], []).extend(timed_messages(doc))
     return {o: newest(kept, n) for o, kept in found.items() if kept}
 

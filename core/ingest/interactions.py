@@ -11,12 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pymongo.errors import BulkWriteError
 
 from core.clock import utcnow
-from core.db.quirks import IN_CHUNK, insert_all, looked_up, projection
+from core.db.quirks import IN_CHUNK, looked_up, projection
 from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.listeners.events import batch_document
+from core.listeners.events import batch_document, write_batches
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.companies import ensure_company
 
@@ -171,7 +171,7 @@ def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: Threa
 def _submit_insert(worker: ThreadPoolExecutor, collection, docs: list[dict], inserts: list) -> list:
     """Queue one insert_many; at most two wait, so that built documents do not pile up in memory."""
     if docs:
-        inserts.append(worker.submit(insert_all, collection, docs))
+        inserts.append(worker.submit(write_batches, docs))
     while len(inserts) > 2:
         inserts.pop(0).result()
     return inserts

@@ -12,7 +12,6 @@ from datetime import datetime
 
 from bson import ObjectId
 
-from core.db.quirks import insert_all
 from core.errors import ValidationFailed
 from core.ingest.interactions import PendingEvents, create_listeners
 from core.ingest.rows import InteractionRow, company_of
@@ -20,8 +19,7 @@ from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.ingest.values import FieldWarnings, RowError
 from core.listeners.declared import read_listeners
-from core.listeners.events import read_batches
-from core.listeners.models import InteractionBatch
+from core.listeners.events import read_batches, write_batches
 from core.segmentation.runs import resegment_live, segment_lease
 from core.stations.companies import ensure_company
 
@@ -98,7 +96,7 @@ def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: l
     new = [doc for originator, events_of_one in pending.items()
            for doc in events_of_one.batch_documents(company_id, originator, batch_id)]
     if new:
-        insert_all(InteractionBatch._get_collection(), new)
+        write_batches(new, live=True)
     return ([doc for doc in docs if doc["originator"] in pending],
             [batch for batch in stored + new if batch["originator"] in pending])
 

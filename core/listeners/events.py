@@ -3,7 +3,7 @@
 A batch holds one listener's events of one import as parallel columns. Times, channels and timeslots are packed
 little-endian binary (int64 epoch milliseconds, int16, int32 with -1 for "no show"): the embedded database pays per
 BSON element, and reading 2M interactions as packed columns costs a quarter of reading them as arrays of dates.
-Campaign types, messages and idempotency keys stay readable lists.
+Campaign types and idempotency keys stay readable lists; messages are sealed (core.listeners.sealed_messages).
 
 Interaction times have an accepted range (ingest.md), defined here once: the importer refuses a row outside it, and
 every reader here leaves out a stored interaction outside it (a placeholder date such as 0001-01-01 or 9999-12-31
@@ -20,12 +20,14 @@ import numpy as np
 from bson import Binary
 
 from core.clock import as_utc
-from core.db.quirks import find_by_originator, projection
-from core.listeners import snapshot
+from core.db.quirks import find_by_originator, insert_all, projection
+from core.listeners import sealed_messages, snapshot
 from core.listeners.models import InteractionBatch
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
-HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1}
+HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1,
+                  **sealed_messages.SEALED_FIELDS}
+MESSAGE_FIELDS = {"_id": 0, "originator": 1, "times": 1, "messages": 1, **sealed_messages.SEALED_FIELDS}
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 """The earliest interaction time accepted: exports' placeholder dates (0001-01-01, 1899-12-31) fall before it."""
@@ -88,6 +90,21 @@ def batch_document(company_id: int, originator: str, import_id: str, times_ms, c
             "campaigns": list(campaigns), "messages": list(messages), "keys": list(keys)}
 
 
+def write_batches(docs: list[dict], live: bool = False) -> None:
+    """Insert batch documents made by `batch_document`, written together: their messages are sealed together (a live
+    batch's few in the station's open group)."""
+    with sealed_messages.sealed(docs, shared=live):
+        insert_all(InteractionBatch._get_collection(), docs)
+
+
+def message_batches(company_id: int, originators: Iterable[str] | None,
+                    population: np.ndarray | None = None) -> list[dict]:
+    """The batch documents of some listeners (or of the company) with their times and messages, opened."""
+    docs = find_by_originator(InteractionBatch._get_collection(), company_id, originators, MESSAGE_FIELDS,
+                              population=population)
+    return sealed_messages.opened(list(docs))
+
+
 def _batches(company_id: int, originators: Iterable[str] | None):
     """The batch documents of the company, or of some of its listeners."""
     return find_by_originator(InteractionBatch._get_collection(), company_id, originators, FIELDS,
@@ -135,8 +152,8 @@ def listener_history(company_id: int, originator: str, now: datetime | None = No
     """Every interaction of one listener in the range accepted as of `now` (default: the clock), with its message,
     read from that listener's batches alone (by the (company_id, originator) index), so that one listener's page
     never costs a read of the whole station."""
-    docs = list(InteractionBatch._get_collection().find({"company_id": company_id, "originator": originator},
-                                                        projection(HISTORY_FIELDS)))
+    docs = sealed_messages.opened(list(InteractionBatch._get_collection().find(
+        {"company_id": company_id, "originator": originator}, projection(HISTORY_FIELDS))))
     messages: list[str | None] = []
     for doc in docs:
         n = len(doc["campaigns"])

@@ -56,7 +56,9 @@ class Listener(Document):
 class InteractionBatch(Document):
     """Events of one listener from one import as parallel columns; index i of each is one interaction.
 
-    times, channels and timeslots are packed binary (see core.listeners.events.batch_document); the lists are plain.
+    times, channels and timeslots are packed binary (see core.listeners.events.batch_document); the messages are
+    sealed with those of the other batches of the same write (core.listeners.sealed_messages); the other lists are
+    plain.
     """
 
     company_id = IntField(required=True)
@@ -67,9 +69,27 @@ class InteractionBatch(Document):
     channels = BinaryField()  # little-endian int16
     timeslots = BinaryField()  # little-endian int32, -1 = no show
     campaigns = ListField(StringField())
-    messages = ListField(StringField(null=True))
+    messages = ListField(StringField(null=True))  # stored before sealing
+    sealed_messages = BinaryField()  # the messages, sealed in the group `message_group`
+    message_group = ObjectIdField()
     keys = ListField(StringField())  # idempotency keys: interaction_id or a hash of the whole row
-    meta = {"collection": "interactions", "indexes": [("company_id", "originator")]}
+    meta = {"collection": "interactions", "indexes": [("company_id", "originator"), ("company_id", "message_group")]}
+
+
+@stored
+class MessageKey(Document):
+    """The content key of one group of interaction batches' messages, sealed under the group's data key
+    (core.db.vault): destroying that data key makes every copy of the group's messages unreadable."""
+
+    group = ObjectIdField(primary_key=True)
+    company_id = IntField(required=True)
+    key = BinaryField(required=True)
+    open_for = IntField()  # the station whose open group this is: live batches share it (core.db.sealed_groups)
+    opened_at = DateTimeField()
+    members = IntField()  # messages' batches claimed in the open group
+    written = IntField()  # of which stored
+    meta = {"collection": "message_keys",
+            "indexes": [{"fields": ["open_for"], "unique": True, "sparse": True}]}
 
 
 @stored

@@ -12,7 +12,7 @@ from core.config import active
 from core.db.connection import is_embedded
 from core.errors import ListenerNotFound
 from core.ingest.models import ImportReport
-from core.listeners import snapshot
+from core.listeners import sealed_messages, snapshot
 from core.listeners.fields import DECLARED, IDENTIFIERS
 from core.listeners.models import InteractionBatch, Listener
 from core.listeners.pseudonyms import keyed_hash, pseudonym
@@ -67,12 +67,13 @@ def _erase_profile(company_id: int, originator: str, alias: str) -> int:
 
 
 def _erase_interactions(company_id: int, originator: str, alias: str, secret: str) -> int:
-    """Messages cleared; idempotency keys re-keyed so no unkeyed hash of the person's rows is left."""
+    """Messages made unreadable in every copy (their groups' keys destroyed); idempotency keys re-keyed so no unkeyed
+    hash of the person's rows is left."""
+    sealed_messages.erase(company_id, originator)
     col, touched = InteractionBatch._get_collection(), 0
-    for batch in list(col.find({"company_id": company_id, "originator": originator}, {"keys": 1, "messages": 1})):
+    for batch in list(col.find({"company_id": company_id, "originator": originator}, {"keys": 1})):
         keys = ["erased:" + keyed_hash(secret, k)[:32] for k in batch.get("keys", [])]
-        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys,
-                                                        "messages": [None] * len(batch.get("messages", []))}})
+        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys}})
         touched += len(keys)
     return touched
 

@@ -14,27 +14,19 @@ from collections.abc import Callable
 
 import numpy as np
 from bson import Binary, ObjectId
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from pymongo import UpdateOne
 
 from core.db import ahead
-from core.db.connection import key_vault
 from core.db.quirks import IN_CHUNK
-from core.db.vault import cipher, decrypted, encrypted
+from core.db.sealed_groups import SealedGroups
 from core.search.models import ListenerEmbedding, TextKey
 
-
-def key_name(group: ObjectId) -> str:
-    return f"texts:{group}"
+GROUPS = SealedGroups("texts", TextKey)
 
 
 def sealed(company_id: int, texts: list[str]) -> tuple[ObjectId, list[Binary]]:
     """The texts sealed under a new group's content key; the group."""
-    group = ObjectId()
-    content_key, sealed_key = key_vault().new_content_key(key_name(group))
-    TextKey._get_collection().insert_one({"_id": group, "company_id": company_id, "key": sealed_key})
-    with_key = cipher(content_key)
-    return group, [Binary(encrypted(with_key, text.encode(), group.binary)) for text in texts]
+    return GROUPS.seal(company_id, [text.encode() for text in texts])
 
 
 def stored(group: ObjectId, sealed_text: Binary, **fields) -> dict:
@@ -46,24 +38,9 @@ def stored(group: ObjectId, sealed_text: Binary, **fields) -> dict:
 def opened(docs: list[dict]) -> list[str]:
     """The text of each stored document, in order: "" where it has none, or where its group's key was destroyed
     since it was read (its text was then written again under a later `seq`, which every reader comes to)."""
-    keys = _content_keys([doc["text_group"] for doc in docs if doc.get("sealed_text") is not None])
-    texts = []
-    for doc in docs:
-        if doc.get("sealed_text") is None:
-            texts.append(doc.get("text") or "")  # stored before sealing
-            continue
-        with_key = keys.get(doc["text_group"])
-        texts.append(decrypted(with_key, doc["sealed_text"], doc["text_group"].binary).decode() if with_key else "")
-    return texts
-
-
-def _content_keys(groups: list[ObjectId]) -> dict[ObjectId, AESGCM]:
-    """The cipher of each of these groups whose key still exists."""
-    wanted = list(dict.fromkeys(groups))
-    found = [doc for start in range(0, len(wanted), IN_CHUNK)
-             for doc in TextKey._get_collection().find({"_id": {"$in": wanted[start:start + IN_CHUNK]}})]
-    opened_keys = key_vault().open_content_keys(doc["key"] for doc in found)
-    return {doc["_id"]: cipher(key) for doc, key in zip(found, opened_keys) if key is not None}
+    texts = GROUPS.open([(doc.get("text_group"), doc.get("sealed_text")) for doc in docs])
+    return [(doc.get("text") or "") if doc.get("sealed_text") is None  # stored before sealing
+            else (text or b"").decode() for doc, text in zip(docs, texts)]
 
 
 def groups_of(company_id: int, originator: str) -> list[ObjectId]:
@@ -71,7 +48,7 @@ def groups_of(company_id: int, originator: str) -> list[ObjectId]:
     groups = {group for doc in ListenerEmbedding._get_collection().find(
         {"company_id": company_id, "originator": originator}, {"text_groups": 1, "text_group": 1})
         for group in [*doc.get("text_groups", []), doc.get("text_group")] if group is not None}
-    return [doc["_id"] for doc in TextKey._get_collection().find({"_id": {"$in": sorted(groups)}}, {"_id": 1})]
+    return GROUPS.existing(groups)
 
 
 def members(company_id: int, groups: list[ObjectId]) -> list[dict]:
@@ -95,13 +72,7 @@ def seal_again(company_id: int, groups: list[ObjectId], write: Callable, batch: 
         for start in range(0, len(rows), batch):
             originators, kept_texts, kept_vectors = zip(*rows[start:start + batch])
             write(company_id, model, list(originators), list(kept_texts), np.vstack(kept_vectors))
-    destroy(groups)
-
-
-def destroy(groups: list[ObjectId]) -> None:
-    """Destroy the groups' keys: every copy of a text sealed in them is unreadable from now on."""
-    key_vault().destroy(key_name(group) for group in groups)
-    TextKey._get_collection().delete_many({"_id": {"$in": groups}})
+    GROUPS.destroy(groups)
 
 
 def seal_plain(company_id: int, batch: int) -> int:

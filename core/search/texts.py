@@ -8,9 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from core.db.quirks import find_by_originator
-from core.listeners.events import timed_messages
-from core.listeners.models import InteractionBatch
+from core.listeners.events import message_batches, timed_messages
 from core.listeners.snapshot import Snapshot
 from core.search.glosses import glossed
 from core.segmentation.rules import LABELS
@@ -73,9 +71,7 @@ def latest_messages(company_id: int, originators: Iterable[str] | None,
     """Each listener's latest messages, newest first, from their interaction batches (`population`: the station's
     originators, sorted, so that a thin spread of listeners is looked up rather than read by ranges)."""
     found: dict[str, list[tuple[int, str]]] = {}
-    fields = {"_id": 0, "originator": 1, "times": 1, "messages": 1}
-    for doc in find_by_originator(InteractionBatch._get_collection(), company_id, originators, fields,
-                                  population=population):
+    for doc in message_batches(company_id, originators, population):
         if any(doc.get("messages") or ()):
             found.setdefault(doc["originator"], []).extend(timed_messages(doc))
     return {o: [m[:MESSAGE_CHARS] for _, m in sorted(kept, reverse=True)[:MESSAGES]] for o, kept in found.items()}

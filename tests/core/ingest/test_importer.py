@@ -11,6 +11,7 @@ from core.errors import ValidationFailed
 from core.ingest.files import read_rows
 from core.ingest.importer import import_file, import_rows
 from core.ingest.models import ImportReport
+from core.listeners import sealed_messages
 from core.listeners.events import CHANNEL, SLOT, TIME
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Company, Show
@@ -43,15 +44,16 @@ def interaction(**overrides) -> dict:
 
 
 def events(company_id: int = 7, originator: str = "27821234567") -> list[dict]:
-    """Every stored event of one listener, as dicts, in stored order."""
+    """Every stored event of one listener, as dicts, in stored order, messages opened."""
     out = []
-    for batch in InteractionBatch._get_collection().find({"company_id": company_id, "originator": originator}):
+    for batch in sealed_messages.opened(list(InteractionBatch._get_collection().find(
+            {"company_id": company_id, "originator": originator}))):
         times, channels = np.frombuffer(batch["times"], TIME), np.frombuffer(batch["channels"], CHANNEL)
         slots = np.frombuffer(batch["timeslots"], SLOT)
         for i in range(batch["n"]):
             out.append({"time": EPOCH + timedelta(milliseconds=int(times[i])), "channel": int(channels[i]),
                         "campaign": batch["campaigns"][i], "timeslot": None if slots[i] < 0 else int(slots[i]),
-                        "message": batch["messages"][i], "key": batch["keys"][i]})
+                        "message": batch.get("messages", [None] * batch["n"])[i], "key": batch["keys"][i]})
     return out
 
 
