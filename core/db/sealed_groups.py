@@ -33,7 +33,9 @@ SHARED_FOR = timedelta(hours=1)
 SETTLE_SECONDS = 10.0
 """How long an erasure waits for writers that claimed room in a group to store their values: a writer that died
 meanwhile stored nothing, so nothing is lost by going on."""
-_AT_HAND_GROUPS = 64
+AT_HAND_GROUPS = 4_096
+"""Groups whose opened content key a process keeps in memory (never stored): a listener page read again, or the next
+batch of an embedding, opens none again. Only groups whose key still exists are ever read from it."""
 
 
 class SealedGroups:
@@ -42,7 +44,7 @@ class SealedGroups:
 
     def __init__(self, kind: str, keys: type[Document]):
         self.kind, self.keys = kind, keys
-        self._at_hand: dict[ObjectId, AESGCM] = {}  # the open groups this process writes into
+        self._at_hand: dict[ObjectId, AESGCM] = {}  # content keys this process opened or made lately
 
     def key_name(self, group: ObjectId) -> str:
         return f"{self.kind}:{group}"
@@ -52,7 +54,7 @@ class SealedGroups:
         group = ObjectId()
         content_key, sealed_key = key_vault().new_content_key(self.key_name(group))
         self.keys._get_collection().insert_one({"_id": group, "company_id": company_id, "key": sealed_key})
-        with_key = cipher(content_key)
+        with_key = self._keep(group, cipher(content_key))
         return group, [Binary(encrypted(with_key, value, group.binary)) for value in values]
 
     def seal_shared(self, company_id: int, values: list[bytes]) -> tuple[ObjectId, list[Binary]]:
@@ -121,25 +123,31 @@ class SealedGroups:
         raise RuntimeError(f"no open {self.kind} group could be claimed for station {company_id}")
 
     def _cipher_of(self, key_doc: dict) -> AESGCM:
-        if key_doc["_id"] not in self._at_hand:
-            opened = key_vault().open_content_keys([key_doc["key"]])[0]
-            if opened is None:
-                raise LookupError(f"the key of {self.kind} group {key_doc['_id']} was destroyed")
-            self._keep(key_doc["_id"], cipher(opened))
-        return self._at_hand[key_doc["_id"]]
+        opened = self._opened([key_doc])
+        if key_doc["_id"] not in opened:
+            raise LookupError(f"the key of {self.kind} group {key_doc['_id']} was destroyed")
+        return opened[key_doc["_id"]]
+
+    def _ciphers(self, groups: Iterable[ObjectId]) -> dict[ObjectId, AESGCM]:
+        """The cipher of each of these groups whose key still exists (asked of the database at every call, so that
+        a key destroyed by another process is final at once)."""
+        return self._opened(list(self._find(list(dict.fromkeys(groups)), {"key": 1})))
+
+    def _opened(self, key_docs: list[dict]) -> dict[ObjectId, AESGCM]:
+        """The cipher of each of these key documents: those this process opened lately from memory, the others
+        unsealed together."""
+        found = {doc["_id"]: self._at_hand.get(doc["_id"]) for doc in key_docs}
+        missing = [doc for doc in key_docs if found[doc["_id"]] is None]
+        for doc, key in zip(missing, key_vault().open_content_keys(doc["key"] for doc in missing)):
+            if key is not None:
+                found[doc["_id"]] = self._keep(doc["_id"], cipher(key))
+        return {group: with_key for group, with_key in found.items() if with_key is not None}
 
     def _keep(self, group: ObjectId, with_key: AESGCM) -> AESGCM:
-        if len(self._at_hand) >= _AT_HAND_GROUPS:
+        if len(self._at_hand) >= AT_HAND_GROUPS:
             self._at_hand.clear()
         self._at_hand[group] = with_key
         return with_key
-
-    def _ciphers(self, groups: Iterable[ObjectId]) -> dict[ObjectId, AESGCM]:
-        """The cipher of each of these groups whose key still exists."""
-        wanted = list(dict.fromkeys(groups))
-        found = list(self._find(wanted))
-        opened = key_vault().open_content_keys(doc["key"] for doc in found)
-        return {doc["_id"]: cipher(key) for doc, key in zip(found, opened) if key is not None}
 
     def _find(self, groups: list[ObjectId], fields: dict | None = None):
         collection = self.keys._get_collection()
