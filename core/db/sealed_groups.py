@@ -8,7 +8,7 @@ destroys the old groups' keys, after which no copy of the erased member's values
 read.
 
 A write of a few values (a live batch) goes into the station's open group instead, shared by every process until it
-holds SHARED_MEMBERS values or is SHARED_FOR old, so that a day of live batches does not fill the vault with keys.
+holds `size` values or is SHARED_FOR old, so that a day of live batches does not fill the vault with keys.
 A writer claims room in it (`members`) before sealing and counts its values in (`written`) once they are stored, so
 that an erasure can close the group and wait for every claimed value to be stored before it writes them again.
 """
@@ -28,7 +28,6 @@ from core.db.connection import key_vault
 from core.db.quirks import IN_CHUNK
 from core.db.vault import cipher, decrypted, encrypted
 
-SHARED_MEMBERS = 1_000
 SHARED_FOR = timedelta(hours=1)
 SETTLE_SECONDS = 10.0
 """How long an erasure waits for writers that claimed room in a group to store their values: a writer that died
@@ -42,8 +41,8 @@ class SealedGroups:
     """Groups of one kind (their key names begin with `kind`), their sealed content keys stored in `keys`' collection
     (a Document with `_id` the group, `company_id` and `key`)."""
 
-    def __init__(self, kind: str, keys: type[Document]):
-        self.kind, self.keys = kind, keys
+    def __init__(self, kind: str, keys: type[Document], size: int):
+        self.kind, self.keys, self.size = kind, keys, size  # size: the most values a writer puts in one group
         self._at_hand: dict[ObjectId, AESGCM] = {}  # content keys this process opened or made lately
 
     def key_name(self, group: ObjectId) -> str:
@@ -106,7 +105,7 @@ class SealedGroups:
         for _ in range(3):
             current = collection.find_one({"open_for": company_id})
             if current is not None and as_utc(current["opened_at"]) > utcnow() - SHARED_FOR and collection.update_one(
-                    {"_id": current["_id"], "open_for": company_id, "members": {"$lte": SHARED_MEMBERS - count}},
+                    {"_id": current["_id"], "open_for": company_id, "members": {"$lte": self.size - count}},
                     {"$inc": {"members": count}}).modified_count:
                 return current["_id"], self._cipher_of(current)
             if current is not None:

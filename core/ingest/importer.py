@@ -19,6 +19,7 @@ from pymongo import UpdateOne
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
 from core.errors import ValidationFailed
+from core.ingest import reports
 from core.ingest.files import read_rows, read_table
 from core.ingest.interactions import import_interactions, insert_new
 from core.ingest.kinds import row_parser
@@ -72,13 +73,15 @@ def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str =
     if resegment and not dry_run and kind in ("profiles", "interactions"):
         for company_id in sorted(touched):
             resegment_listeners(company_id, sorted(touched[company_id]), now=now)
-    return ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
-                        rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
-                        suppressed=tally.suppressed, errors=tally.errors, error_count=tally.error_count,
-                        warnings=tally.warnings, warning_count=tally.warning_count,
-                        bad_rows_by_field=dict(tally.bad_fields), warnings_by_field=dict(tally.warning_fields),
-                        listeners_new=tally.listeners_new, listeners_updated=tally.listeners_updated,
-                        dry_run=dry_run).save()
+    report = ImportReport(id=report_id, company_ids=sorted(tally.companies), kind=kind, source=source,
+                          rows=tally.rows, imported=tally.imported, duplicates=tally.duplicates,
+                          suppressed=tally.suppressed, error_count=tally.error_count,
+                          warnings=tally.warnings, warning_count=tally.warning_count,
+                          bad_rows_by_field=dict(tally.bad_fields), warnings_by_field=dict(tally.warning_fields),
+                          listeners_new=tally.listeners_new, listeners_updated=tally.listeners_updated,
+                          dry_run=dry_run, **reports.sealed_errors(report_id, tally.errors)).save()
+    report.errors = tally.errors  # as this import answers them; stored sealed only
+    return report
 
 
 @contextmanager

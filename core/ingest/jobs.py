@@ -27,6 +27,7 @@ from core.clock import utcnow
 from core.db.documents import stored
 from core.db.leases import lease
 from core.errors import NotFound, ValidationFailed
+from core.ingest import reports
 from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
@@ -270,4 +271,4 @@ def _report(report: ImportReport) -> dict:
             "bad_rows_by_field": dict(report.bad_rows_by_field or {}),
             "warnings_by_field": dict(report.warnings_by_field or {}), "dry_run": report.dry_run,
             "segment_changes_expected": report.segment_changes_expected,
-            "errors": list(report.errors), "warnings": list(report.warnings)}
+            "errors": reports.opened_errors(report.to_mongo()), "warnings": list(report.warnings)}

@@ -1,7 +1,16 @@
 """The stored documents of ingest: one report per import, and the mappings stations confirmed."""
 from __future__ import annotations
 
-from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
+from mongoengine import (
+    BinaryField,
+    BooleanField,
+    DateTimeField,
+    DictField,
+    Document,
+    IntField,
+    ListField,
+    StringField,
+)
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -19,7 +28,9 @@ class ImportReport(Document):
     imported = IntField(default=0)
     duplicates = IntField(default=0)
     suppressed = IntField(default=0)
-    errors = ListField(DictField())  # bad rows, skipped: [{"line": n, "reason": "..."}] (first 1000)
+    errors = ListField(DictField())  # stored before sealing; since, in memory only (the importer's answer)
+    sealed_errors = BinaryField()  # bad rows, skipped: [{"line": n, "reason": "..."}] (first 1000), sealed
+    errors_key = StringField()  # the version in the name of the key they are sealed under (core.ingest.reports)
     error_count = IntField(default=0)
     warnings = ListField(DictField())  # optional values left out of kept rows: [{"line", "field", "reason"}]
     warning_count = IntField(default=0)

@@ -11,6 +11,7 @@ from core.clock import from_epoch, utcnow
 from core.config import active
 from core.db.connection import is_embedded
 from core.errors import ListenerNotFound
+from core.ingest import reports
 from core.ingest.models import ImportReport
 from core.listeners import sealed_messages, snapshot
 from core.listeners.fields import DECLARED, IDENTIFIERS
@@ -81,12 +82,14 @@ def _erase_interactions(company_id: int, originator: str, alias: str, secret: st
 def _scrub_import_reports(company_id: int, identifiers: list) -> int:
     """Bad-row reasons quote the values they rejected: drop those that quote one of this person's identifiers."""
     needles = [str(v).strip().lower() for v in identifiers if v and len(str(v).strip()) >= 4]
-    col, touched = ImportReport._get_collection(), 0
-    for report in col.find({"company_ids": company_id, "error_count": {"$gt": 0}}, {"errors": 1}):
-        kept = [e for e in report.get("errors", []) if not any(n in str(e.get("reason", "")).lower() for n in needles)]
-        if len(kept) != len(report.get("errors", [])):
-            col.update_one({"_id": report["_id"]}, {"$set": {"errors": kept}})
-            touched += len(report["errors"]) - len(kept)
+    touched = 0
+    for report in ImportReport._get_collection().find({"company_ids": company_id, "error_count": {"$gt": 0}},
+                                                      {"errors": 1, "sealed_errors": 1, "errors_key": 1}):
+        errors = reports.opened_errors(report)
+        kept = [e for e in errors if not any(n in str(e.get("reason", "")).lower() for n in needles)]
+        if len(kept) != len(errors):
+            reports.rewrite(report, kept)  # under a new key: the old one, and every copy of the list, gone
+            touched += len(errors) - len(kept)
     return touched
 
 

@@ -21,7 +21,7 @@ from core.db.quirks import IN_CHUNK
 from core.db.sealed_groups import SealedGroups
 from core.search.models import ListenerEmbedding, TextKey
 
-GROUPS = SealedGroups("texts", TextKey)
+GROUPS = SealedGroups("texts", TextKey, size=1_000)  # a write of vectors: core.search.vectors.WRITE_BATCH
 
 
 def sealed(company_id: int, texts: list[str]) -> tuple[ObjectId, list[Binary]]:

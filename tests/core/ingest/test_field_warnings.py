@@ -4,9 +4,11 @@ from __future__ import annotations
 import csv
 import json
 
+import bson
 import pytest
 
 from core.config import active
+from core.ingest import reports
 from core.ingest.importer import import_file, import_rows
 from core.ingest.models import ImportReport
 from core.listeners.models import InteractionBatch, Listener
@@ -146,7 +148,10 @@ def test_warnings_are_saved_with_the_report_apart_from_bad_rows(app, tmp_path):
     ]))
     stored = ImportReport.objects.get(id=report.id)
     assert (stored.error_count, stored.warning_count) == (1, 2)
-    assert [e["line"] for e in stored.errors] == [2]
+    bad_rows = reports.opened_errors(ImportReport._get_collection().find_one({"_id": report.id}))
+    assert [e["line"] for e in bad_rows] == [2]
+    raw = bson.encode(ImportReport._get_collection().find_one({"_id": report.id}))
+    assert bad_rows[0]["reason"].encode() not in raw  # stored sealed
     assert [(w["line"], w["field"]) for w in stored.warnings] == [(1, "email"), (1, "gender")]
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from core.errors import ValidationFailed
+from core.ingest import reports
 from core.ingest.files import read_rows
 from core.ingest.importer import import_file, import_rows
 from core.ingest.models import ImportReport
@@ -92,7 +93,8 @@ def test_import_report_is_saved_with_its_counts(app, tmp_path):
     assert (stored.kind, stored.rows, stored.imported, stored.duplicates, stored.suppressed, stored.error_count) == \
         ("interactions", 2, 1, 0, 0, 1)
     assert stored.company_ids == [7] and stored.source == path
-    assert stored.errors == [{"line": 2, "reason": stored.errors[0]["reason"]}]
+    bad_rows = reports.opened_errors(ImportReport._get_collection().find_one({"_id": report.id}))
+    assert bad_rows == [{"line": 2, "reason": bad_rows[0]["reason"]}] and "channel_type" in bad_rows[0]["reason"]
 
 
 def test_only_the_first_1000_bad_rows_are_kept_but_all_are_counted(app, tmp_path):

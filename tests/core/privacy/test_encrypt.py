@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 
+import bson
 import numpy as np
 import pytest
 
 from core.db.connection import get_db
+from core.ingest import reports
 from core.listeners import snapshot
 from core.privacy import encrypt
 from core.segmentation.runs import segment_company
@@ -17,6 +19,7 @@ from tests.factories import make_listener, plain_snapshot_file
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
+BAD_ROWS = [{"line": 2, "reason": "email is not an e-mail address, got 'nomvula.dlamini@example'"}]
 
 
 @pytest.fixture
@@ -32,6 +35,7 @@ def stations(app):
     get_db().snapshot_deltas.insert_one({"company_id": 2, "base": Company.objects.get(company_id=2).snapshot_file,
                                          "seq": bump_version(2), "data": buffer.getvalue(), "meta": changed.meta,
                                          "vocab": {k: list(v) for k, v in changed.vocab.items()}})
+    get_db().import_reports.insert_one({"company_ids": [1], "kind": "profiles", "error_count": 1, "errors": BAD_ROWS})
     snapshot.clear_cache()
 
 
@@ -51,6 +55,8 @@ def test_every_plain_station_is_sealed_and_reads_the_same(stations, runner):
     stored = everything_in_gridfs_and_deltas()
     assert [v for v in (b"bloemfontein", b"nomvula", b"pieter") if v in stored] == []
     assert not snapshot.stored_plain(1) and not snapshot.stored_plain(2)
+    report = get_db().import_reports.find_one()
+    assert b"nomvula" not in bson.encode(report).lower() and reports.opened_errors(report) == BAD_ROWS
     snapshot.clear_cache()
     assert {c: snapshot.current(c).cols["name"].tolist() for c in (1, 2)} == before
 

@@ -5,7 +5,7 @@ import json
 
 import gridfs
 import pytest
-from bson import json_util
+from bson import ObjectId, json_util
 
 from core.db.connection import get_db
 from core.errors import ListenerNotFound
@@ -139,16 +139,21 @@ def test_import_warning_reasons_never_quote_personal_values(app, tmp_path):
     assert personal_traces(everything_stored()) == []
 
 
-def test_bad_row_reasons_quoting_the_person_are_dropped_from_import_reports(person):
+@pytest.mark.parametrize("stored_as", ["sealed", "plain, before sealing"])
+def test_bad_row_reasons_quoting_the_person_are_dropped_from_import_reports_and_every_copy(person, stored_as):
+    from core.ingest import reports
     from core.ingest.models import ImportReport
 
-    ImportReport(company_ids=[1], kind="profiles", error_count=2, errors=[
-        {"line": 3, "reason": f"name is too long, got '{PERSON['name']}'"}, {"line": 4, "reason": "missing originator"}]
-                 ).save()
+    report_id, bad_rows = ObjectId(), [{"line": 3, "reason": f"name is too long, got '{PERSON['name']}'"},
+                                       {"line": 4, "reason": "missing originator"}]
+    stored = reports.sealed_errors(report_id, bad_rows) if stored_as == "sealed" else {"errors": bad_rows}
+    ImportReport(id=report_id, company_ids=[1], kind="profiles", error_count=2, **stored).save()
+    backup = ImportReport._get_collection().find_one()
     receipt = erase_listener(1, person, SECRET)
     assert receipt["stores"]["import_reports"] == 1
     assert personal_traces(everything_stored()) == []
-    assert ImportReport.objects.get().errors == [{"line": 4, "reason": "missing originator"}]
+    assert reports.opened_errors(ImportReport._get_collection().find_one()) == [bad_rows[1]]
+    assert reports.opened_errors(backup) == ([] if stored_as == "sealed" else bad_rows)  # a plain copy stays plain
 
 
 def test_a_suppressed_number_is_dropped_at_import_and_counted(person, tmp_path):
