@@ -182,8 +182,23 @@ def empty_database() -> None:
     _WRITES.emptied()  # before the deletes: a thread's write meanwhile is then emptied by the next call
     for name in names:
         if not name.startswith("system."):
-            db[name].delete_many({})
+            _emptied(db[name])
     _forget_caches()
+
+
+def _emptied(collection) -> None:
+    """Delete every document. A multi-document delete is not a retryable write, and a loaded run sometimes has the
+    connection pool cleared under it (another thread's timeout: `_OperationCancelled`); it is then tried again once,
+    so that the next tests do not start on what this one left."""
+    from pymongo.errors import AutoReconnect
+
+    from core.db.connection import wait_until_answering
+
+    try:
+        collection.delete_many({})
+    except AutoReconnect:
+        wait_until_answering()
+        collection.delete_many({})
 
 
 def _forget_caches() -> None:

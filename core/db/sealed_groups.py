@@ -84,8 +84,7 @@ class SealedGroups:
 
     def existing(self, groups: Iterable[ObjectId]) -> list[ObjectId]:
         """Those of these groups whose key still exists, sorted."""
-        wanted = sorted(set(groups))
-        return [doc["_id"] for doc in self._find(wanted, {"_id": 1})]
+        return sorted(doc["_id"] for doc in self._find(sorted(set(groups)), {"_id": 1}))
 
     def destroy(self, groups: list[ObjectId]) -> None:
         """Destroy the groups' keys: every copy of a value sealed in them is unreadable from now on."""
@@ -93,6 +92,10 @@ class SealedGroups:
         self.keys._get_collection().delete_many({"_id": {"$in": groups}})
         for group in groups:
             self._at_hand.pop(group, None)
+
+    def forget(self) -> None:
+        """Drop the content keys this process keeps in memory, as a fresh process starts."""
+        self._at_hand.clear()
 
     def _unsettled(self, groups: list[ObjectId]) -> bool:
         """Whether a value claimed in one of these groups is not stored yet."""

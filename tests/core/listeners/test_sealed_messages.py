@@ -10,6 +10,7 @@ import bson
 import pytest
 
 from core.db.connection import key_vault
+from core.ingest.importer import import_rows
 from core.ingest.live import record_interactions
 from core.listeners import sealed_messages
 from core.listeners.events import batch_document, listener_history
@@ -106,3 +107,14 @@ def test_encrypt_seals_plain_messages_in_place_and_resumes(app):
     assert b"Old message" not in raw
     assert said(stored()) == {**{f"2783000001{n}": [f"Old message {n}"] for n in range(3)}, "27830000020": None}
     assert sealed_messages.seal_plain(1) == 0
+
+
+def test_an_import_of_two_stations_seals_each_stations_messages_under_keys_of_its_own(app):
+    rows = [{**row(f"2783000010{n}", f"Hello from station {company_id}"), "company_id": company_id}
+            for company_id in (1, 2) for n in range(3)]
+    import_rows("interactions", enumerate(rows, start=1), now=NOW, resegment=False)
+    groups = {doc["_id"]: doc["company_id"] for doc in MessageKey._get_collection().find()}
+    assert {(doc["company_id"], groups[doc["message_group"]]) for doc in stored()} == {(1, 1), (2, 2)}
+    assert {company_id: {m for doc in sealed_messages.opened(
+        [d for d in stored() if d["company_id"] == company_id]) for m in doc["messages"]} for company_id in (1, 2)} == {
+        1: {"Hello from station 1"}, 2: {"Hello from station 2"}}
