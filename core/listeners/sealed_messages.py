@@ -29,13 +29,20 @@ RESEAL_BATCH = 1_000  # batches written again together, at erasure and migration
 @contextmanager
 def sealed(docs: list[dict], shared: bool = False):
     """These batch documents, for a write of them inside the block, with their messages sealed (in place). A few
-    batches of a live batch go `shared` into the station's open group, which counts them in once the block ends."""
+    batches of a live batch go `shared` into the station's open group, which counts them in once the block ends.
+    An erasure waits for them only so long (core.db.sealed_groups.SETTLE_SECONDS): if it destroyed the group
+    meanwhile, they are sealed again, from the messages still at hand, under a group of their own."""
+    messages = [doc.get("messages") for doc in docs]
     claimed = seal(docs, shared)
     try:
         yield docs
     finally:
         for group, count in claimed:
             GROUPS.written(group, count)
+    lost = {group for group, _ in claimed} - set(GROUPS.existing(group for group, _ in claimed))
+    if lost:
+        _seal_again([{**doc, "messages": said} for doc, said in zip(docs, messages)
+                     if doc.get("message_group") in lost], opened_already=True)
 
 
 def seal(docs: list[dict], shared: bool = False) -> list[tuple]:
@@ -89,8 +96,8 @@ def erase(company_id: int, originator: str) -> int:
 
 
 def seal_plain(company_id: int) -> int:
-    """Seal in place the messages of batches stored before sealing, RESEAL_BATCH to a group; how many batches.
-    Resumable: only batches still holding plain messages are read."""
+    """Seal in place the messages of batches stored before sealing, RESEAL_BATCH at a time (GROUPS.size to a group);
+    how many batches. Resumable: only batches still holding plain messages are read."""
     plain = InteractionBatch._get_collection().find({"company_id": company_id, "messages": {"$exists": True}},
                                                     {"_id": 1, "company_id": 1, "messages": 1})
     return _seal_again(plain, opened_already=True)

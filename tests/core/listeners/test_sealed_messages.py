@@ -9,6 +9,7 @@ import time
 import bson
 import pytest
 
+from core.db import sealed_groups
 from core.db.connection import key_vault
 from core.ingest.importer import import_rows
 from core.ingest.live import record_interactions
@@ -93,6 +94,17 @@ def test_a_live_batch_claimed_before_an_erasure_and_stored_during_it_still_reads
     erase_listener(1, "27830000001", "test-secret")
     writer.join()
     assert said(stored())["27830000009"] == ["Sorry I am late"]
+
+
+def test_a_live_batch_stored_after_an_erasure_stopped_waiting_for_it_is_sealed_again_and_reads(station, monkeypatch):
+    monkeypatch.setattr(sealed_groups, "SETTLE_SECONDS", 0.1)
+    late = batch_document(1, "27830000009", "late", [int(NOW.timestamp() * 1000)], [2], ["song_request"], [None],
+                          ["Sorry I am very late"], ["late:1"])
+    with sealed_messages.sealed([late], shared=True):
+        erase_listener(1, "27830000001", "test-secret")  # stops waiting for `late`, destroys the open group
+        InteractionBatch._get_collection().insert_one(late)
+    assert said(stored())["27830000009"] == ["Sorry I am very late"]
+    assert said(stored())["27830000002"] == [SAID["27830000002"]]
 
 
 def test_encrypt_seals_plain_messages_in_place_and_resumes(app):
