@@ -134,13 +134,13 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     (core.db.quirks.find_by_originator)."""
     last = _seqs(company_id, model, len(originators))
     now, first = utcnow(), last - len(originators) + 1
-    group, sealed = sealed_texts.sealed(company_id, texts)
+    sealed = sealed_texts.sealed(company_id, texts)
     ListenerEmbedding._get_collection().bulk_write([
         UpdateOne({"company_id": company_id, "model": model, "originator": o},
                   sealed_texts.stored(group, s, text_hash=text_hash(t), seq=first + i, updated_at=now,
                                       vector=np.asarray(v, dtype=np.float32).tobytes()), upsert=True)
-        for i, (o, t, s, v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
-    _drop_erased(company_id, model, originators, population, group)
+        for i, (o, t, (group, s), v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
+    _drop_erased(company_id, model, originators, population, sorted({group for group, _ in sealed}))
 
 
 def _seqs(company_id: int, model: str, count: int) -> int:
@@ -152,8 +152,8 @@ def _seqs(company_id: int, model: str, count: int) -> int:
 
 
 def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None,
-                 group) -> None:
-    """Delete what was just written (sealed in `group`) for listeners erased meanwhile, and seal the others' texts
+                 groups: list) -> None:
+    """Delete what was just written (sealed in `groups`) for listeners erased meanwhile, and seal the others' texts
     again without them: a refresh that read a listener before its erasure may write its vector after the erasure
     deleted it (erasure renames the listener first, so whoever writes after it finds the name gone here)."""
     present = {doc["originator"] for doc in find_by_originator(Listener._get_collection(), company_id, originators,
@@ -162,14 +162,16 @@ def _drop_erased(company_id: int, model: str, originators: list[str], population
     if gone:
         ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,
                                                         "originator": {"$in": gone}})
-        sealed_texts.seal_again(company_id, [group], _write, WRITE_BATCH)
+        sealed_texts.seal_again(company_id, groups, _write, WRITE_BATCH)
 
 
 def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
     """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
     erasure hook)."""
-    groups = sealed_texts.groups_of(company_id, originator)
-    deleted = ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "originator": originator})
+    keys = [{"company_id": company_id, "model": doc["model"], "originator": originator}  # the whole unique key
+            for doc in EmbeddingCounter._get_collection().find({"company_id": company_id}, {"model": 1})]
+    groups = sealed_texts.groups_of(keys)
+    deleted = sum(ListenerEmbedding._get_collection().delete_many(key).deleted_count for key in keys)
     sealed_texts.seal_again(company_id, groups, _write, WRITE_BATCH)
     models = [model for company, model in list(_indexes) if company == company_id]
     for model in models:
@@ -180,7 +182,7 @@ def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int
                 lexical_store.erased(company_id, model, originator)
                 _indexes[(company_id, model)] = _rewritten(company_id, model, found)
     _delete_other_files(company_id, set(models))
-    return deleted.deleted_count
+    return deleted
 
 
 def _rewritten(company_id: int, model: str, found: faiss_index.VectorIndex) -> faiss_index.VectorIndex:
