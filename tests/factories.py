@@ -8,8 +8,10 @@ import numpy as np
 from bson import json_util
 from bson.binary import UuidRepresentation
 
+from core.clock import utcnow
 from core.db.connection import get_db
-from core.listeners import snapshot
+from core.listeners import sealed_profiles, snapshot
+from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import Listener
 from core.stations.companies import ensure_company
@@ -29,12 +31,33 @@ def make_company(company_id: int = 1, **fields):
 
 
 def make_listener(company_id: int = 1, originator: str = "27820000001", events: list[dict] = (), **declared):
-    """A listener with declared fields and interactions (events from `event`)."""
+    """A listener with declared fields (sealed, as an import stores them) and interactions (events from `event`)."""
     make_company(company_id)
-    listener = Listener(company_id=company_id, originator=originator, **declared).save()
+    Listener(company_id=company_id, originator=originator, **declared).validate()
+    doc = {"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": utcnow(),
+           **declared}
+    sealed_profiles.seal_new(company_id, [doc])
+    Listener._get_collection().insert_one(doc)
     if events:
         add_interactions(company_id, originator, events)
-    return listener
+
+
+def stored_listener(company_id: int, originator: str) -> Listener:
+    """The listener's document as readers see it (its sealed fields opened); DoesNotExist when there is none."""
+    found = sealed_profiles.read(company_id, [originator])
+    if not found:
+        raise Listener.DoesNotExist(originator)
+    return Listener._from_son(found[0])
+
+
+def stored_listeners(company_id: int) -> list[dict]:
+    """Every listener of the station as readers see them, in originator order."""
+    return sorted(read_listeners(company_id, projection={"_id": 0}), key=lambda doc: doc["originator"])
+
+
+def set_fields(company_id: int, originator: str, **fields) -> None:
+    """Change some of a listener's fields as the service's writers do (sealed again); None unsets one."""
+    sealed_profiles.edit(company_id, {originator: lambda _: fields})
 
 
 def add_interactions(company_id: int, originator: str, events: list[dict], import_id: str = "factory") -> None:

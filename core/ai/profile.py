@@ -16,10 +16,9 @@ from core.ai.provider import provider
 from core.clock import as_utc, utcnow
 from core.credits import charges
 from core.db.leases import single_flight
-from core.db.quirks import update_by_key
 from core.explore.listener import find_listener
+from core.listeners import sealed_profiles
 from core.listeners.fields import DECLARED_NAMES, INFERRED
-from core.listeners.models import Listener
 from core.segmentation.runs import reprofile_listeners
 
 OPERATION = "ai_listener_profile"
@@ -66,8 +65,8 @@ def _store(company_id: int, originator: str, result: dict) -> dict:
               "tokens_out": result["tokens_out"], "made_at": made_at}
     AiProfile._get_collection().replace_one({"company_id": company_id, "originator": originator}, record,
                                             upsert=True)
-    update_by_key(Listener._get_collection(), {"company_id": company_id, "originator": originator},
-                  {"erased_at": None}, {"$set": {"inferred": on_listener(result, made_at)}})
+    held = on_listener(result, made_at)
+    sealed_profiles.edit(company_id, {originator: lambda _: {"inferred": held}})
     return record
 
 

@@ -1,6 +1,7 @@
 """Promotion of inferred demographics (spec §3): an inferred value with a confidence of at least 0.70 is copied into
 the matching declared field when that field is empty. Declared data is never overwritten, not even by a race: each
-copy is one conditional update that only matches an empty field. Every copy is recorded on the listener
+copy is a write conditional on the listener's fields as read, made only if the field was empty
+(core.listeners.sealed_profiles). Every copy is recorded on the listener
 (`promoted`) and in its history (`demographic_promotions`), and the listener is re-profiled at once so that the
 snapshot, filters and completeness figures show it.
 """
@@ -9,9 +10,8 @@ from __future__ import annotations
 from core.ai.models import DemographicPromotion
 from core.clock import utcnow
 from core.credits.charges import ensure_open
-from core.db.quirks import update_by_key
 from core.explore.listener import find_listener
-from core.listeners.models import Listener
+from core.listeners import sealed_profiles
 from core.segmentation.runs import reprofile_listeners
 
 THRESHOLD = 0.70
@@ -60,9 +60,13 @@ def _copy(company_id: int, originator: str, target: str, guess: dict, inferred: 
     at = utcnow()
     source = {"value": guess["value"], "confidence": guess["confidence"], "at": at,
               "provider": inferred.get("provider"), "model": inferred.get("model")}
-    done = update_by_key(Listener._get_collection(), {"company_id": company_id, "originator": originator},
-                         {"erased_at": None, target: {"$in": list(EMPTY)}},
-                         {"$set": {target: guess["value"], f"promoted.{target}": source}})
+
+    def filled(fields: dict) -> dict | None:
+        if fields.get(target) not in EMPTY:
+            return None
+        return {target: guess["value"], "promoted": {**(fields.get("promoted") or {}), target: source}}
+
+    done = originator in sealed_profiles.edit(company_id, {originator: filled})
     if done:
         DemographicPromotion(company_id=company_id, originator=originator, field=target, value=guess["value"],
                              confidence=guess["confidence"], provider=source["provider"], model=source["model"],

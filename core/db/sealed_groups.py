@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from bson import Binary, ObjectId
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from mongoengine import Document
+from mongoengine import BinaryField, DateTimeField, Document, IntField, ObjectIdField
 from pymongo.errors import DuplicateKeyError
 
 from core.clock import as_utc, utcnow
@@ -35,6 +35,24 @@ meanwhile stored nothing, so nothing is lost by going on."""
 AT_HAND_GROUPS = 4_096
 """Groups whose opened content key a process keeps in memory (never stored): a listener page read again, or the next
 batch of an embedding, opens none again. Only groups whose key still exists are ever read from it."""
+
+
+class GroupKey(Document):
+    """The content key of one group, sealed under the group's data key (core.db.vault); the fields of the station's
+    open group beside it. Each kind of group keeps its keys in a collection of its own (a subclass)."""
+
+    group = ObjectIdField(primary_key=True)
+    company_id = IntField(required=True)
+    key = BinaryField(required=True)
+    open_for = IntField()  # the station whose open group this is: few values of a write share it (`seal_shared`)
+    opened_at = DateTimeField()
+    members = IntField()  # values claimed in the open group
+    written = IntField()  # of which stored
+    meta = {"abstract": True}
+
+
+OPEN_GROUP_INDEX = {"fields": ["open_for"], "unique": True, "sparse": True}
+"""The index a kind of group's keys needs for `seal_shared`: one open group per station."""
 
 
 class SealedGroups:
@@ -55,6 +73,22 @@ class SealedGroups:
         self.keys._get_collection().insert_one({"_id": group, "company_id": company_id, "key": sealed_key})
         with_key = self._keep(group, cipher(content_key))
         return group, [Binary(encrypted(with_key, value, group.binary)) for value in values]
+
+    def seal_all(self, company_id: int, values: list[bytes]) -> list[tuple[ObjectId, Binary]]:
+        """Each value's (group, sealed value), sealed `size` to a new group."""
+        found = []
+        for start in range(0, len(values), self.size):
+            group, sealed = self.seal(company_id, values[start:start + self.size])
+            found += [(group, value) for value in sealed]
+        return found
+
+    def seal_in(self, group: ObjectId, values: list[bytes]) -> list[Binary]:
+        """The values sealed in an existing group, whose key is asked of the database (a key destroyed by another
+        process is refused: LookupError)."""
+        with_key = self._ciphers([group]).get(group)
+        if with_key is None:
+            raise LookupError(f"the key of {self.kind} group {group} was destroyed")
+        return [Binary(encrypted(with_key, value, group.binary)) for value in values]
 
     def seal_shared(self, company_id: int, values: list[bytes]) -> tuple[ObjectId, list[Binary]]:
         """The values sealed in the station's open group (a new group when it has no room); the caller calls

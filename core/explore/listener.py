@@ -7,6 +7,7 @@ from core.explore.records import behaviour, inferred
 from core.listeners import snapshot
 from core.listeners.fields import SCALAR
 from core.listeners.models import Listener
+from core.listeners.sealed_profiles import fields_of, opened
 from core.segmentation.history import segment_history
 from core.segmentation.profiling import RULE_INPUTS
 from core.segmentation.reasons import reasons
@@ -26,10 +27,11 @@ def find_listener(company_id: int, originator: str, fields: dict | None = None) 
     """The listener's stored document; ListenerNotFound when unknown or erased (an erased listener's old number
     names nobody any more)."""
     shown = {"_id": 0, **(fields or {}), "erased_at": 1} if fields else {"_id": 0}
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator}, shown)
+    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator},
+                                              fields_of(shown))
     if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
-    return doc
+    return opened([doc])[0]
 
 
 def get_listener(company_id: int, originator: str, db: str | None = None) -> dict:

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from bson import ObjectId
-from pymongo import UpdateOne
 
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, projection
@@ -28,6 +27,7 @@ from core.ingest.models import ImportReport
 from core.ingest.station import station_rows
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
+from core.listeners import sealed_profiles
 from core.listeners.fields import DECLARED_NAMES
 from core.listeners.models import Listener
 from core.segmentation.runs import resegment_listeners
@@ -168,13 +168,13 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str, writes:
 
 
 def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tally, writes: bool) -> set[str]:
-    """Insert the new listeners of one chunk and $set only the fields that change on the others (a dry run counts
-    them and writes nothing)."""
+    """Insert the new listeners of one chunk and set only the fields that change on the others (a dry run counts
+    them and writes nothing); their personal fields sealed (core.listeners.sealed_profiles)."""
     collection = Listener._get_collection()
-    found = {doc["originator"]: doc for doc in collection.find(
+    found = {doc["originator"]: doc for doc in sealed_profiles.opened(list(collection.find(
         {"company_id": company_id, "originator": {"$in": list(rows_of)}},
-        projection({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}}))}
-    inserts, updates, changed = [], [], set()
+        projection(sealed_profiles.fields_of({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}})))))}
+    inserts, updates, changed = [], {}, set()
     for originator, rows in rows_of.items():
         current = found.get(originator)
         changes, imported = _replay(current or {}, rows, created=current is None)
@@ -185,18 +185,20 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
             inserts.append({"company_id": company_id, "originator": originator, "tags": [], "inferred": {},
                             "created_at": utcnow(), **changes})
         elif changes:
-            updates.append(UpdateOne({"company_id": company_id, "originator": originator}, {"$set": changes}))
+            updates[originator] = changes
         if imported:
             changed.add(originator)
     tally.listeners_new += len(inserts)
     tally.listeners_updated += len(updates)
     if not writes:
         return changed
+    declared = {doc["originator"]: {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
+                for doc in inserts}
+    sealed_profiles.seal_new(company_id, inserts)
     for doc in insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
-        fields = {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
-        updates.append(UpdateOne({"company_id": company_id, "originator": doc["originator"]}, {"$set": fields}))
-    if updates:
-        collection.bulk_write(updates, ordered=False)
+        updates[doc["originator"]] = declared[doc["originator"]]
+    sealed_profiles.edit(company_id, {originator: (lambda _, fields=fields: fields)
+                                      for originator, fields in updates.items()})
     return changed
 
 

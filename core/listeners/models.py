@@ -21,11 +21,17 @@ from mongoengine import (
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.db.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 
 
 @stored
 class Listener(Document):
-    """Declared data of one listener of one station, plus AI-inferred values (with confidences)."""
+    """Declared data of one listener of one station, plus AI-inferred values (with confidences).
+
+    The personal fields (every declared one but the two flags, and the inferred and promoted values) are stored
+    sealed in `profile` (core.listeners.sealed_profiles); the named fields below hold them only in documents stored
+    before sealing.
+    """
 
     company_id = IntField(required=True)
     originator = StringField(required=True)
@@ -46,10 +52,13 @@ class Listener(Document):
     opt_in = BooleanField(null=True)
     inferred = DictField()  # {"inferred_gender": {"value": ..., "confidence": ...}, ..., "inferred_at": ...}
     promoted = DictField()  # declared field -> the inferred value copied into it (core.ai.promote)
+    profile = BinaryField()  # the personal fields, sealed in the group `profile_group`
+    profile_group = ObjectIdField()
+    profile_version = ObjectIdField()  # new at every write of `profile`: a write is conditional on the one it read
     created_at = DateTimeField(default=utcnow)
     erased_at = DateTimeField()
     meta = {"collection": "listeners",
-            "indexes": [{"fields": ["company_id", "originator"], "unique": True}]}
+            "indexes": [{"fields": ["company_id", "originator"], "unique": True}, ("company_id", "profile_group")]}
 
 
 @stored
@@ -77,19 +86,17 @@ class InteractionBatch(Document):
 
 
 @stored
-class MessageKey(Document):
-    """The content key of one group of interaction batches' messages, sealed under the group's data key
-    (core.db.vault): destroying that data key makes every copy of the group's messages unreadable."""
+class MessageKey(GroupKey):
+    """The content key of one group of interaction batches' messages (core.listeners.sealed_messages)."""
 
-    group = ObjectIdField(primary_key=True)
-    company_id = IntField(required=True)
-    key = BinaryField(required=True)
-    open_for = IntField()  # the station whose open group this is: live batches share it (core.db.sealed_groups)
-    opened_at = DateTimeField()
-    members = IntField()  # messages' batches claimed in the open group
-    written = IntField()  # of which stored
-    meta = {"collection": "message_keys",
-            "indexes": [{"fields": ["open_for"], "unique": True, "sparse": True}]}
+    meta = {"collection": "message_keys", "indexes": [OPEN_GROUP_INDEX]}
+
+
+@stored
+class ProfileKey(GroupKey):
+    """The content key of one group of listeners' personal fields (core.listeners.sealed_profiles)."""
+
+    meta = {"collection": "profile_keys", "indexes": [OPEN_GROUP_INDEX]}
 
 
 @stored

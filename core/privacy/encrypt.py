@@ -1,7 +1,8 @@
 """Sealing in place what a station stored before sealing was built (`flask --app wsgi encrypt`): its snapshot file
-and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is; the
-messages of its interactions (core.listeners.sealed_messages); its import reports' bad rows (core.ingest.reports);
-and the texts stored with its vectors (core.search.sealed_texts).
+and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is; its
+listeners' personal fields (core.listeners.sealed_profiles); the messages of its interactions
+(core.listeners.sealed_messages); its import reports' bad rows (core.ingest.reports); and the texts stored with its
+vectors (core.search.sealed_texts).
 Station by station, each under its segment lease; a station already sealed is skipped, so a run cut short (a kill,
 a deploy) resumes where it stopped when started again. Copies made before (backups, the oplog) stay plain until they
 expire.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.ingest import reports
-from core.listeners import sealed_messages, snapshot
+from core.listeners import sealed_messages, sealed_profiles, snapshot
 from core.search import sealed_texts
 from core.search.vectors import WRITE_BATCH
 from core.segmentation.runs import segment_lease
@@ -27,10 +28,11 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
             plain = snapshot.stored_plain(company_id)
             if plain:
                 snapshot.publish(snapshot.current(company_id))
+        listeners = sealed_profiles.seal_plain(company_id)
         batches = sealed_messages.seal_plain(company_id)
         bad_rows = reports.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
-        sealed = [label for count, label in ((plain, "snapshot"),
+        sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),
                                              (batches, f"the messages of {batches:,} interaction batches"),
                                              (bad_rows, f"the bad rows of {bad_rows:,} import reports"),
                                              (texts, f"{texts:,} texts")) if count]

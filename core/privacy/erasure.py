@@ -7,13 +7,15 @@ imports them.
 """
 from __future__ import annotations
 
+from bson import ObjectId
+
 from core.clock import from_epoch, utcnow
 from core.config import active
 from core.db.connection import is_embedded
 from core.errors import ListenerNotFound
 from core.ingest import reports
 from core.ingest.models import ImportReport
-from core.listeners import sealed_messages, snapshot
+from core.listeners import sealed_messages, sealed_profiles, snapshot
 from core.listeners.fields import DECLARED, IDENTIFIERS
 from core.listeners.models import InteractionBatch, Listener
 from core.listeners.pseudonyms import keyed_hash, pseudonym
@@ -30,6 +32,7 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator})
     if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
+    doc = sealed_profiles.opened([doc])[0]
     alias = pseudonym(secret, company_id, originator)
     stores = {"listeners": _erase_profile(company_id, originator, alias),
               "interactions": _erase_interactions(company_id, originator, alias, secret),
@@ -57,13 +60,16 @@ def _purge_promise(settings) -> str:
 
 
 def _erase_profile(company_id: int, originator: str, alias: str) -> int:
-    """Every declared field unset (tags emptied), inferred and promoted values dropped, the row kept under the
-    pseudonym."""
+    """The sealed fields made unreadable in every copy (their group's key destroyed), every declared field unset,
+    the row kept under the pseudonym. A new `profile_version` makes a writer that read the listener before fail
+    its write."""
+    sealed_profiles.erase(company_id, originator)
     unset = {field.name: "" for field in DECLARED if field.kind != "list"}
     result = Listener._get_collection().update_one(
         {"company_id": company_id, "originator": originator},
-        {"$set": {"originator": alias, "tags": [], "inferred": {}, "promoted": {}, "erased_at": utcnow()},
-         "$unset": unset})
+        {"$set": {"originator": alias, "tags": [], "inferred": {}, "promoted": {}, "erased_at": utcnow(),
+                  "profile_version": ObjectId()},
+         "$unset": {**unset, "profile": "", "profile_group": ""}})
     return result.modified_count
 
 

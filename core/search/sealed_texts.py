@@ -28,11 +28,7 @@ GROUPS = SealedGroups("texts", TextKey, size=250)
 
 def sealed(company_id: int, texts: list[str]) -> list[tuple[ObjectId, Binary]]:
     """Each text's (group, sealed text), sealed GROUPS.size to a new group."""
-    found = []
-    for start in range(0, len(texts), GROUPS.size):
-        group, values = GROUPS.seal(company_id, [text.encode() for text in texts[start:start + GROUPS.size]])
-        found += [(group, value) for value in values]
-    return found
+    return GROUPS.seal_all(company_id, [text.encode() for text in texts])
 
 
 def stored(group: ObjectId, sealed_text: Binary, **fields) -> dict:

@@ -13,6 +13,7 @@ from core.db import queue
 from core.db.quirks import insert_all, looked_up
 from core.listeners.fields import FLAGS, LISTED
 from core.listeners.models import Listener
+from core.listeners.sealed_profiles import opened
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
 
 EVENT_TYPES = ("listener.entered_segment", "listener.left_segment", "audience.members_changed", "alert.fired")
@@ -118,7 +119,7 @@ def _shared_fields(company_id: int, events: list[Event], endpoints: list[dict]) 
     if not wanted or not originators:
         return {}
     return {doc["originator"]: {name: doc.get(name) for name in wanted}
-            for doc in looked_up(Listener._get_collection(), company_id, originators)}
+            for doc in opened(list(looked_up(Listener._get_collection(), company_id, originators)))}
 
 
 def _picked(doc: dict | None, shared: list[str]) -> dict:

@@ -15,11 +15,10 @@ from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS
-from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
 from tests.conftest import seeded
-from tests.factories import make_listener
+from tests.factories import make_listener, set_fields, stored_listener, stored_listeners
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
@@ -85,7 +84,7 @@ def test_without_enough_credits_402_and_nothing_is_charged_or_stored(client, key
     assert answer.status_code == 402
     assert answer.get_json()["detail"] == "This costs 1 credit and the balance is 0 credits; an admin can load more."
     assert AiProfile.objects(company_id=2).count() == 0 and CreditEntry.objects(company_id=2).count() == 0
-    assert Listener.objects(company_id=2).first().inferred == {}
+    assert stored_listeners(2)[0]["inferred"] == {}
 
 
 def test_a_paused_company_gets_403_with_the_reason_even_for_a_cached_profile(client, key_for, demo):
@@ -116,7 +115,7 @@ def test_an_unknown_listener_is_404_and_costs_nothing(client, key_for, demo):
 
 
 def _inferred(originator: str, **guesses):
-    Listener.objects(company_id=1, originator=originator).update_one(set__inferred={
+    set_fields(1, originator, inferred={
         name: {"value": value, "confidence": confidence} for name, (value, confidence) in guesses.items()})
 
 
@@ -151,7 +150,7 @@ def test_promotion_copies_values_of_0_70_and_up_into_empty_fields_only(client, k
 def test_erasure_removes_the_ai_profile_its_promotions_and_the_ledger_s_mention(client, key_for, demo):
     profile(client, key_for(1), demo)
     _inferred(demo, inferred_location=("Soweto", 0.9))
-    Listener.objects(company_id=1, originator=demo).update_one(unset__location=True)
+    set_fields(1, demo, location=None)
     promote(client, key_for(1), demo)
     receipt = client.delete(f"/api/v1/listeners/1/{demo}", headers=key_for(1)).get_json()
     assert receipt["stores"]["ai_profiles"] == 1 and receipt["stores"]["demographic_promotions"] == 1
@@ -206,7 +205,7 @@ def test_a_failed_answer_is_503_refunded_and_never_stored(client, key_for, demo,
     assert answer.status_code == 503 and "Retry-After" in answer.headers
     assert client.get("/api/v1/agent/1/credits", headers=key_for(1)).get_json()["balance"] == DEMO_CREDITS
     assert AiProfile.objects(company_id=1).count() == 0
-    assert Listener.objects(company_id=1, originator=demo).first().inferred == {}
+    assert stored_listener(1, demo).inferred == {}
     if script == ["429"]:
         assert answer.headers["Retry-After"] == "7"
 

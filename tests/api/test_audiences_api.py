@@ -13,10 +13,10 @@ from core.audiences.models import Audience
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
-from core.listeners.models import Listener
 from core.search import vectors
 from core.segmentation.runs import segment_company
 from tests.conftest import restored, seeded
+from tests.factories import set_fields
 from tests.memory import NOW
 from tests.themes import CREDITS, GOSPEL, GOSPEL_THEME, of_theme, originator, person, themed_station
 
@@ -139,7 +139,7 @@ def test_a_refresh_re_runs_the_saved_strategy_and_says_who_joined_left_and_staye
     saved_queries = body["queries"]
     newcomer = "27819999999"
     person(1, newcomer, GOSPEL, location="Soweto", gender="female")
-    Listener.objects(company_id=1, originator=originator(1, "gospel", 0)).update_one(set__location="Durban")
+    set_fields(1, originator(1, "gospel", 0), location="Durban")
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
     answer = refresh(client, key_for(1), body["audience_id"])

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from core.listeners.models import Listener
-from tests.factories import make_company
+from tests.factories import make_company, stored_listener
 
 pytestmark = pytest.mark.db
 
@@ -139,7 +139,7 @@ def test_an_upload_with_a_mapping_imports_the_files_own_headers(client, stations
     assert job["state"] == "done" and job["mapping"] == mapping
     assert job["report"]["imported"] == 1 and job["report"]["bad_rows"] == 1
     assert job["report"]["bad_rows_by_field"] == {"mobile_number": 1}
-    thandi = Listener.objects.get(company_id=1, originator="27821234567")
+    thandi = stored_listener(1, "27821234567")
     assert (thandi.name, thandi.gender, thandi.location) == ("Thandi Mokoena", "female", None)
 
 

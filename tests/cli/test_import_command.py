@@ -8,6 +8,7 @@ import pytest
 
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Company, Show
+from tests.factories import stored_listener
 
 pytestmark = pytest.mark.db
 
@@ -74,7 +75,7 @@ def test_the_example_files_import_without_bad_rows(runner):
         assert result.exit_code == 0 and "bad rows:   0" in result.output, result.output
     assert Company.objects.get(company_id=7).channel_names()[2] == "WhatsApp"
     assert Show.objects(company_id=7).count() == 6
-    assert Listener.objects.get(company_id=7, originator="27821234567").mobile_number == "+27821234567"
+    assert stored_listener(7, "27821234567").mobile_number == "+27821234567"
     again = runner.invoke(args=["import", "interactions", str(EXAMPLES / "interactions.jsonl")])
     assert "imported:   0" in again.output and "duplicates: 6" in again.output
 
@@ -93,7 +94,7 @@ def test_warnings_are_printed_apart_from_bad_rows(runner, tmp_path):
     assert "line 2: warning: mobile_number is not a valid phone number" in result.output
     assert "line 2: warning: gender must be one of" in result.output
     assert "n/a" not in result.output and "xyz" not in result.output
-    assert Listener.objects.get(company_id=7, originator="27827654321").mobile_number == "+27827654321"
+    assert stored_listener(7, "27827654321").mobile_number == "+27827654321"
 
 
 def test_more_than_20_warnings_are_summarised(runner, tmp_path):

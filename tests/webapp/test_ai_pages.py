@@ -14,10 +14,9 @@ from core.credits.ledger import account, load, set_paused
 from core.demo.seed import DEMO_CREDITS
 from core.errors import ProviderUnavailable
 from core.listeners import snapshot
-from core.listeners.models import Listener
 from core.stations.companies import bump_version
 from tests.conftest import seeded
-from tests.factories import make_company, make_listener
+from tests.factories import make_company, make_listener, set_fields, stored_listener
 from tests.memory import event
 from tests.webapp.conftest import PASSWORD
 from webapp.ai import inference_quality
@@ -158,8 +157,8 @@ def test_every_ai_post_needs_the_csrf_token(signed_in, demo, csrf_enabled):
 
 
 def test_promoting_copies_the_values_of_0_70_and_up_and_says_what_was_skipped(signed_in, demo):
-    Listener.objects(company_id=1, originator=demo).update_one(
-        unset__gender=True, unset__age_group=True, set__language="English", set__inferred={
+    set_fields(
+        1, demo, gender=None, age_group=None, language="English", inferred={
             "inferred_gender": {"value": "female", "confidence": 0.7},
             "inferred_age_group": {"value": "25-34", "confidence": 0.69},
             "inferred_language": {"value": "isiZulu", "confidence": 0.95}})
@@ -169,7 +168,7 @@ def test_promoting_copies_the_values_of_0_70_and_up_and_says_what_was_skipped(si
     assert "Promoted to declared: gender Female (0.70)." in text
     assert "Not promoted, age group 25-34: confidence 0.69 is below 0.70." in text
     assert "Not promoted, language isiZulu: the listener declared this field" in text
-    assert Listener.objects(company_id=1, originator=demo).first().gender == "female"
+    assert stored_listener(1, demo).gender == "female"
     assert "Promoted before: gender female (0.70" in words(signed_in.get(panel(demo), headers=HTMX).text)
 
 

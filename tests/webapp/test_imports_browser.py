@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from core.db.leases import release, try_lease
 from core.ingest.jobs import ImportJob
 from core.listeners.models import Listener
+from tests.factories import stored_listener
 from tests.webapp.test_every_page_browser import CONTROLS, overlaps
 
 pytestmark = pytest.mark.db
@@ -121,7 +122,7 @@ def test_a_station_file_is_mapped_corrected_checked_and_imported_and_its_mapping
     assert Listener.objects(company_id=1).count() == 0
     page.get_by_test_id("import-start").click()
     expect(page.get_by_test_id("import-job")).to_have_attribute("data-state", "done")
-    thandi = Listener.objects.get(company_id=1, originator="27821234567")
+    thandi = stored_listener(1, "27821234567")
     assert (thandi.gender, thandi.age_group, thandi.opt_in, thandi.tags) == ("female", "25-34", True, [])
     page.goto("/stations/1/imports")
     choose(page, "profiles", "listeners-december.csv", NATURAL.encode())

@@ -15,12 +15,12 @@ from core.ai.local import DEMOGRAPHICS, demographic, infer_listener
 from core.ai.panel import current_panel
 from core.demo.seed import seed_demo
 from core.errors import ListenerNotFound
-from core.listeners import snapshot
+from core.listeners import sealed_profiles, snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
-from core.listeners.models import Listener
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import resegment_listeners, segment_company
 from tests.conftest import empty_database
+from tests.factories import stored_listeners
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -33,13 +33,11 @@ PROMOTE_AT = 0.70
 def hide_declared(company_id: int) -> dict[str, dict[str, str]]:
     """Unset gender, age group, language and location of every HIDDEN_EVERY-th listener who declared any (in
     originator order) and segment again; returns what was hidden."""
-    collection = Listener._get_collection()
-    query = {"company_id": company_id, "$or": [{f: {"$nin": [None, ""]}} for f in DEMOGRAPHICS.values()]}
-    docs = sorted(collection.find(query, {"_id": 0, "originator": 1, **dict.fromkeys(DEMOGRAPHICS.values(), 1)}),
-                  key=lambda d: d["originator"])[::HIDDEN_EVERY]
+    docs = [d for d in stored_listeners(company_id)
+            if any(d.get(f) not in (None, "") for f in DEMOGRAPHICS.values())][::HIDDEN_EVERY]
     hidden = {d["originator"]: {f: d[f] for f in DEMOGRAPHICS.values() if d.get(f)} for d in docs}
-    collection.update_many({"company_id": company_id, "originator": {"$in": list(hidden)}},
-                           {"$unset": dict.fromkeys(DEMOGRAPHICS.values(), "")})
+    unset = dict.fromkeys(DEMOGRAPHICS.values())
+    sealed_profiles.edit(company_id, {originator: lambda _: unset for originator in hidden})
     segment_company(company_id, NOW)
     return hidden
 
@@ -148,8 +146,7 @@ def test_a_listener_without_messages_is_placed_by_lookalikes_alone(stations):
 
 
 def test_evidence_never_names_another_listener(answers):
-    names = {doc["name"] for doc in Listener._get_collection().find({"company_id": STATION, "name": {"$ne": None}},
-                                                                   {"name": 1})}
+    names = {doc["name"] for doc in stored_listeners(STATION) if doc.get("name")}
     for values in answers.values():
         texts = [v["evidence"] for name, v in values.items() if v and name != "inferred_interests"]
         texts += [i["evidence"] for i in values["inferred_interests"]]

@@ -16,7 +16,7 @@ from core.listeners import sealed_messages
 from core.listeners.events import CHANNEL, SLOT, TIME
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Company, Show
-from tests.factories import make_company, make_listener
+from tests.factories import make_company, make_listener, stored_listener
 
 pytestmark = pytest.mark.db
 
@@ -59,7 +59,7 @@ def events(company_id: int = 7, originator: str = "27821234567") -> list[dict]:
 
 
 def listener(originator: str = "27821234567", company_id: int = 7) -> Listener:
-    return Listener.objects.get(company_id=company_id, originator=originator)
+    return stored_listener(company_id, originator)
 
 
 # --- every kind: bad rows, reports, files ---

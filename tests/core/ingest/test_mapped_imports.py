@@ -17,7 +17,7 @@ from core.ingest.templates import template_csv, template_xlsx
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Show
 from tests.core.ingest.test_files import workbook
-from tests.factories import make_company, make_listener
+from tests.factories import make_company, make_listener, stored_listener
 
 pytestmark = pytest.mark.db
 
@@ -62,7 +62,7 @@ def test_without_an_originator_column_the_mobile_number_is_the_originator_and_me
     assert (report.imported, report.error_count) == (1, 1)
     assert report.errors[0] == {"line": 3, "reason": "mobile_number is not a valid phone number (read as ZA): with "
                                                      "no originator column, it is the listener's originator"}
-    thandi = Listener.objects.get(company_id=7, originator="27821234567")
+    thandi = stored_listener(7, "27821234567")
     assert (thandi.name, thandi.mobile_number, thandi.gender, thandi.age_group, thandi.location) == (
         "Thandi Mokoena", "+27821234567", "female", "25-34", "Soweto")
     report = proposed_import("interactions", write(tmp_path, "entries.csv", ENTRIES))
@@ -88,7 +88,7 @@ def test_a_wrong_proposal_corrected_by_the_producer_is_what_is_previewed_and_imp
     preview = preview_file("profiles", path, 7, given=corrected)
     assert preview["mapping_source"] == "given" and preview["rows"][0]["values"]["opt_in"] is True
     import_file("profiles", path, company_id=7, mapping=mapped("profiles", path, corrected))
-    assert Listener.objects.get(company_id=7, originator="27831234567").opt_in is False
+    assert stored_listener(7, "27831234567").opt_in is False
 
 
 def test_a_workbook_with_several_sheets_and_excel_dates_imports_the_sheet_chosen(station, tmp_path):
@@ -111,7 +111,7 @@ def test_windows_1252_and_a_bom_are_read_through_a_mapping(station, tmp_path, en
     assert preview_file("profiles", path, 7)["mapping"] == {"Naam": "name", "Selfoon": "mobile_number",
                                                             "Woonplek": "location"}
     proposed_import("profiles", path)
-    assert Listener.objects.get(company_id=7, originator="27821234567").name == "Renée"
+    assert stored_listener(7, "27821234567").name == "Renée"
 
 
 def everything() -> dict:

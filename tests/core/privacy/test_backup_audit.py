@@ -1,8 +1,8 @@
-"""An auditor's check of erasure by key destruction, on what is sealed so far (the interactions' messages and the
-snapshot files): the key vault runs on a server of its own, as the README's deployment section asks; the data
-server's files are copied (a backup) before an erasure; afterwards the copy, restored on a server of its own and read
-with the live vault, yields none of the listener's messages and no snapshot, nor do any files hold them as text,
-while another listener's messages, sealed apart, still read from the same copy."""
+"""An auditor's check of erasure by key destruction, on what is sealed so far (the listeners' personal fields, the
+interactions' messages and the snapshot files): the key vault runs on a server of its own, as the README's deployment
+section asks; the data server's files are copied (a backup) before an erasure; afterwards the copy, restored on a
+server of its own and read with the live vault, yields none of the listener's fields or messages and no snapshot, nor
+do any files hold them as text, while another listener's, sealed apart, still read from the same copy."""
 from __future__ import annotations
 
 import shutil
@@ -27,6 +27,12 @@ pytestmark = pytest.mark.db
 ERASED, KEPT, GROUPED = "27821234567", "27829876543", "27825550001"
 SAID = {ERASED: "Please play Jerusalema for my gogo Nomvula", KEPT: "Traffic on the N3 near Harrismith",
         GROUPED: "Load shedding again in Soweto"}
+NAMES = {ERASED: "Thandeka Zungu-Mahlangu", KEPT: "Sipho Ndlovu-Khumalo", GROUPED: "Lerato Mokoena-Dube"}
+
+
+def profile(originator: str) -> dict:
+    return {"company_id": 1, "originator": originator, "name": NAMES[originator],
+            "email": f"{NAMES[originator].split()[0].lower()}@example.org", "location": "Umlazi"}
 
 
 def interaction(originator: str) -> dict:
@@ -73,7 +79,18 @@ def opened_from(db, originator: str) -> list:
     return found
 
 
+def profile_from(db, originator: str) -> bytes | None:
+    """A listener's sealed fields in a copy of the database, read as an auditor would (see `opened_from`)."""
+    doc = db.listeners.find_one({"company_id": 1, "originator": originator})
+    key_doc = db.profile_keys.find_one({"_id": doc["profile_group"]})
+    content_key = key_vault().open_content_keys([key_doc["key"]])[0]
+    return None if content_key is None else decrypted(cipher(content_key), doc["profile"],
+                                                      doc["profile_group"].binary)
+
+
 def test_a_backup_taken_before_an_erasure_yields_nothing_of_the_listener_afterwards(deployment, tmp_path):
+    import_rows("profiles", enumerate([profile(ERASED), profile(GROUPED)], 1), now=NOW, resegment=False)
+    import_rows("profiles", enumerate([profile(KEPT)], 1), now=NOW, resegment=False)
     import_rows("interactions", enumerate([interaction(ERASED), interaction(GROUPED)], 1), now=NOW, resegment=False)
     import_rows("interactions", enumerate([interaction(KEPT)], 1), now=NOW, resegment=False)
     segment_company(1, NOW)
@@ -86,6 +103,9 @@ def test_a_backup_taken_before_an_erasure_yields_nothing_of_the_listener_afterwa
         assert opened_from(db, ERASED) == [None]
         assert opened_from(db, GROUPED) == [None]  # sealed with the erased listener: its copy went with the key
         assert [m is not None and SAID[KEPT].encode() in m for m in opened_from(db, KEPT)] == [True]
+        assert profile_from(db, ERASED) is None
+        assert profile_from(db, GROUPED) is None
+        assert NAMES[KEPT].encode() in profile_from(db, KEPT)
         files = list(db[f"{snapshot.BUCKET}.files"].find())
         assert len(files) == 1
         with pytest.raises(LookupError):
@@ -95,4 +115,4 @@ def test_a_backup_taken_before_an_erasure_yields_nothing_of_the_listener_afterwa
         restored.close()
         embedded.stop(tmp_path / "backup")
     for root in (tmp_path / "backup", deployment.data_dir, tmp_path / "vault"):
-        assert text_in_files(root, SAID.values()) == set()
+        assert text_in_files(root, [*SAID.values(), *NAMES.values(), "example.org", "Umlazi"]) == set()

@@ -15,7 +15,7 @@ from core.listeners.suppression import SuppressionList
 from core.privacy.erasure import erase_listener
 from core.privacy.models import AuditEntry
 from core.segmentation.runs import segment_company
-from tests.factories import JSON, make_listener
+from tests.factories import JSON, make_listener, stored_listener
 from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
@@ -197,7 +197,7 @@ def test_a_profiles_import_never_recreates_a_suppressed_number_and_counts_it(per
                                                    {"originator": "27820000009", "name": "Someone New"}))
     assert (report.rows, report.imported, report.duplicates, report.suppressed, report.error_count) == (3, 1, 0, 2, 0)
     assert Listener.objects(company_id=1, originator=fields["originator"]).count() == 0
-    assert Listener.objects(company_id=1, originator="27820000009").get().name == "Someone New"
+    assert stored_listener(1, "27820000009").name == "Someone New"
     assert personal_traces(everything_stored()) == []
 
 
@@ -207,7 +207,7 @@ def test_without_suppress_a_profiles_import_may_bring_the_number_back(person, tm
     erase_listener(1, person, SECRET)
     report = import_file("profiles", profiles_file(tmp_path, {"originator": person, "name": "Nomvula D"}))
     assert (report.imported, report.suppressed) == (1, 0)
-    assert Listener.objects(company_id=1, originator=person).get().name == "Nomvula D"
+    assert stored_listener(1, person).name == "Nomvula D"
 
 
 def test_without_suppress_a_new_interaction_starts_a_new_listener(person, tmp_path):
@@ -218,5 +218,5 @@ def test_without_suppress_a_new_interaction_starts_a_new_listener(person, tmp_pa
     later.write_text(json.dumps({"company_id": 1, "originator": person, "timestamp": "2026-11-21T08:00:00+02:00",
                                  "channel_type": 2, "campaign_type": "poll"}) + "\n")
     assert import_file("interactions", later).imported == 1
-    listener = Listener.objects(company_id=1, originator=person).get()
+    listener = stored_listener(1, person)
     assert listener.name is None
