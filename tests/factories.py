@@ -42,12 +42,19 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
         add_interactions(company_id, originator, events)
 
 
-def stored_listener(company_id: int, originator: str) -> Listener:
+class Stored(dict):
+    """A stored document as readers see it, its fields also as attributes (None when absent)."""
+
+    def __getattr__(self, name: str):
+        return self.get(name)
+
+
+def stored_listener(company_id: int, originator: str) -> Stored:
     """The listener's document as readers see it (its sealed fields opened); DoesNotExist when there is none."""
     found = sealed_profiles.read(company_id, [originator])
     if not found:
         raise Listener.DoesNotExist(originator)
-    return Listener._from_son(found[0])
+    return Stored(found[0])
 
 
 def stored_listeners(company_id: int) -> list[dict]:

@@ -1,8 +1,9 @@
 """The AI listener profile: inferred demographics and interest tags with confidences, paid for once and reused
 for 30 days (spec: "cached 30 days").
 
-A new inference is charged through core.credits (refunded when it fails), stored in `ai_profiles`, and its values
-written onto the listener (`inferred`), then the listener is re-profiled so that filters on inferred values see it
+A new inference is charged through core.credits (refunded when it fails), and stored with the listener's sealed
+fields (core.listeners.sealed_profiles): the answer (`ai_profile`, read from `ai_profiles` where it was stored before
+sealing) and its values (`inferred`), then the listener is re-profiled so that filters on inferred values see it
 at once. Concurrent requests for one listener share one inference and one charge (core.db.leases.single_flight). A
 cached answer costs nothing, says it is cached and when it was made, and is still refused while the company's AI
 usage is paused.
@@ -15,6 +16,7 @@ from core.ai.models import AiProfile
 from core.ai.provider import provider
 from core.clock import as_utc, utcnow
 from core.credits import charges
+from core.db import ahead
 from core.db.leases import single_flight
 from core.explore.listener import find_listener
 from core.listeners import sealed_profiles
@@ -23,6 +25,8 @@ from core.segmentation.runs import reprofile_listeners
 
 OPERATION = "ai_listener_profile"
 CACHE_DAYS = 30
+RECORD = ("values", "provider", "model", "tokens_in", "tokens_out", "made_at")
+"""What is kept of an answer."""
 
 
 def ai_listener_profile(company_id: int, originator: str) -> dict:
@@ -50,23 +54,22 @@ def _infer(company_id: int, originator: str, doc: dict) -> dict:
 
 def fresh_profile(company_id: int, originator: str) -> dict | None:
     """The cached profile when it was made less than CACHE_DAYS ago (None otherwise)."""
-    found = AiProfile._get_collection().find_one({"company_id": company_id, "originator": originator}, {"_id": 0})
+    listener = sealed_profiles.read(company_id, [originator])
+    found = (listener[0].get("ai_profile") if listener else None) or AiProfile._get_collection().find_one(
+        {"company_id": company_id, "originator": originator}, {"_id": 0})
     if found is None or as_utc(found["made_at"]) <= utcnow() - timedelta(days=CACHE_DAYS):
         return None
     return found
 
 
 def _store(company_id: int, originator: str, result: dict) -> dict:
-    """Cache the answer and put its values on the listener."""
+    """Keep the answer and put its values on the listener, sealed with the listener's fields."""
     now = utcnow()
     made_at = now.replace(microsecond=now.microsecond // 1000 * 1000)  # as MongoDB keeps it: the answer says the same
-    record = {"company_id": company_id, "originator": originator, "values": result["values"],
-              "provider": result["provider"], "model": result["model"], "tokens_in": result["tokens_in"],
-              "tokens_out": result["tokens_out"], "made_at": made_at}
-    AiProfile._get_collection().replace_one({"company_id": company_id, "originator": originator}, record,
-                                            upsert=True)
+    record = {**{name: result[name] for name in RECORD if name != "made_at"}, "made_at": made_at}
     held = on_listener(result, made_at)
-    sealed_profiles.edit(company_id, {originator: lambda _: {"inferred": held}})
+    sealed_profiles.edit(company_id, {originator: lambda _: {"inferred": held, "ai_profile": record}})
+    AiProfile._get_collection().delete_many({"company_id": company_id, "originator": originator})  # one home
     return record
 
 
@@ -97,5 +100,19 @@ def _answer(company_id: int, originator: str, record: dict, cached: bool, cost, 
 
 
 def erase_ai_profile(company_id: int, originator: str, alias: str) -> int:
-    """Erasure's hook: the cached profile is deleted (it holds demographics of the person)."""
+    """Erasure's hook: a profile cached before sealing is deleted (it holds demographics of the person); one cached
+    since goes with the listener's sealed fields."""
     return AiProfile._get_collection().delete_many({"company_id": company_id, "originator": originator}).deleted_count
+
+
+def seal_plain(company_id: int) -> int:
+    """Move the profiles cached before sealing into their listeners' sealed fields (a newer one there is kept), each
+    deleted once moved, so a run cut short resumes; how many were moved."""
+    collection, moved = AiProfile._get_collection(), 0
+    for chunk in ahead.batches(collection.find({"company_id": company_id}), sealed_profiles.OPENED_AT_ONCE):
+        records = {doc["originator"]: {name: doc[name] for name in RECORD if name in doc} for doc in chunk}
+        moved += len(sealed_profiles.edit(company_id, {
+            originator: (lambda fields, record=record: None if fields.get("ai_profile") else {"ai_profile": record})
+            for originator, record in records.items()}))
+        collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})
+    return moved

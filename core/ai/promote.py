@@ -2,14 +2,16 @@
 the matching declared field when that field is empty. Declared data is never overwritten, not even by a race: each
 copy is a write conditional on the listener's fields as read, made only if the field was empty
 (core.listeners.sealed_profiles). Every copy is recorded on the listener
-(`promoted`) and in its history (`demographic_promotions`), and the listener is re-profiled at once so that the
+(`promoted`) and in its history (`promotions`, sealed with its fields; `demographic_promotions` before sealing),
+and the listener is re-profiled at once so that the
 snapshot, filters and completeness figures show it.
 """
 from __future__ import annotations
 
 from core.ai.models import DemographicPromotion
-from core.clock import utcnow
+from core.clock import as_utc, utcnow
 from core.credits.charges import ensure_open
+from core.db import ahead
 from core.explore.listener import find_listener
 from core.listeners import sealed_profiles
 from core.segmentation.runs import reprofile_listeners
@@ -56,31 +58,49 @@ def _refusal(guess: dict | None, declared) -> str | None:
 
 
 def _copy(company_id: int, originator: str, target: str, guess: dict, inferred: dict) -> bool:
-    """One conditional update: the field is set only if it is still empty; then the history entry."""
+    """One conditional write: the field is set only if it is still empty, with its history entry."""
     at = utcnow()
     source = {"value": guess["value"], "confidence": guess["confidence"], "at": at,
               "provider": inferred.get("provider"), "model": inferred.get("model")}
+    entry = {"field": target, **{name: source[name] for name in ("value", "confidence", "provider", "model")},
+             "at": at}
 
     def filled(fields: dict) -> dict | None:
         if fields.get(target) not in EMPTY:
             return None
-        return {target: guess["value"], "promoted": {**(fields.get("promoted") or {}), target: source}}
+        return {target: guess["value"], "promoted": {**(fields.get("promoted") or {}), target: source},
+                "promotions": [*(fields.get("promotions") or []), entry]}
 
-    done = originator in sealed_profiles.edit(company_id, {originator: filled})
-    if done:
-        DemographicPromotion(company_id=company_id, originator=originator, field=target, value=guess["value"],
-                             confidence=guess["confidence"], provider=source["provider"], model=source["model"],
-                             at=at).save()
-    return bool(done)
+    return originator in sealed_profiles.edit(company_id, {originator: filled})
 
 
 def promotion_history(company_id: int, originator: str) -> list[dict]:
-    """The listener's promotions, newest first."""
-    return [{"field": p.field, "value": p.value, "confidence": p.confidence, "provider": p.provider,
-             "model": p.model, "at": p.at.isoformat()}
-            for p in DemographicPromotion.objects(company_id=company_id, originator=originator).order_by("-at")]
+    """The listener's promotions, newest first (those recorded before sealing too)."""
+    listener = sealed_profiles.read(company_id, [originator])
+    before = DemographicPromotion._get_collection().find({"company_id": company_id, "originator": originator})
+    entries = [*(listener[0].get("promotions") or [] if listener else []), *before]
+    return [{name: entry.get(name) for name in ("field", "value", "confidence", "provider", "model")}
+            | {"at": as_utc(entry["at"]).isoformat()} for entry in sorted(entries, key=lambda e: e["at"],
+                                                                         reverse=True)]
 
 
 def erase_promotions(company_id: int, originator: str, alias: str) -> int:
-    """Erasure's hook: the history of promoted values goes (the values are the person's demographics)."""
+    """Erasure's hook: the history of promoted values recorded before sealing goes (the values are the person's
+    demographics); the history since goes with the listener's sealed fields."""
     return DemographicPromotion.objects(company_id=company_id, originator=originator).delete()
+
+
+def seal_plain(company_id: int) -> int:
+    """Move the history of promotions recorded before sealing into the listeners' sealed fields, each entry deleted
+    once moved, so a run cut short resumes; how many listeners' were moved."""
+    collection, moved = DemographicPromotion._get_collection(), 0
+    for chunk in ahead.batches(collection.find({"company_id": company_id}), sealed_profiles.OPENED_AT_ONCE):
+        entries: dict[str, list] = {}
+        for doc in chunk:
+            entries.setdefault(doc["originator"], []).append(
+                {name: doc.get(name) for name in ("field", "value", "confidence", "provider", "model", "at")})
+        moved += len(sealed_profiles.edit(company_id, {
+            originator: (lambda fields, kept=kept: {"promotions": [*kept, *(fields.get("promotions") or [])]})
+            for originator, kept in entries.items()}))
+        collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})
+    return moved

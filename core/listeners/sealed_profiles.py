@@ -26,9 +26,11 @@ from core.listeners.fields import DECLARED_NAMES, FLAGS
 from core.listeners.models import Listener, ProfileKey
 
 GROUPS = SealedGroups("profiles", ProfileKey, size=250)
-SEALED = (*(name for name in DECLARED_NAMES if name not in FLAGS), "inferred", "promoted")
-"""The fields a listener's envelope holds: everything personal on the document (the flags are consents, kept plain
-for the same reason as the originator: they are asked of the database)."""
+SEALED = (*(name for name in DECLARED_NAMES if name not in FLAGS), "inferred", "promoted", "ai_profile",
+          "promotions")
+"""The fields a listener's envelope holds: everything personal about them but their originator and the consent flags
+(asked of the database), including the AI's answer about them, kept for 30 days (core.ai.profile), and the history of
+the values promoted to declared (core.ai.promote), so that an erasure reaches those too."""
 STORED = {"profile": 1, "profile_group": 1, "profile_version": 1}
 OPENED_AT_ONCE = 1_000  # listeners whose envelopes a reader opens together
 SHARED_UP_TO = 25  # a write of up to this many listeners without a group goes into the station's open group

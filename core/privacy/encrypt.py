@@ -1,8 +1,8 @@
 """Sealing in place what a station stored before sealing was built (`flask --app wsgi encrypt`): its snapshot file
 and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is; its
-listeners' personal fields (core.listeners.sealed_profiles); the messages of its interactions
-(core.listeners.sealed_messages); its import reports' bad rows (core.ingest.reports); and the texts stored with its
-vectors (core.search.sealed_texts).
+listeners' personal fields (core.listeners.sealed_profiles), their AI profiles and promotions among them (core.ai);
+the messages of its interactions (core.listeners.sealed_messages); its import reports' bad rows (core.ingest.reports);
+and the texts stored with its vectors (core.search.sealed_texts).
 Station by station, each under its segment lease; a station already sealed is skipped, so a run cut short (a kill,
 a deploy) resumes where it stopped when started again. Copies made before (backups, the oplog) stay plain until they
 expire.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.ai import profile, promote
 from core.ingest import reports
 from core.listeners import sealed_messages, sealed_profiles, snapshot
 from core.search import sealed_texts
@@ -29,10 +30,12 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
             if plain:
                 snapshot.publish(snapshot.current(company_id))
         listeners = sealed_profiles.seal_plain(company_id)
+        ai = profile.seal_plain(company_id) + promote.seal_plain(company_id)
         batches = sealed_messages.seal_plain(company_id)
         bad_rows = reports.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
         sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),
+                                             (ai, f"{ai:,} AI profiles and promotion histories"),
                                              (batches, f"the messages of {batches:,} interaction batches"),
                                              (bad_rows, f"the bad rows of {bad_rows:,} import reports"),
                                              (texts, f"{texts:,} texts")) if count]

@@ -8,13 +8,15 @@ from datetime import timedelta
 
 import pytest
 
-from core.ai.models import AiProfile, DemographicPromotion
+from core.ai.profile import fresh_profile
+from core.ai.promote import promotion_history
 from core.clock import utcnow
 from core.credits.ledger import check, load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS
+from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
 from tests.conftest import seeded
@@ -62,7 +64,8 @@ def test_an_ai_profile_costs_its_price_once_then_is_free_and_says_so(client, key
                                               (timedelta(days=30, minutes=1), True)])
 def test_a_cached_profile_is_reused_for_30_days_and_made_again_after(client, key_for, demo, age, charged):
     profile(client, key_for(1), demo)
-    AiProfile.objects(company_id=1, originator=demo).update_one(set__made_at=utcnow() - age)
+    kept = stored_listener(1, demo).ai_profile
+    set_fields(1, demo, ai_profile={**kept, "made_at": utcnow() - age})
     body = profile(client, key_for(1), demo).get_json()
     assert (body["cached"], body["cost"]) == (not charged, 1 if charged else 0)
 
@@ -83,8 +86,8 @@ def test_without_enough_credits_402_and_nothing_is_charged_or_stored(client, key
     answer = profile(client, key_for(2), "27830000001", company_id=2)
     assert answer.status_code == 402
     assert answer.get_json()["detail"] == "This costs 1 credit and the balance is 0 credits; an admin can load more."
-    assert AiProfile.objects(company_id=2).count() == 0 and CreditEntry.objects(company_id=2).count() == 0
-    assert stored_listeners(2)[0]["inferred"] == {}
+    assert CreditEntry.objects(company_id=2).count() == 0
+    assert (stored_listeners(2)[0]["inferred"], stored_listeners(2)[0].get("ai_profile")) == ({}, None)
 
 
 def test_a_paused_company_gets_403_with_the_reason_even_for_a_cached_profile(client, key_for, demo):
@@ -139,8 +142,8 @@ def test_promotion_copies_values_of_0_70_and_up_into_empty_fields_only(client, k
     row = snap.row_of("27820000001")
     missing = {v for v, on in zip(snap.vocab["missing_fields"], snap.cols["missing_fields"][row]) if on}
     assert "gender" not in missing and "age" in missing  # completeness reflects it at once
-    history = DemographicPromotion.objects(company_id=1, originator="27820000001")
-    assert [(h.field, h.value, h.confidence) for h in history] == [("gender", "female", 0.70)]
+    history = promotion_history(1, "27820000001")
+    assert [(h["field"], h["value"], h["confidence"]) for h in history] == [("gender", "female", 0.70)]
     again = promote(client, key_for(1), "27820000001").get_json()
     assert again["promoted"] == [] and "never overwritten" in {s["field"]: s["reason"] for s in again["skipped"]}[
         "gender"]
@@ -153,9 +156,9 @@ def test_erasure_removes_the_ai_profile_its_promotions_and_the_ledger_s_mention(
     set_fields(1, demo, location=None)
     promote(client, key_for(1), demo)
     receipt = client.delete(f"/api/v1/listeners/1/{demo}", headers=key_for(1)).get_json()
-    assert receipt["stores"]["ai_profiles"] == 1 and receipt["stores"]["demographic_promotions"] == 1
     assert receipt["stores"]["credit_ledger"] == 1  # the profile's spend; a promotion is free and unrecorded
-    assert AiProfile.objects(company_id=1).count() == 0
+    assert fresh_profile(1, receipt["pseudonym"]) is None and promotion_history(1, receipt["pseudonym"]) == []
+    assert "profile" not in Listener._get_collection().find_one({"originator": receipt["pseudonym"]})
     assert CreditEntry.objects(company_id=1, subject=demo).count() == 0
     assert profile(client, key_for(1), demo).status_code == 404
     assert check(1)["agrees"]
@@ -204,8 +207,7 @@ def test_a_failed_answer_is_503_refunded_and_never_stored(client, key_for, demo,
     answer = profile(client, key_for(1), demo)
     assert answer.status_code == 503 and "Retry-After" in answer.headers
     assert client.get("/api/v1/agent/1/credits", headers=key_for(1)).get_json()["balance"] == DEMO_CREDITS
-    assert AiProfile.objects(company_id=1).count() == 0
-    assert stored_listener(1, demo).inferred == {}
+    assert (stored_listener(1, demo).inferred, stored_listener(1, demo).ai_profile) == ({}, None)
     if script == ["429"]:
         assert answer.headers["Retry-After"] == "7"
 

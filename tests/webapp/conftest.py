@@ -10,13 +10,12 @@ from werkzeug.serving import make_server
 
 from core.access.users import create_user
 from core.demo.seed import seed_demo
-from core.listeners.models import Listener
 from core.search.vectors import refresh_embeddings
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
 from core.segmentation.runs import segment_company
 from tests.conftest import empty_database, restored
-from tests.factories import make_company, stored_listeners
+from tests.factories import Stored, make_company, stored_listeners
 from tests.memory import NOW
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -272,7 +271,7 @@ def dashboard(_app, _live_url, browser):
     tab.wait_for_url("**/stations")
     state = context.storage_state()
     context.close()
-    listener = Listener._from_son(next(doc for doc in stored_listeners(1) if doc.get("name")))
+    listener = Stored(next(doc for doc in stored_listeners(1) if doc.get("name")))
     paths = {"login": "/login", "stations": "/stations", "overview": "/stations/1/",
              "explorer": "/stations/1/explorer", "listener": f"/stations/1/listeners/{listener.originator}",
              "glossary": "/glossary", "error": MISSING_LISTENER, "segment": "/stations/1/segments/super_fan",

@@ -15,7 +15,7 @@ from core.config import activate, active
 from core.credits.ledger import account, set_paused
 from core.errors import Conflict
 from core.listeners.models import Listener
-from tests.factories import stored_listeners
+from tests.factories import Stored, stored_listeners
 from tests.openai_server import loopback_openai  # noqa: F401
 from tests.webapp.conftest import PASSWORD, SCREENSHOTS, SIZES
 from tests.webapp.test_every_page_browser import CONTROLS, overlaps
@@ -110,7 +110,7 @@ def openai_answers(openai_server):
 
 def test_promote_copies_the_promotable_values_and_says_what_was_skipped(browser, dashboard, openai_answers):
     everyone = stored_listeners(1)
-    listener = Listener._from_son(next((d for d in everyone if not d.get("gender") and not d.get("age_group")), None)
+    listener = Stored(next((d for d in everyone if not d.get("gender") and not d.get("age_group")), None)
                                   or next(d for d in everyone if not d.get("gender")))
     openai_answers.script = [{"inferred_gender": {"value": "female", "confidence": 0.85},
                               "inferred_age_group": {"value": "25-34", "confidence": 0.6},

@@ -8,6 +8,7 @@ import bson
 import numpy as np
 import pytest
 
+from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest import reports
 from core.listeners import snapshot
@@ -76,3 +77,21 @@ def test_a_run_cut_short_goes_on_where_it_stopped(stations, monkeypatch):
     monkeypatch.setattr(snapshot, "publish", published)
     assert encrypt.encrypt_stations() == {"sealed": [2], "already": [1]}
     assert encrypt.encrypt_stations() == {"sealed": [], "already": [1, 2]}
+
+
+def test_ai_profiles_and_promotions_kept_before_sealing_move_into_the_listener_s_sealed_fields(stations):
+    from core.ai.profile import fresh_profile
+    from core.ai.promote import promotion_history
+
+    made_at = utcnow().replace(microsecond=0)
+    guess = {"value": "Bloemfontein", "confidence": 0.8, "evidence": "said 'Bloemfontein traffic'"}
+    get_db().ai_profiles.insert_one({"company_id": 1, "originator": "27829876541", "values": {
+        "inferred_location": guess}, "provider": "local", "model": "m", "tokens_in": 0, "tokens_out": 0,
+        "made_at": made_at})
+    get_db().demographic_promotions.insert_one({"company_id": 1, "originator": "27829876541", "field": "location",
+                                                "value": "Bloemfontein", "confidence": 0.8, "at": made_at})
+    encrypt.encrypt_stations()
+    assert get_db().ai_profiles.count_documents({}) == get_db().demographic_promotions.count_documents({}) == 0
+    assert fresh_profile(1, "27829876541")["values"] == {"inferred_location": guess}
+    assert [(h["field"], h["value"]) for h in promotion_history(1, "27829876541")] == [("location", "Bloemfontein")]
+    assert b"bloemfontein" not in b"".join(bson.encode(doc) for doc in get_db().listeners.find()).lower()
