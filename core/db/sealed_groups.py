@@ -83,9 +83,10 @@ class SealedGroups:
         return found
 
     def seal_in(self, group: ObjectId, values: list[bytes]) -> list[Binary]:
-        """The values sealed in an existing group, whose key is asked of the database (a key destroyed by another
-        process is refused: LookupError)."""
-        with_key = self._ciphers([group]).get(group)
+        """The values sealed in an existing group (LookupError when its key is gone). A key this process opened
+        lately is used without asking the database whether another process destroyed it since: the caller's write
+        must fail in that case (core.listeners.sealed_profiles writes conditional on what it read)."""
+        with_key = self._at_hand.get(group) or self._ciphers([group]).get(group)
         if with_key is None:
             raise LookupError(f"the key of {self.kind} group {group} was destroyed")
         return [Binary(encrypted(with_key, value, group.binary)) for value in values]

@@ -155,22 +155,24 @@ def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -
     by_group: dict[ObjectId | None, list] = {}
     for raw, fields in writes:
         by_group.setdefault(None if new_groups else raw.get("profile_group"), []).append((raw, fields))
-    updates, versions, claimed = [], {}, []
+    updates, versions, groups, claimed = [], {}, {}, []
     for group, members in by_group.items():
         for (raw, fields), (sealed_in, value) in zip(members, _sealed(company_id, group, members, claimed)):
-            versions[raw["_id"]] = version = ObjectId()
-            plain = {name: value for name, value in fields.items() if name not in SEALED}
+            version = versions[raw["_id"]] = ObjectId()
+            groups[raw["originator"]] = sealed_in
+            plain = {name: given for name, given in fields.items() if name not in SEALED}
             updates.append(UpdateOne(
                 {"_id": raw["_id"], "profile_version": raw.get("profile_version"), "erased_at": None},
                 {"$set": {**plain, "profile": value, "profile_group": sealed_in, "profile_version": version},
                  "$unset": dict.fromkeys(SEALED, "")}))
+    matched = 0
     try:
         if updates:
-            Listener._get_collection().bulk_write(updates, ordered=False)
+            matched = Listener._get_collection().bulk_write(updates, ordered=False).matched_count
     finally:
         for group, count in claimed:
             GROUPS.written(group, count)
-    stored = _stored_as(versions)
+    stored = groups if matched == len(updates) else _stored_as(versions)  # else read which went in
     gone = {group for group, _ in claimed} - set(GROUPS.existing(group for group, _ in claimed))
     lost = {raw["originator"]: fields for raw, fields in writes
             if raw["originator"] in stored and stored[raw["originator"]] in gone}
