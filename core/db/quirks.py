@@ -35,7 +35,8 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
 - a write retried by the driver (retryable writes, after a connection dropped under load) is applied again rather
   than recognised as the same write, so an `insert_many` whose first attempt was applied answers a duplicate key on
   every `_id` the driver gave its documents (seen in a loaded test run: 1,000 of 1,000 documents refused, all
-  present). `insert_all` takes those for what they are; MongoDB answers a retry with the first attempt's result;
+  present; on a collection with another unique index the refusal may name that index instead). `insert_all` takes
+  those for what they are; MongoDB answers a retry with the first attempt's result;
 - an `$or` is answered by reading the whole collection, even when each branch has an index: libmongocrypt asks a key
   vault for keys with `{"$or": [{"_id": {"$in": [...]}}, {"keyAltNames": {"$in": [...]}}]}` (reproduction: 600 key
   documents; that filter for one `_id` takes 27.7 ms and `explain()` says COLLSCAN, `{"_id": {"$in": [id]}}` alone
@@ -89,20 +90,26 @@ def projection(fields: dict) -> dict | None:
 
 
 def insert_all(collection, docs: list[dict]) -> None:
-    """insert_many, unordered, of documents without an `_id` of their own: a duplicate `_id` can then only be one
-    the driver gave in an attempt that was applied (QUIRKS), so such errors alone are success; any other fails."""
+    """insert_many, unordered, of documents without an `_id` of their own: a duplicate key refused to a document
+    whose `_id` (the one the driver gave it) is stored can then only be an attempt that was applied (QUIRKS), so
+    such errors alone are success; any other fails."""
     try:
         collection.insert_many(docs, ordered=False)
     except BulkWriteError as error:
         refused = error.details.get("writeErrors", [])
-        if error.details.get("writeConcernErrors") or not all(_on_id(e) for e in refused):
+        if error.details.get("writeConcernErrors") or not _applied_before(collection, refused):
             raise
 
 
-def _on_id(write_error: dict) -> bool:
-    """A duplicate key on `_id` (not on another unique index)."""
-    return write_error.get("code") == 11000 and (write_error.get("keyPattern") == {"_id": 1}
-                                                 or " index: _id_ " in write_error.get("errmsg", ""))
+def _applied_before(collection, refused: list[dict]) -> bool:
+    """Whether every refused insert was a duplicate key of a document stored under its own `_id`. The server names
+    whichever unique index it checked first: `_id`, or another (seen: `(company_id, originator)` of listeners)."""
+    if not all(e.get("code") == 11000 and "_id" in (e.get("op") or {}) for e in refused):
+        return False
+    ids = [e["op"]["_id"] for e in refused]
+    stored = {doc["_id"] for start in range(0, len(ids), IN_CHUNK)
+              for doc in collection.find({"_id": {"$in": ids[start:start + IN_CHUNK]}}, {"_id": 1})}
+    return stored >= set(ids)
 
 
 def update_by_key(collection, key: dict, condition: dict, update: dict) -> int:

@@ -108,6 +108,15 @@ def test_an_insert_retried_after_it_was_applied_is_taken_as_done_and_nothing_is_
     assert sorted(d["n"] for d in collection.find({}, {"_id": 0})) == [0, 1, 2, 3, 4, 5]
 
 
+def test_a_retried_insert_refused_by_another_unique_index_is_taken_as_done(app):
+    collection = get_db()["retried_unique_inserts"]
+    collection.create_index("key", unique=True)
+    docs = [{"key": k} for k in "abc"]
+    collection.insert_many(docs)
+    quirks.insert_all(collection, [dict(doc) for doc in docs] + [{"key": "d"}])
+    assert sorted(d["key"] for d in collection.find({}, {"_id": 0})) == ["a", "b", "c", "d"]
+
+
 def test_an_insert_refused_by_another_unique_index_still_fails(app):
     from pymongo.errors import BulkWriteError
 
