@@ -8,6 +8,7 @@ from core.clock import as_utc, utcnow
 from core.db import queue
 from core.errors import Conflict, NotFound, ValidationFailed
 from core.stations.companies import get_company
+from core.webhooks import outbox
 from core.webhooks.events import (
     DELIVER_JOB,
     EVENT_TYPES,
@@ -80,7 +81,7 @@ def replay_delivery(company_id: int, webhook_id: str, delivery_id: str) -> dict:
     if delivery is None or delivery["webhook_id"] != webhook_id:
         raise WebhookNotFound("Delivery not found")
     wanted, stored = set(delivery["event_ids"]), {}
-    for batch in WebhookBatch._get_collection().find({"webhook_id": webhook_id}):
+    for batch in outbox.opened(list(WebhookBatch._get_collection().find({"webhook_id": webhook_id}))):
         for row in batch["events"]:
             if row["event_id"] in wanted and not batch.get("replay_of"):
                 stored[row["event_id"]] = (row, batch["delivered"])
@@ -88,8 +89,7 @@ def replay_delivery(company_id: int, webhook_id: str, delivery_id: str) -> dict:
         raise Conflict("The events of this delivery are no longer kept (30 days, or erased), so it cannot be replayed.")
     again = [stored[i][0] for i in delivery["event_ids"] if i in stored and stored[i][1]]
     if again:  # delivered once: sent again, after whatever waits
-        WebhookBatch._get_collection().insert_one(
-            batch_document(endpoint, take_seq(webhook_id, 1), again, utcnow(), replay_of=delivery_id))
+        outbox.store([batch_document(endpoint, take_seq(webhook_id, 1), again, utcnow(), replay_of=delivery_id)])
     if not queue.hurry(DELIVER_JOB, f"{DELIVER_JOB}:{webhook_id}"):  # still waiting: its retry is now
         schedule(webhook_id)
     return {"webhook_id": webhook_id, "replay_of": delivery_id, "queued": len(stored)}

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.db.quirks import insert_all, looked_up
+from core.db.quirks import looked_up
 from core.listeners.fields import FLAGS, LISTED
 from core.listeners.models import Listener
 from core.listeners.sealed_profiles import opened
+from core.webhooks import outbox
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
 
 EVENT_TYPES = ("listener.entered_segment", "listener.left_segment", "audience.members_changed", "alert.fired")
@@ -24,7 +25,6 @@ SHAREABLE = (*LISTED, "tags", *FLAGS)
 DELIVER_JOB = "webhook"
 BATCH = 200
 """Events per batch, and per POST: a batch is delivered whole or not at all."""
-CHUNK = 100
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,7 @@ def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> 
                      "body": json.dumps(body, separators=(",", ":"), default=str)})
     chunks = [rows[start:start + BATCH] for start in range(0, len(rows), BATCH)]
     first = take_seq(endpoint["webhook_id"], len(chunks))
-    docs = [batch_document(endpoint, first + n, chunk, now) for n, chunk in enumerate(chunks)]
-    for start in range(0, len(docs), CHUNK):
-        insert_all(WebhookBatch._get_collection(), docs[start:start + CHUNK])
+    outbox.store([batch_document(endpoint, first + n, chunk, now) for n, chunk in enumerate(chunks)])
     schedule(endpoint["webhook_id"])
     return len(rows)
 
@@ -92,7 +90,7 @@ def batch_document(endpoint: dict, seq: int, rows: list[dict], now, replay_of: s
 def queued_events(webhook_id: str, delivered: bool | None = None) -> list[dict]:
     """The endpoint's stored events in its order (waiting ones only with delivered=False), each with `delivered`."""
     query = {"webhook_id": webhook_id, **({} if delivered is None else {"delivered": delivered})}
-    batches = sorted(WebhookBatch._get_collection().find(query), key=lambda b: b["seq"])
+    batches = sorted(outbox.opened(list(WebhookBatch._get_collection().find(query))), key=lambda b: b["seq"])
     return [{**row, "delivered": b["delivered"]} for b in batches for row in b["events"]]
 
 

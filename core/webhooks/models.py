@@ -3,9 +3,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mongoengine import BooleanField, DateTimeField, DictField, Document, IntField, ListField, StringField
+from mongoengine import (
+    BinaryField,
+    BooleanField,
+    DateTimeField,
+    DictField,
+    Document,
+    IntField,
+    ListField,
+    ObjectIdField,
+    StringField,
+)
 
 from core.db.documents import stored
+from core.db.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 
 KEEP_EVENTS = timedelta(days=30)
 """How long a delivered event stays for a replay, then MongoDB deletes it."""
@@ -34,12 +45,14 @@ class WebhookBatch(Document):
     """Events queued for one endpoint together (the outbox), in the endpoint's order (`seq`): each event's idempotency
     id, type, listener and body as sent. One document per batch rather than per event: the embedded database writes
     and sorts documents, not events, so a run's 20,000 events are 100 writes. The listeners' originators are kept
-    beside the bodies so that erasure finds them."""
+    beside the bodies so that erasure finds them. The bodies are sealed (core.webhooks.outbox)."""
 
     company_id = IntField(required=True)
     webhook_id = StringField(required=True)
     seq = IntField(required=True)
-    events = ListField(DictField())  # [{event_id, type, originator, body (JSON)}], oldest first
+    events = ListField(DictField())  # [{event_id, type, originator}], oldest first (and body, before sealing)
+    sealed_bodies = BinaryField()  # the events' bodies (JSON), sealed in the group `bodies_group`
+    bodies_group = ObjectIdField()
     originators = ListField(StringField())
     count = IntField(required=True)
     delivered = BooleanField(default=False)
@@ -49,6 +62,7 @@ class WebhookBatch(Document):
     replay_of = StringField()  # the delivery this batch replays
     meta = {"collection": "webhook_batches", "indexes": [
         ("webhook_id", "delivered"), ("webhook_id", "seq"), ("company_id", "originators"),
+        ("company_id", "bodies_group"),
         {"fields": ["delivered_at"], "expireAfterSeconds": int(KEEP_EVENTS.total_seconds())}]}
 
 
@@ -70,3 +84,10 @@ class WebhookDelivery(Document):
     at = DateTimeField(required=True)
     meta = {"collection": "webhook_deliveries", "indexes": [
         ("webhook_id", "-at"), {"fields": ["at"], "expireAfterSeconds": int(KEEP_LOG.total_seconds())}]}
+
+
+@stored
+class WebhookKey(GroupKey):
+    """The content key of one group of the outbox's batches (core.webhooks.outbox)."""
+
+    meta = {"collection": "webhook_keys", "indexes": [OPEN_GROUP_INDEX]}

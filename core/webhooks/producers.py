@@ -5,15 +5,18 @@ from __future__ import annotations
 from core.clock import as_utc
 from core.listeners import snapshot
 from core.segmentation.models import SegmentChange, SegmentRun
+from core.webhooks import outbox
 from core.webhooks.events import Event, queue_events, subscribed
-from core.webhooks.models import WebhookBatch
 
 ENTERED, LEFT, AUDIENCE = "listener.entered_segment", "listener.left_segment", "audience.members_changed"
 
 
 def after_run(run: SegmentRun) -> int:
     """Queue the run's moves as events: for each listener who moved, left_segment then entered_segment (an
-    endpoint gets the types it chose); how many were queued. Erased listeners send nothing."""
+    endpoint gets the types it chose); how many were queued. Erased listeners send nothing. A full run also sweeps
+    the keys of the station's outbox."""
+    if run.kind == "full":
+        outbox.sweep(run.company_id)
     endpoints = subscribed(run.company_id, (ENTERED, LEFT))
     if not endpoints:
         return 0
@@ -38,19 +41,9 @@ def after_members_change(company_id: int, audience: dict, changes: dict) -> int:
 
 
 def erase_events(company_id: int, originator: str, pseudonym: str = "") -> int:
-    """Drop every event of the listener, queued or kept for a replay (the delivery log holds only event ids); how
-    many batches held any. A batch left empty goes."""
-    batches = WebhookBatch._get_collection()
-    held = list(batches.find({"company_id": company_id, "originators": originator}, {"_id": 1}))
-    for batch in held:
-        batches.update_one({"_id": batch["_id"]}, {"$pull": {"events": {"originator": originator},
-                                                              "originators": originator}})
-        left = batches.find_one({"_id": batch["_id"]}) or {"events": []}
-        if left["events"]:
-            batches.update_one({"_id": batch["_id"]}, {"$set": {"count": len(left["events"])}})
-        else:
-            batches.delete_one({"_id": batch["_id"]})
-    return len(held)
+    """Drop every event of the listener, queued or kept for a replay (the delivery log holds only event ids), and
+    make every copy unreadable (core.webhooks.outbox); how many batches held any. A batch left empty goes."""
+    return outbox.erase(company_id, originator)
 
 
 def _moves_of(run: SegmentRun) -> list[dict]:
