@@ -32,6 +32,9 @@ SHARED_FOR = timedelta(hours=1)
 SETTLE_SECONDS = 10.0
 """How long an erasure waits for writers that claimed room in a group to store their values: a writer that died
 meanwhile stored nothing, so nothing is lost by going on."""
+DESTRUCTIONS = "sealed_group_destructions"
+"""A count per kind of group, raised by every destruction of keys, so that a process keeping keys in memory learns in
+one look-up whether it must drop them."""
 AT_HAND_GROUPS = 4_096
 """Groups whose opened content key a process keeps in memory (never stored): a listener page read again, or the next
 batch of an embedding, opens none again. Only groups whose key still exists are ever read from it."""
@@ -62,6 +65,7 @@ class SealedGroups:
     def __init__(self, kind: str, keys: type[Document], size: int):
         self.kind, self.keys, self.size = kind, keys, size  # size: the most values a writer puts in one group
         self._at_hand: dict[ObjectId, AESGCM] = {}  # content keys this process opened or made lately
+        self._destroyed_seen: int | None = None  # the kind's count of destructions when they were last checked
 
     def key_name(self, group: ObjectId) -> str:
         return f"{self.kind}:{group}"
@@ -127,6 +131,9 @@ class SealedGroups:
         self.keys._get_collection().delete_many({"_id": {"$in": groups}})
         for group in groups:
             self._at_hand.pop(group, None)
+        if groups:
+            self.keys._get_collection().database[DESTRUCTIONS].update_one({"_id": self.kind}, {"$inc": {"n": 1}},
+                                                                          upsert=True)
 
     def forget(self) -> None:
         """Drop the content keys this process keeps in memory, as a fresh process starts."""
@@ -166,9 +173,24 @@ class SealedGroups:
         return opened[key_doc["_id"]]
 
     def _ciphers(self, groups: Iterable[ObjectId]) -> dict[ObjectId, AESGCM]:
-        """The cipher of each of these groups whose key still exists (asked of the database at every call, so that
-        a key destroyed by another process is final at once)."""
-        return self._opened(list(self._find(list(dict.fromkeys(groups)), {"key": 1})))
+        """The cipher of each of these groups whose key still exists. The kind's count of destructions is asked of
+        the database at every call: when another process destroyed a key since, every key in memory is dropped, so
+        that a destroyed key is final at once; else the groups at hand are not asked for one by one (a `$in` of 50
+        groups cost 13 ms a page on the embedded database, the count 0.5 ms)."""
+        wanted = list(dict.fromkeys(groups))
+        if not wanted:
+            return {}
+        destroyed = self._destructions()
+        if destroyed != self._destroyed_seen:
+            self._at_hand.clear()
+            self._destroyed_seen = destroyed
+        found = {group: self._at_hand[group] for group in wanted if group in self._at_hand}
+        missing = [group for group in wanted if group not in found]
+        return {**found, **(self._opened(list(self._find(missing, {"key": 1}))) if missing else {})}
+
+    def _destructions(self) -> int:
+        doc = self.keys._get_collection().database[DESTRUCTIONS].find_one({"_id": self.kind})
+        return int((doc or {}).get("n", 0))
 
     def _opened(self, key_docs: list[dict]) -> dict[ObjectId, AESGCM]:
         """The cipher of each of these key documents: those this process opened lately from memory, the others
