@@ -43,7 +43,11 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
 
 
 class Stored(dict):
-    """A stored document as readers see it, its fields also as attributes (None when absent)."""
+    """A stored document as readers see it, its fields also as attributes; an absent field reads None, as on a
+    mongoengine document."""
+
+    def __missing__(self, name: str):
+        return None
 
     def __getattr__(self, name: str):
         return self.get(name)

@@ -16,7 +16,7 @@ from datetime import datetime
 from bson import ObjectId
 
 from core.clock import utcnow
-from core.db.quirks import IN_CHUNK, projection
+from core.db.quirks import looked_up, projection
 from core.errors import ValidationFailed
 from core.ingest import reports
 from core.ingest.files import read_rows, read_table
@@ -159,8 +159,8 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str, writes:
             ensure_company(company_id)
         tally.companies.add(company_id)
         originators = sorted(by_company[company_id])
-        for start in range(0, len(originators), IN_CHUNK):
-            chunk = originators[start:start + IN_CHUNK]
+        for start in range(0, len(originators), sealed_profiles.GROUPS.size):  # a chunk's new listeners: a group
+            chunk = originators[start:start + sealed_profiles.GROUPS.size]
             changed = _write_profiles(company_id, {o: merged.pop((company_id, o)) for o in chunk}, tally, writes)
             if changed:
                 touched.setdefault(company_id, set()).update(changed)
@@ -171,8 +171,8 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
     """Insert the new listeners of one chunk and set only the fields that change on the others (a dry run counts
     them and writes nothing); their personal fields sealed (core.listeners.sealed_profiles)."""
     collection = Listener._get_collection()
-    found = {doc["originator"]: doc for doc in sealed_profiles.opened(list(collection.find(
-        {"company_id": company_id, "originator": {"$in": list(rows_of)}},
+    found = {doc["originator"]: doc for doc in sealed_profiles.opened(list(looked_up(
+        collection, company_id, list(rows_of),
         projection(sealed_profiles.fields_of({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}})))))}
     inserts, updates, changed = [], {}, set()
     for originator, rows in rows_of.items():
