@@ -8,7 +8,7 @@ Each write is therefore conditional on the `profile_version` it read, and gives 
 race reads the listener again and applies its change to what it finds.
 
 A listener changed later is sealed again in its own group. Erasing one writes the other members of its group under
-new groups (250 to a group: about 2 ms each on the embedded database) and destroys the group's key, after which no
+new groups (250 to a group: about 4 ms each on the embedded database) and destroys the group's key, after which no
 copy of the erased listener's fields, in the oplog or a backup, can be read.
 """
 from __future__ import annotations
