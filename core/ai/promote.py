@@ -1,10 +1,9 @@
 """Promotion of inferred demographics (spec §3): an inferred value with a confidence of at least 0.70 is copied into
 the matching declared field when that field is empty. Declared data is never overwritten, not even by a race: each
 copy is a write conditional on the listener's fields as read, made only if the field was empty
-(core.listeners.sealed_profiles). Every copy is recorded on the listener
-(`promoted`) and in its history (`promotions`, sealed with its fields; `demographic_promotions` before sealing),
-and the listener is re-profiled at once so that the
-snapshot, filters and completeness figures show it.
+(core.listeners.sealed_profiles). Every copy is recorded on the listener (`promoted`) and in its history
+(`promotions`, sealed with its fields; `demographic_promotions` before sealing), and the listener is re-profiled at
+once so that the snapshot, filters and completeness figures show it.
 """
 from __future__ import annotations
 
@@ -21,6 +20,8 @@ PROMOTABLE = {"inferred_gender": "gender", "inferred_age_group": "age_group", "i
               "inferred_location": "location"}
 """Inferred field -> the declared field it may fill (LSM and interests have no declared field)."""
 EMPTY = (None, "")
+ENTRY = ("field", "value", "confidence", "provider", "model")
+"""What the history keeps of a promotion, beside when."""
 
 
 def promote_demographics(company_id: int, originator: str) -> dict:
@@ -62,8 +63,7 @@ def _copy(company_id: int, originator: str, target: str, guess: dict, inferred: 
     at = utcnow()
     source = {"value": guess["value"], "confidence": guess["confidence"], "at": at,
               "provider": inferred.get("provider"), "model": inferred.get("model")}
-    entry = {"field": target, **{name: source[name] for name in ("value", "confidence", "provider", "model")},
-             "at": at}
+    entry = {"field": target, **{name: source[name] for name in ENTRY if name != "field"}, "at": at}
 
     def filled(fields: dict) -> dict | None:
         if fields.get(target) not in EMPTY:
@@ -79,9 +79,8 @@ def promotion_history(company_id: int, originator: str) -> list[dict]:
     listener = sealed_profiles.read(company_id, [originator])
     before = DemographicPromotion._get_collection().find({"company_id": company_id, "originator": originator})
     entries = [*(listener[0].get("promotions") or [] if listener else []), *before]
-    return [{name: entry.get(name) for name in ("field", "value", "confidence", "provider", "model")}
-            | {"at": as_utc(entry["at"]).isoformat()} for entry in sorted(entries, key=lambda e: e["at"],
-                                                                         reverse=True)]
+    return [{name: entry.get(name) for name in ENTRY} | {"at": as_utc(entry["at"]).isoformat()}
+            for entry in sorted(entries, key=lambda e: e["at"], reverse=True)]
 
 
 def erase_promotions(company_id: int, originator: str, alias: str) -> int:
@@ -98,7 +97,7 @@ def seal_plain(company_id: int) -> int:
         entries: dict[str, list] = {}
         for doc in chunk:
             entries.setdefault(doc["originator"], []).append(
-                {name: doc.get(name) for name in ("field", "value", "confidence", "provider", "model", "at")})
+                {name: doc.get(name) for name in (*ENTRY, "at")})
         moved += len(sealed_profiles.edit(company_id, {
             originator: (lambda fields, kept=kept: {"promotions": [*kept, *(fields.get("promotions") or [])]})
             for originator, kept in entries.items()}))
