@@ -105,6 +105,15 @@ class SealedGroups:
     def written(self, group: ObjectId, count: int) -> None:
         self.keys._get_collection().update_one({"_id": group}, {"$inc": {"written": count}})
 
+    def counted_in(self, claimed: list[tuple[ObjectId, int]]) -> set[ObjectId]:
+        """Count the values claimed in open groups (group, how many) in as written, whether or not their write went
+        in; those groups whose key an erasure destroyed meanwhile, having stopped waiting for them: the caller seals
+        their values again under groups of their own."""
+        for group, count in claimed:
+            self.written(group, count)
+        groups = {group for group, _ in claimed}
+        return groups - set(self.existing(groups)) if groups else set()
+
     def settle(self, groups: list[ObjectId]) -> None:
         """Close these groups to new values and wait (up to SETTLE_SECONDS) until every value claimed in them is
         stored, so that a reader of their members sees them all."""

@@ -37,9 +37,7 @@ def sealed(docs: list[dict], shared: bool = False):
     try:
         yield docs
     finally:
-        for group, count in claimed:
-            GROUPS.written(group, count)
-    lost = {group for group, _ in claimed} - set(GROUPS.existing(group for group, _ in claimed))
+        lost = GROUPS.counted_in(claimed)
     if lost:
         _seal_again([{**doc, "messages": said} for doc, said in zip(docs, messages)
                      if doc.get("message_group") in lost], opened_already=True)

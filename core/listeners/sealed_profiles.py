@@ -170,10 +170,8 @@ def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -
         if updates:
             matched = Listener._get_collection().bulk_write(updates, ordered=False).matched_count
     finally:
-        for group, count in claimed:
-            GROUPS.written(group, count)
+        gone = GROUPS.counted_in(claimed)
     stored = groups if matched == len(updates) else _stored_as(versions)  # else read which went in
-    gone = {group for group, _ in claimed} - set(GROUPS.existing(group for group, _ in claimed))
     lost = {raw["originator"]: fields for raw, fields in writes
             if raw["originator"] in stored and stored[raw["originator"]] in gone}
     return set(stored), lost

@@ -38,9 +38,8 @@ def store(docs: list[dict]) -> None:
         for start in range(0, len(docs), CHUNK):
             insert_all(WebhookBatch._get_collection(), docs[start:start + CHUNK])
     finally:
-        if shared:
-            GROUPS.written(claimed, len(docs))
-    if shared and not GROUPS.existing([claimed]):
+        lost = GROUPS.counted_in([(claimed, len(docs))] if shared else [])
+    if lost:
         _seal(company_id, docs, bodies, shared=False)
         WebhookBatch._get_collection().bulk_write([UpdateOne(
             {"_id": doc["_id"], "bodies_group": claimed},
