@@ -91,19 +91,16 @@ def prepare(size: int, seed: int, share: float, settings: Settings, keep: bool) 
 def hide(share: float, seed: int) -> dict:
     """Unset the declared gender, age group, language and location of a random share of the listeners who gave
     any of them; returns what was hidden."""
-    from core.listeners.models import Listener
+    from core.listeners import sealed_profiles
+    from core.listeners.declared import read_listeners
 
-    collection = Listener._get_collection()
-    query = {"company_id": COMPANY, "$or": [{name: {"$nin": [None, ""]}} for name in HIDDEN]}
-    docs = sorted(collection.find(query, {"_id": 0, "originator": 1, **{name: 1 for name in HIDDEN}}),
+    shown = {"_id": 0, "originator": 1, **dict.fromkeys(HIDDEN, 1)}
+    docs = sorted((d for d in read_listeners(COMPANY, projection=shown) if any(d.get(name) for name in HIDDEN)),
                   key=lambda d: d["originator"])
     rng = np.random.default_rng(seed)
     chosen = [docs[i] for i in np.sort(rng.choice(len(docs), size=int(round(share * len(docs))), replace=False))]
     hidden = {d["originator"]: {name: d[name] for name in HIDDEN if d.get(name)} for d in chosen}
-    chosen_originators = list(hidden)
-    for start in range(0, len(chosen_originators), 500):
-        collection.update_many({"company_id": COMPANY, "originator": {"$in": chosen_originators[start:start + 500]}},
-                               {"$unset": {name: "" for name in HIDDEN}})
+    sealed_profiles.edit(COMPANY, dict.fromkeys(hidden, lambda _: dict.fromkeys(HIDDEN)))  # None: unset
     return hidden
 
 

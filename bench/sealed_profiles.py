@@ -46,8 +46,9 @@ def write(company_id: int, originators: list[str], sealed: bool) -> None:
     for start in range(0, len(originators), WRITE):
         docs = listeners(company_id, originators[start:start + WRITE])
         if sealed:
-            sealed_profiles.seal_new(company_id, docs)
-        insert_all(Listener._get_collection(), docs)
+            sealed_profiles.insert(company_id, docs)
+        else:
+            insert_all(Listener._get_collection(), docs)
 
 
 def median_ms(work, cold: bool = False) -> float:

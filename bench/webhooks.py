@@ -23,8 +23,6 @@ from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from pymongo.errors import BulkWriteError
-
 COMPANY = 1
 FOLDER = Path("bench/data/webhooks")
 DOWN = timedelta(minutes=10)
@@ -65,7 +63,7 @@ def open_station(listeners: int) -> None:
     """A database of its own with `listeners` listener documents."""
     from core import startup
     from core.config import Settings
-    from core.listeners.models import Listener
+    from core.listeners import sealed_profiles
     from core.stations.companies import ensure_company
 
     shutil.rmtree(FOLDER, ignore_errors=True)
@@ -75,17 +73,7 @@ def open_station(listeners: int) -> None:
     docs = [{"company_id": COMPANY, "originator": f"2782{n:07d}", "location": AREAS[n % len(AREAS)],
              "age_group": "25-34", "name": f"Listener {n}"} for n in range(listeners)]
     for start in range(0, listeners, 2000):
-        _insert_again(Listener._get_collection(), docs[start:start + 2000])
-
-
-def _insert_again(collection, docs: list[dict]) -> None:
-    """insert_many that takes a duplicate as done: on a busy machine the driver retries an insert whose first
-    attempt the embedded server had applied, which then fails on every document as a duplicate."""
-    try:
-        collection.insert_many(docs, ordered=False)
-    except BulkWriteError as error:
-        if any(e["code"] != 11000 for e in error.details["writeErrors"]):
-            raise
+        sealed_profiles.insert(COMPANY, docs[start:start + 2000])
 
 
 def a_run_that_moved(listeners: int, share: float):

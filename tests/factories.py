@@ -10,7 +10,7 @@ from bson.binary import UuidRepresentation
 
 from core.clock import utcnow
 from core.db.connection import get_db
-from core.listeners import sealed_profiles, snapshot
+from core.listeners import originator_keys, sealed_profiles, snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import Listener
@@ -36,8 +36,7 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
     Listener(company_id=company_id, originator=originator, **declared).validate()
     doc = {"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": utcnow(),
            **declared}
-    sealed_profiles.seal_new(company_id, [doc])
-    Listener._get_collection().insert_one(doc)
+    sealed_profiles.insert(company_id, [doc])
     if events:
         add_interactions(company_id, originator, events)
 
@@ -59,6 +58,12 @@ def stored_listener(company_id: int, originator: str) -> Stored:
     if not found:
         raise Listener.DoesNotExist(originator)
     return Stored(found[0])
+
+
+def raw_listener(company_id: int, originator: str) -> dict | None:
+    """The listener's document as the database holds it: sealed, under the key of its originator."""
+    return Listener._get_collection().find_one({"company_id": company_id,
+                                                "originator": originator_keys.key_of(company_id, originator)})
 
 
 def stored_listeners(company_id: int) -> list[dict]:

@@ -4,10 +4,8 @@ from __future__ import annotations
 from core.db.connection import ALIASES
 from core.errors import ListenerNotFound, ValidationFailed
 from core.explore.records import behaviour, inferred
-from core.listeners import snapshot
+from core.listeners import sealed_profiles, snapshot
 from core.listeners.fields import SCALAR
-from core.listeners.models import Listener
-from core.listeners.sealed_profiles import fields_of, opened
 from core.segmentation.history import segment_history
 from core.segmentation.profiling import RULE_INPUTS
 from core.segmentation.reasons import reasons
@@ -27,11 +25,10 @@ def find_listener(company_id: int, originator: str, fields: dict | None = None) 
     """The listener's stored document; ListenerNotFound when unknown or erased (an erased listener's old number
     names nobody any more)."""
     shown = {"_id": 0, **(fields or {}), "erased_at": 1} if fields else {"_id": 0}
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator},
-                                              fields_of(shown))
+    doc = sealed_profiles.find_one(company_id, originator, shown)
     if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
-    return opened([doc])[0]
+    return doc
 
 
 def get_listener(company_id: int, originator: str, db: str | None = None) -> dict:

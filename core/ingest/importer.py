@@ -16,11 +16,11 @@ from datetime import datetime
 from bson import ObjectId
 
 from core.clock import utcnow
-from core.db.quirks import looked_up, projection
+from core.db.quirks import projection
 from core.errors import ValidationFailed
 from core.ingest import reports
 from core.ingest.files import read_rows, read_table
-from core.ingest.interactions import import_interactions, insert_new
+from core.ingest.interactions import import_interactions
 from core.ingest.kinds import row_parser
 from core.ingest.mapped import Mapping
 from core.ingest.models import ImportReport
@@ -29,7 +29,6 @@ from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.listeners import sealed_profiles
 from core.listeners.fields import DECLARED_NAMES
-from core.listeners.models import Listener
 from core.segmentation.runs import resegment_listeners
 from core.stations.companies import bump_version, ensure_company
 from core.stations.models import Company, Show
@@ -170,10 +169,8 @@ def _profiles(rows, tally: Tally, companies: Companies, _report_id: str, writes:
 def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tally, writes: bool) -> set[str]:
     """Insert the new listeners of one chunk and set only the fields that change on the others (a dry run counts
     them and writes nothing); their personal fields sealed (core.listeners.sealed_profiles)."""
-    collection = Listener._get_collection()
-    found = {doc["originator"]: doc for doc in sealed_profiles.opened(list(looked_up(
-        collection, company_id, list(rows_of),
-        projection(sealed_profiles.fields_of({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}})))))}
+    found = {doc["originator"]: doc for doc in sealed_profiles.find(
+        company_id, list(rows_of), projection({"_id": 0, "originator": 1, **{name: 1 for name in DECLARED_NAMES}}))}
     inserts, updates, changed = [], {}, set()
     for originator, rows in rows_of.items():
         current = found.get(originator)
@@ -194,9 +191,8 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
         return changed
     declared = {doc["originator"]: {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
                 for doc in inserts}
-    sealed_profiles.seal_new(company_id, inserts)
-    for doc in insert_new(collection, inserts):  # created meanwhile by another writer: update it instead
-        updates[doc["originator"]] = declared[doc["originator"]]
+    for originator in sealed_profiles.insert(company_id, inserts):  # created meanwhile by another writer: update it
+        updates[originator] = declared[originator]
     sealed_profiles.edit(company_id, {originator: (lambda _, fields=fields: fields)
                                       for originator, fields in updates.items()})
     return changed

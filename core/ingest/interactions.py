@@ -8,35 +8,20 @@ from __future__ import annotations
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
-from pymongo.errors import BulkWriteError
-
 from core.clock import utcnow
-from core.db.quirks import IN_CHUNK, looked_up, projection
+from core.db.quirks import IN_CHUNK, projection
 from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
+from core.listeners import sealed_profiles
 from core.listeners.events import batch_document, write_batches
-from core.listeners.models import InteractionBatch, Listener
+from core.listeners.models import InteractionBatch
 from core.stations.companies import ensure_company
 
 BATCH_EVENTS = 2000  # events per InteractionBatch document
 INSERT_DOCS = 1000  # documents per insert_many
 FLUSH_EVENTS = 1_000_000  # events grouped in memory before they are written
-
-
-def insert_new(collection, docs: list[dict]) -> list[dict]:
-    """insert_many that tolerates duplicate keys; returns the documents that already existed."""
-    if not docs:
-        return []
-    try:
-        collection.insert_many(docs, ordered=False)
-    except BulkWriteError as exc:
-        errors = exc.details.get("writeErrors", [])
-        if any(error.get("code") != 11000 for error in errors):
-            raise
-        return [docs[error["index"]] for error in errors]
-    return []
 
 
 def import_interactions(rows, tally: Tally, companies: Companies, report_id: str,
@@ -119,22 +104,22 @@ class ListenerCreator:
         return existed
 
 
-def create_listeners(company_id: int, originators: list[str]) -> set[str]:
-    """Insert the listeners that do not exist yet; returns those that did.
+def create_listeners(company_id: int, originators: list[str], live: bool = False) -> set[str]:
+    """Insert the listeners that do not exist yet, sealed (their originator is personal; a live batch's in the
+    station's open group); returns those that did.
 
-    The unique (company_id, originator) index is the existence check: a refused duplicate costs the database no
-    more than finding the document would, and it saves a round trip per chunk.
+    Existence is asked first, by key, so that no group's key is made for listeners that all exist; the unique
+    (company_id, originator) index still refuses one created meanwhile by another writer.
     """
-    now = utcnow()
+    existed, now = stored_listeners(company_id, originators), utcnow()
     new = [{"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": now}
-           for originator in originators]
-    return {doc["originator"] for doc in insert_new(Listener._get_collection(), new)}
+           for originator in originators if originator not in existed]
+    return existed | sealed_profiles.insert(company_id, new, live)
 
 
 def stored_listeners(company_id: int, originators: list[str]) -> set[str]:
     """The originators that are stored listeners already (a dry run's answer to create_listeners, writing none)."""
-    found = looked_up(Listener._get_collection(), company_id, originators, projection({"_id": 0, "originator": 1}))
-    return {doc["originator"] for doc in found}
+    return sealed_profiles.existing(company_id, originators)
 
 
 def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: ThreadPoolExecutor,

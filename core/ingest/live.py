@@ -108,6 +108,6 @@ def _listeners(company_id: int, originators: list[str]) -> list[dict]:
     known = {doc["originator"] for doc in docs}
     missing = [originator for originator in originators if originator not in known]
     if missing:
-        create_listeners(company_id, missing)
+        create_listeners(company_id, missing, live=True)
         docs += read_listeners(company_id, missing)
     return docs

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from core.db.quirks import find_by_originator
+from core.listeners import sealed_profiles
 from core.listeners.fields import (
     CATEGORICAL,
     COMPLETENESS,
@@ -18,8 +18,6 @@ from core.listeners.fields import (
     INFERRED_SINGLE,
     PARTIAL_TEXT,
 )
-from core.listeners.models import Listener
-from core.listeners.sealed_profiles import fields_of, opened_stream
 
 PROJECTION = {"_id": 0, "originator": 1, "tags": 1, "inferred": 1, "erased_at": 1, "created_at": 1,
               **{name: 1 for name in DECLARED_NAMES}}
@@ -34,8 +32,7 @@ def read_listeners(company_id: int, originators: Iterable[str] | None = None,
 def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None,
                    exact: bool = True):
     """Stream listener documents of the company, or of some of its listeners (see core.db.quirks.find_by_originator)."""
-    return opened_stream(find_by_originator(Listener._get_collection(), company_id, originators,
-                                            fields_of(projection or PROJECTION), exact))
+    return sealed_profiles.find(company_id, originators, projection or PROJECTION, exact)
 
 
 def _filled(value) -> bool:

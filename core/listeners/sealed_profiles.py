@@ -1,5 +1,6 @@
-"""The personal fields of listener documents (declared data but the two flags, tags, inferred and promoted values),
-sealed as one envelope per listener, 250 listeners of a write to a group (core.db.sealed_groups).
+"""The stored listener documents: their personal fields (the originator, declared data but the two flags, tags,
+inferred and promoted values) sealed as one envelope per listener, 250 listeners of a write to a group
+(core.db.sealed_groups), and each document found by the keyed hash of its originator (core.listeners.originator_keys).
 
 One envelope, not a value per field, because a segmentation run reads every listener of the station: one AES-GCM
 opening per listener. So every write reads a listener's envelope, opens it, changes it and seals it again; two writers
@@ -18,19 +19,23 @@ from collections.abc import Callable, Iterable, Iterator
 import bson
 from bson import ObjectId
 from pymongo import UpdateOne
+from pymongo.errors import BulkWriteError
 
 from core.db import ahead
-from core.db.quirks import IN_CHUNK, find_by_originator
+from core.db.quirks import IN_CHUNK, find_by_originator, looked_up
 from core.db.sealed_groups import SealedGroups
+from core.listeners import originator_keys
 from core.listeners.fields import DECLARED_NAMES, FLAGS
 from core.listeners.models import Listener, ProfileKey
 
 GROUPS = SealedGroups("profiles", ProfileKey, size=250)
 SEALED = (*(name for name in DECLARED_NAMES if name not in FLAGS), "inferred", "promoted", "ai_profile",
           "promotions")
-"""The fields a listener's envelope holds: everything personal about them but their originator and the consent flags
+"""The personal fields stored in a listener's envelope alone: everything personal about them but the consent flags
 (asked of the database), including the AI's answer about them, kept for 30 days (core.ai.profile), and the history of
 the values promoted to declared (core.ai.promote), so that an erasure reaches those too."""
+ENVELOPE = ("originator", *SEALED)
+"""What the envelope holds: the fields above, and the originator, which the document holds as its key."""
 STORED = {"profile": 1, "profile_group": 1, "profile_version": 1}
 OPENED_AT_ONCE = 1_000  # listeners whose envelopes a reader opens together
 SHARED_UP_TO = 25  # a write of up to this many listeners without a group goes into the station's open group
@@ -42,8 +47,9 @@ nothing. Called again with what it finds if another writer got there first."""
 
 
 def fields_of(projection: dict | None) -> dict | None:
-    """A reader's projection, with the envelope wherever it asks for a sealed field (None: whole documents)."""
-    if projection is None or not any(projection.get(name) for name in SEALED):
+    """A reader's projection, with the envelope wherever it asks for a sealed field or the originator (None: whole
+    documents)."""
+    if projection is None or not any(projection.get(name) for name in ENVELOPE):
         return projection
     return {**projection, **STORED}
 
@@ -69,18 +75,62 @@ def opened_stream(docs: Iterable[dict]) -> Iterator[dict]:
         yield from opened(chunk)
 
 
+def find(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None,
+         exact: bool = True) -> Iterator[dict]:
+    """Stream the documents of the station's listeners, or of these (by their keys; see
+    core.db.quirks.find_by_originator for `exact`), opened; the projection as readers write it (None: whole
+    documents)."""
+    collection, fields = Listener._get_collection(), fields_of(projection)
+    if originators is None:
+        return opened_stream(find_by_originator(collection, company_id, None, fields))
+    forms = list(originator_keys.lookup(company_id, originators))
+    return opened_stream(find_by_originator(collection, company_id, forms, fields, exact,
+                                            population=lambda: originator_keys.station_keys(company_id)))
+
+
+def find_one(company_id: int, originator: str, projection: dict | None = None) -> dict | None:
+    """One listener's document, opened; None when there is none (an erased listener is stored under its
+    pseudonym, so its number finds nothing)."""
+    doc = Listener._get_collection().find_one(originator_keys.matching(company_id, [originator]), fields_of(projection))
+    return None if doc is None else opened([doc])[0]
+
+
 def read(company_id: int, originators: list[str]) -> list[dict]:
     """These listeners' documents, opened."""
-    return opened(list(find_by_originator(Listener._get_collection(), company_id, originators, None)))
+    return list(find(company_id, originators))
 
 
-def seal_new(company_id: int, docs: list[dict]) -> None:
-    """Seal in place the personal fields of new listener documents, GROUPS.size to a new group."""
-    sealed = GROUPS.seal_all(company_id, [_envelope(doc) for doc in docs])
-    for doc, (group, value) in zip(docs, sealed):
+def existing(company_id: int, originators: list[str]) -> set[str]:
+    """Those of these listeners that are stored, by their keys alone (the index answers; nothing is opened)."""
+    forms = originator_keys.lookup(company_id, originators)
+    return {forms[doc["originator"]] for doc in looked_up(Listener._get_collection(), company_id, list(forms),
+                                                           {"_id": 0, "originator": 1})}
+
+
+def insert(company_id: int, docs: list[dict], live: bool = False) -> set[str]:
+    """Store new listener documents (as readers see them) sealed, each under its key, GROUPS.size to a new group
+    (a live batch's few in the station's open group, as any other small write); the originators refused because
+    they were stored meanwhile by another writer (the unique (company_id, originator) index decides). The documents
+    are changed in place."""
+    if not docs:
+        return set()
+    given, claimed = {doc["originator"]: dict(doc) for doc in docs}, []
+    members = [(None, doc) for doc in docs]
+    sealed = _sealed(company_id, None, members, claimed) if live else GROUPS.seal_all(
+        company_id, [_envelope(doc) for doc in docs])
+    keys = originator_keys.keys_of(company_id, list(given))
+    for doc, key, (group, value) in zip(docs, keys, sealed, strict=True):
         for name in SEALED:
             doc.pop(name, None)
-        doc.update(profile=value, profile_group=group, profile_version=ObjectId())
+        doc.update(originator=key, profile=value, profile_group=group, profile_version=ObjectId())
+    originators, groups = dict(zip(keys, given)), {doc["originator"]: doc["profile_group"] for doc in docs}
+    try:
+        refused = {originators[doc["originator"]] for doc in _insert_new(docs)}
+    finally:
+        gone = GROUPS.counted_in(claimed)
+    lost = [originators[key] for key, group in groups.items() if group in gone and originators[key] not in refused]
+    edit(company_id, {o: (lambda _, fields=given[o]: {n: fields[n] for n in SEALED if n in fields}) for o in lost})
+    return refused
 
 
 def edit(company_id: int, changes: dict[str, Change], new_groups: bool = False) -> set[str]:
@@ -91,14 +141,17 @@ def edit(company_id: int, changes: dict[str, Change], new_groups: bool = False) 
     for _ in range(ATTEMPTS):
         if not pending:
             return done
-        writes, raws = [], _read_raw(company_id, sorted(pending))
+        forms = originator_keys.lookup(company_id, pending)
+        writes, raws = [], _read_raw(company_id, sorted(forms))
         for raw, state in zip(raws, opened([dict(raw) for raw in raws])):
-            change = pending[raw["originator"]](state) if raw.get("erased_at") is None else None
+            originator = forms[raw["originator"]]
+            change = pending[originator](state) if raw.get("erased_at") is None else None
             if change is not None:
-                writes.append((raw, {**{name: state[name] for name in SEALED if name in state}, **change}))
+                writes.append((raw, {**{name: state[name] for name in SEALED if name in state}, **change,
+                                     "originator": originator}))
         stored, lost = _store(company_id, writes, new_groups)
         done |= stored - set(lost)
-        pending = {o: pending[o] for o in {raw["originator"] for raw, _ in writes} - stored}
+        pending = {o: pending[o] for o in {fields["originator"] for _, fields in writes} - stored}
         pending.update({o: (lambda _, fields=fields: fields) for o, fields in lost.items()})
     raise RuntimeError(f"the documents of {len(pending)} listeners of station {company_id} kept changing while "
                        "they were being written")
@@ -108,16 +161,17 @@ def erase(company_id: int, originator: str) -> int:
     """Make every copy of this listener's personal fields unreadable: the other listeners of its group are written
     again under new groups, and the group's key is destroyed; how many others were written again. The caller then
     clears the listener's own document."""
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator},
-                                              {"profile_group": 1})
+    doc = Listener._get_collection().find_one(originator_keys.matching(company_id, [originator]), {"profile_group": 1})
     group = (doc or {}).get("profile_group")
     if group is None:
         return 0
     GROUPS.settle([group])  # every writer that claimed room in it (its open group) has stored its listener
     moved = set()
     for _ in range(ATTEMPTS):
-        others = {member["originator"] for member in Listener._get_collection().find(
-            {"company_id": company_id, "profile_group": group}, {"originator": 1})} - {originator}  # the index alone
+        members = opened(list(Listener._get_collection().find({"company_id": company_id, "profile_group": group},
+                                                              {"originator": 1, **STORED})))
+        others = {member["originator"] for member in members
+                  if not originator_keys.is_key(member["originator"])} - {originator}
         if not others:
             break
         moved |= edit(company_id, dict.fromkeys(others, _unchanged), new_groups=True)
@@ -126,12 +180,12 @@ def erase(company_id: int, originator: str) -> int:
 
 
 def seal_plain(company_id: int) -> int:
-    """Seal the personal fields of listener documents stored before sealing, OPENED_AT_ONCE at a time (GROUPS.size
-    to a group); how many listeners. Resumable: only documents without an envelope are read."""
-    collection, done = Listener._get_collection(), 0
-    plain = collection.find({"company_id": company_id, "profile_version": None, "erased_at": None},
-                            {"originator": 1})
-    for chunk in ahead.batches((doc["originator"] for doc in plain), OPENED_AT_ONCE):
+    """Seal the personal fields of listener documents stored before sealing, and key those stored under their
+    plain originator, OPENED_AT_ONCE at a time (GROUPS.size to a group); how many listeners. Resumable: only
+    documents whose originator is plain are written."""
+    found = Listener._get_collection().find({"company_id": company_id, "erased_at": None}, {"originator": 1})
+    plain, done = (doc["originator"] for doc in found if not originator_keys.is_key(doc["originator"])), 0
+    for chunk in ahead.batches(plain, OPENED_AT_ONCE):
         done += len(edit(company_id, dict.fromkeys(chunk, _unchanged), new_groups=True))
     return done
 
@@ -141,11 +195,24 @@ def _unchanged(state: dict) -> dict:
 
 
 def _envelope(fields: dict) -> bytes:
-    return bson.encode({name: fields[name] for name in SEALED if fields.get(name) is not None})
+    return bson.encode({name: fields[name] for name in ENVELOPE if fields.get(name) is not None})
 
 
-def _read_raw(company_id: int, originators: list[str]) -> list[dict]:
-    return list(find_by_originator(Listener._get_collection(), company_id, originators, None))
+def _insert_new(docs: list[dict]) -> list[dict]:
+    """insert_many that tolerates duplicate keys; the documents refused for one."""
+    try:
+        Listener._get_collection().insert_many(docs, ordered=False)
+    except BulkWriteError as exc:
+        errors = exc.details.get("writeErrors", [])
+        if any(error.get("code") != 11000 for error in errors):
+            raise
+        return [docs[error["index"]] for error in errors]
+    return []
+
+
+def _read_raw(company_id: int, forms: list[str]) -> list[dict]:
+    return list(find_by_originator(Listener._get_collection(), company_id, forms, None,
+                                   population=lambda: originator_keys.station_keys(company_id)))
 
 
 def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -> tuple[set[str], dict[str, dict]]:
@@ -157,13 +224,17 @@ def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -
         by_group.setdefault(None if new_groups else raw.get("profile_group"), []).append((raw, fields))
     updates, versions, groups, claimed = [], {}, {}, []
     for group, members in by_group.items():
-        for (raw, fields), (sealed_in, value) in zip(members, _sealed(company_id, group, members, claimed)):
-            version = versions[raw["_id"]] = ObjectId()
-            groups[raw["originator"]] = sealed_in
-            plain = {name: given for name, given in fields.items() if name not in SEALED}
+        sealed = _sealed(company_id, group, members, claimed)
+        keys = originator_keys.keys_of(company_id, [fields["originator"] for _, fields in members])
+        for (raw, fields), key, (sealed_in, value) in zip(members, keys, sealed, strict=True):
+            version, originator = ObjectId(), fields["originator"]
+            versions[raw["_id"]] = (version, originator)
+            groups[originator] = sealed_in
+            plain = {name: given for name, given in fields.items() if name not in ENVELOPE}
             updates.append(UpdateOne(
                 {"_id": raw["_id"], "profile_version": raw.get("profile_version"), "erased_at": None},
-                {"$set": {**plain, "profile": value, "profile_group": sealed_in, "profile_version": version},
+                {"$set": {**plain, "originator": key, "profile": value, "profile_group": sealed_in,
+                          "profile_version": version},
                  "$unset": dict.fromkeys(SEALED, "")}))
     matched = 0
     try:
@@ -172,8 +243,8 @@ def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -
     finally:
         gone = GROUPS.counted_in(claimed)
     stored = groups if matched == len(updates) else _stored_as(versions)  # else read which went in
-    lost = {raw["originator"]: fields for raw, fields in writes
-            if raw["originator"] in stored and stored[raw["originator"]] in gone}
+    lost = {fields["originator"]: fields for _, fields in writes
+            if fields["originator"] in stored and stored[fields["originator"]] in gone}
     return set(stored), lost
 
 
@@ -193,12 +264,14 @@ def _sealed(company_id: int, group: ObjectId | None, members: list, claimed: lis
     return [(shared, value) for value in sealed]
 
 
-def _stored_as(versions: dict[ObjectId, ObjectId]) -> dict[str, ObjectId]:
-    """Of the documents written (`_id` -> the version written), those whose write went in: originator -> group."""
+def _stored_as(versions: dict[ObjectId, tuple[ObjectId, str]]) -> dict[str, ObjectId]:
+    """Of the documents written (`_id` -> the version written, and whose), those whose write went in: originator ->
+    group."""
     ids, found = list(versions), {}
     for start in range(0, len(ids), IN_CHUNK):
         for doc in Listener._get_collection().find({"_id": {"$in": ids[start:start + IN_CHUNK]}},
-                                                   {"originator": 1, "profile_version": 1, "profile_group": 1}):
-            if doc.get("profile_version") == versions[doc["_id"]]:
-                found[doc["originator"]] = doc["profile_group"]
+                                                   {"profile_version": 1, "profile_group": 1}):
+            version, originator = versions[doc["_id"]]
+            if doc.get("profile_version") == version:
+                found[originator] = doc["profile_group"]
     return found

@@ -15,7 +15,7 @@ from core.db.connection import is_embedded
 from core.errors import ListenerNotFound
 from core.ingest import reports
 from core.ingest.models import ImportReport
-from core.listeners import sealed_messages, sealed_profiles, snapshot
+from core.listeners import originator_keys, sealed_messages, sealed_profiles, snapshot
 from core.listeners.fields import DECLARED, IDENTIFIERS
 from core.listeners.models import InteractionBatch, Listener
 from core.listeners.pseudonyms import keyed_hash, pseudonym
@@ -29,10 +29,9 @@ from core.segmentation.runs import resegment_listeners
 
 def erase_listener(company_id: int, originator: str, secret: str, suppress: bool = False, actor: str = "") -> dict:
     """Pseudonymise one listener everywhere; ListenerNotFound if unknown (or already erased)."""
-    doc = Listener._get_collection().find_one({"company_id": company_id, "originator": originator})
+    doc = sealed_profiles.find_one(company_id, originator)
     if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
-    doc = sealed_profiles.opened([doc])[0]
     alias = pseudonym(secret, company_id, originator)
     stores = {"listeners": _erase_profile(company_id, originator, alias),
               "interactions": _erase_interactions(company_id, originator, alias, secret),
@@ -66,7 +65,7 @@ def _erase_profile(company_id: int, originator: str, alias: str) -> int:
     sealed_profiles.erase(company_id, originator)
     unset = {field.name: "" for field in DECLARED if field.kind != "list"}
     result = Listener._get_collection().update_one(
-        {"company_id": company_id, "originator": originator},
+        originator_keys.matching(company_id, [originator]),
         {"$set": {"originator": alias, "tags": [], "inferred": {}, "promoted": {}, "erased_at": utcnow(),
                   "profile_version": ObjectId()},
          "$unset": {**unset, "profile": "", "profile_group": ""}})

@@ -24,9 +24,8 @@ from pymongo import ReturnDocument, UpdateOne
 from core.clock import utcnow
 from core.config import active
 from core.db import queue
-from core.db.quirks import IN_CHUNK, by_seq, find_by_originator
-from core.listeners import snapshot
-from core.listeners.models import Listener
+from core.db.quirks import IN_CHUNK, by_seq
+from core.listeners import sealed_profiles, snapshot
 from core.search import index as faiss_index
 from core.search import lexical_store, progress, sealed_texts
 from core.search.composed import listener_vectors, text_hash
@@ -62,7 +61,6 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
     texts = listener_texts(snap, rows, ensure_company(company_id))
     hashes = [text_hash(text) for text in texts]
     stored = _stored_hashes(company_id, model.name, snap.originators[rows].tolist())
-    population = np.sort(snap.originators)
     changed = [i for i, (o, h) in enumerate(zip(snap.originators[rows].tolist(), hashes)) if stored.get(o) != h]
     made: dict[str, np.ndarray] = {}  # by text hash: listeners alike in every trait share one embedding
     traits: dict[str, np.ndarray] = {}  # by phrase: every batch's listeners share their traits' vectors
@@ -77,7 +75,7 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
             for at in range(0, len(part), WRITE_BATCH):
                 written = part[at:at + WRITE_BATCH]
                 _write(company_id, model.name, [str(snap.originators[rows[i]]) for i in written],
-                       [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]), population)
+                       [texts[i] for i in written], np.vstack([made[hashes[i]] for i in written]))
                 progress.advance(company_id, model.name, run, len(written))
     finally:
         progress.end(company_id, model.name, run)
@@ -127,11 +125,9 @@ def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[
                                        fields)}
 
 
-def _write(company_id: int, model: str, originators: list[str], texts: list[str], vectors: np.ndarray,
-           population: np.ndarray | None = None) -> None:
+def _write(company_id: int, model: str, originators: list[str], texts: list[str], vectors: np.ndarray) -> None:
     """Store vectors with the texts they were made from (the lexical index's documents) under fresh `seq` numbers
-    (one atomic $inc hands out the block); `population`: the station's originators, sorted
-    (core.db.quirks.find_by_originator)."""
+    (one atomic $inc hands out the block)."""
     last = _seqs(company_id, model, len(originators))
     now, first = utcnow(), last - len(originators) + 1
     sealed = sealed_texts.sealed(company_id, texts)
@@ -140,7 +136,7 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
                   sealed_texts.stored(group, s, text_hash=text_hash(t), seq=first + i, updated_at=now,
                                       vector=np.asarray(v, dtype=np.float32).tobytes()), upsert=True)
         for i, (o, t, (group, s), v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
-    _drop_erased(company_id, model, originators, population, sorted({group for group, _ in sealed}))
+    _drop_erased(company_id, model, originators, sorted({group for group, _ in sealed}))
 
 
 def _seqs(company_id: int, model: str, count: int) -> int:
@@ -151,13 +147,11 @@ def _seqs(company_id: int, model: str, count: int) -> int:
         return_document=ReturnDocument.AFTER)["seq"]
 
 
-def _drop_erased(company_id: int, model: str, originators: list[str], population: np.ndarray | None,
-                 groups: list) -> None:
+def _drop_erased(company_id: int, model: str, originators: list[str], groups: list) -> None:
     """Delete what was just written (sealed in `groups`) for listeners erased meanwhile, and seal the others' texts
     again without them: a refresh that read a listener before its erasure may write its vector after the erasure
     deleted it (erasure renames the listener first, so whoever writes after it finds the name gone here)."""
-    present = {doc["originator"] for doc in find_by_originator(Listener._get_collection(), company_id, originators,
-                                                               {"originator": 1}, population=population)}
+    present = sealed_profiles.existing(company_id, originators)
     gone = [o for o in originators if o not in present]
     if gone:
         ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,

@@ -10,10 +10,8 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.db.quirks import looked_up
+from core.listeners import sealed_profiles
 from core.listeners.fields import FLAGS, LISTED
-from core.listeners.models import Listener
-from core.listeners.sealed_profiles import opened
 from core.webhooks import outbox
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
 
@@ -108,16 +106,14 @@ def take_seq(webhook_id: str, count: int) -> int:
 
 
 def _shared_fields(company_id: int, events: list[Event], endpoints: list[dict]) -> dict[str, dict]:
-    """The listeners' fields that any endpoint shares, read once for every event that names a listener: by `$in`
-    look-ups of IN_CHUNK on the (company_id, originator) index and whole documents, since a run's movers are spread
-    over the station, where ranges would read every listener between them, and a projection costs the embedded
-    database more than it saves (core.db.quirks)."""
+    """The listeners' fields that any endpoint shares, read once for every event that names a listener: whole
+    documents, by their keys, since a projection costs the embedded database more than it saves (core.db.quirks)."""
     wanted = sorted({name for e in endpoints for name in e.get("shared_fields") or () if name in SHAREABLE})
     originators = sorted({e.originator for e in events if e.originator})
     if not wanted or not originators:
         return {}
     return {doc["originator"]: {name: doc.get(name) for name in wanted}
-            for doc in opened(list(looked_up(Listener._get_collection(), company_id, originators)))}
+            for doc in sealed_profiles.read(company_id, originators)}
 
 
 def _picked(doc: dict | None, shared: list[str]) -> dict:

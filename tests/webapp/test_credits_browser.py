@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from core.credits.charges import charge
 from core.credits.ledger import account
-from core.listeners.models import Listener
+from core.listeners import snapshot
 from tests.webapp.conftest import SIZES
 from tests.webapp.test_ai_browser import check_page, signed_in_tab
 
@@ -22,8 +22,8 @@ CREDITS = "/stations/1/credits"
 @pytest.fixture(scope="module")
 def spent(dashboard):
     """A few AI calls paid today on the demo station: two listener profiles and one set of insights."""
-    for listener in Listener.objects(company_id=1).order_by("originator").limit(2):
-        with charge(1, "ai_listener_profile", subject=listener.originator) as bill:
+    for originator in sorted(snapshot.current(1).originators.tolist())[:2]:
+        with charge(1, "ai_listener_profile", subject=originator) as bill:
             bill.record(provider="local", model="lookalike-knn-1", tokens_in=0, tokens_out=0)
     with charge(1, "ai_segment_insights"):
         pass

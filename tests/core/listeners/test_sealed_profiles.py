@@ -13,7 +13,7 @@ from core.listeners.declared import read_listeners
 from core.listeners.models import Listener, ProfileKey
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
-from tests.factories import make_company, set_fields, stored_listener
+from tests.factories import make_company, raw_listener, set_fields, stored_listener
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -42,6 +42,7 @@ def stored() -> list[dict]:
 def test_no_personal_value_is_stored_plain_and_every_reader_sees_them(station):
     raw = b"".join(bson.encode(doc) for doc in stored()).lower()
     words = [w.lower() for person in PEOPLE.values() for value in person for w in value.split()] + ["gospel"]
+    words += [*PEOPLE, *(number[2:] for number in PEOPLE)]  # the originators, with or without the country code
     assert [w for w in words if w.encode() in raw] == []
     by_originator = {doc["originator"]: doc for doc in read_listeners(1)}
     assert {o: (d["name"], d["email"], d["language"], d["tags"], d["opt_in"]) for o, d in by_originator.items()} == \
@@ -68,8 +69,7 @@ def test_two_writers_of_one_listener_both_land(station):
 
 
 def test_a_writer_that_read_a_listener_before_another_s_erasure_writes_into_the_new_group(station):
-    group = stored_listener(1, "27830000001") and Listener._get_collection().find_one(
-        {"originator": "27830000002"})["profile_group"]
+    group = raw_listener(1, "27830000002")["profile_group"]
 
     def meanwhile(fields: dict) -> dict:
         if fields.get("location") is None and ProfileKey.objects(group=group).count():
@@ -79,7 +79,7 @@ def test_a_writer_that_read_a_listener_before_another_s_erasure_writes_into_the_
     assert sealed_profiles.edit(1, {"27830000002": meanwhile}) == {"27830000002"}
     listener = stored_listener(1, "27830000002")
     assert (listener.name, listener.location) == ("Sipho Ndlovu", "Soweto")
-    assert Listener._get_collection().find_one({"originator": "27830000002"})["profile_group"] != group
+    assert raw_listener(1, "27830000002")["profile_group"] != group
     assert ProfileKey.objects(group=group).count() == 0
 
 
@@ -95,9 +95,9 @@ def test_after_erasure_a_backup_copy_reads_nothing_and_the_others_read(station):
 
 
 def test_an_erased_listener_takes_no_more_writes(station):
-    raw = Listener._get_collection().find_one({"originator": "27830000003"})
+    raw = raw_listener(1, "27830000003")
     erase_listener(1, "27830000003", "test-secret")
-    Listener._get_collection().update_one({"_id": raw["_id"]}, {"$set": {"originator": "27830000003"}})
+    Listener._get_collection().update_one({"_id": raw["_id"]}, {"$set": {"originator": raw["originator"]}})
     assert sealed_profiles.edit(1, {"27830000003": lambda _: {"name": "Lerato M"}}) == set()
     assert "profile" not in Listener._get_collection().find_one({"_id": raw["_id"]})
 
@@ -120,5 +120,7 @@ def test_encrypt_seals_plain_listeners_in_place_and_a_second_run_seals_none(app)
                                             for o, (name, email, _) in PEOPLE.items()])
     assert encrypt_stations()["sealed"] == [1]
     assert all("name" not in doc and "tags" not in doc and doc["opt_in"] is False for doc in stored())
+    assert {doc["originator"] for doc in stored()} == {raw_listener(1, o)["originator"] for o in PEOPLE}
+    assert not any(o.encode() in bson.encode(doc) for doc in stored() for o in PEOPLE)
     assert [stored_listener(1, o).name for o in PEOPLE] == [person[0] for person in PEOPLE.values()]
     assert sealed_profiles.seal_plain(1) == 0

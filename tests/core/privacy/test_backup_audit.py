@@ -17,7 +17,7 @@ from core.db import embedded
 from core.db.connection import key_vault
 from core.db.vault import cipher, decrypted
 from core.ingest.importer import import_rows
-from core.listeners import snapshot
+from core.listeners import originator_keys, snapshot
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
 from tests.memory import NOW
@@ -81,7 +81,7 @@ def opened_from(db, originator: str) -> list:
 
 def profile_from(db, originator: str) -> bytes | None:
     """A listener's sealed fields in a copy of the database, read as an auditor would (see `opened_from`)."""
-    doc = db.listeners.find_one({"company_id": 1, "originator": originator})
+    doc = db.listeners.find_one({"company_id": 1, "originator": originator_keys.key_of(1, originator)})
     key_doc = db.profile_keys.find_one({"_id": doc["profile_group"]})
     content_key = key_vault().open_content_keys([key_doc["key"]])[0]
     return None if content_key is None else decrypted(cipher(content_key), doc["profile"],

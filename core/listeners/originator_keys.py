@@ -1,0 +1,70 @@
+"""The form an originator is stored in: a keyed hash of station and originator, so that no store holds a listener's
+number, while a listener is still found by its number at once (hash it, then look the hash up on the index).
+
+The originator itself is sealed with the listener's other personal fields (core.listeners.sealed_profiles), which is
+where a reader that meets a stored key learns whose it is. The hash is keyed by the server secret (`SECRET_KEY`,
+kept outside the database): a copy of the database alone cannot confirm a guessed number. Keys start with `~`,
+which no originator may contain (core.listeners.identifiers), so a key is never taken for a number and a document
+stored before keys (its originator plain) is told apart by its form. An erased listener is stored under its
+pseudonym (core.listeners.pseudonyms), plain: it names nobody.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+
+import numpy as np
+
+from core.config import active
+from core.listeners import snapshot
+
+PREFIX = "~"
+
+_population: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # company -> (snapshot originators, their keys sorted)
+
+
+def key_of(company_id: int, originator: str) -> str:
+    """The stored form of one listener's originator."""
+    return keys_of(company_id, [originator])[0]
+
+
+def keys_of(company_id: int, originators: Iterable[str]) -> list[str]:
+    """The stored forms of these originators, in order (one HMAC each, about 1 µs)."""
+    keyed = hmac.new(active().secret_key.encode(), f"originator:{company_id}:".encode(), hashlib.sha256)
+    out = []
+    for originator in originators:
+        one = keyed.copy()
+        one.update(originator.encode())
+        out.append(PREFIX + one.hexdigest()[:32])
+    return out
+
+
+def is_key(value: str) -> bool:
+    return value.startswith(PREFIX)
+
+
+def lookup(company_id: int, originators: Iterable[str]) -> dict[str, str]:
+    """Stored value -> originator, for finding these listeners: each one's key, and its plain originator too, which
+    documents stored before keys hold until `flask --app wsgi encrypt` has keyed them."""
+    originators = list(dict.fromkeys(originators))
+    found = dict(zip(keys_of(company_id, originators), originators, strict=True))
+    found.update((originator, originator) for originator in originators)
+    return found
+
+
+def matching(company_id: int, originators: Iterable[str]) -> dict:
+    """The query for the documents of these listeners in a store keyed by originator (for a few: `$in` on the
+    (company_id, originator) index)."""
+    return {"company_id": company_id, "originator": {"$in": list(lookup(company_id, originators))}}
+
+
+def station_keys(company_id: int) -> np.ndarray:
+    """The keys of the station's listeners (as of its snapshot), sorted: the population by which
+    core.db.quirks.find_by_originator decides between index ranges and look-ups. Kept per snapshot."""
+    originators = snapshot.current(company_id).originators
+    cached = _population.get(company_id)
+    if cached is None or cached[0] is not originators:
+        cached = _population[company_id] = (originators, np.sort(np.asarray(keys_of(company_id, originators.tolist()),
+                                                                            dtype=str)))
+    return cached[1]
