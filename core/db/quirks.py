@@ -170,8 +170,10 @@ def find_by_originator(collection, company_id: int, originators=None, fields: di
 
 
 def _span(population: np.ndarray, group: np.ndarray) -> int:
-    """How many of the station's listeners lie between the first and the last of a sorted group."""
-    return int(np.searchsorted(population, group[-1], side="right") - np.searchsorted(population, group[0]))
+    """How many of the station's listeners lie between the first and the last of a sorted group (the population may
+    hold them as bytes)."""
+    ends = np.asarray([group[0], group[-1]]).astype(population.dtype)
+    return int(np.searchsorted(population, ends[1], side="right") - np.searchsorted(population, ends[0]))
 
 
 def looked_up(collection, company_id: int, wanted: list[str], fields: dict | None = None):

@@ -14,7 +14,7 @@ from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.listeners import sealed_profiles
+from core.listeners import originator_keys, sealed_profiles
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import InteractionBatch
 from core.stations.companies import ensure_company
@@ -166,9 +166,10 @@ def stored_keys(collection, company_id: int, originators: list[str]) -> dict[str
     """Idempotency keys already stored for these listeners."""
     stored = defaultdict(set)
     if originators:
-        for doc in collection.find({"company_id": company_id, "originator": {"$in": originators}},
+        forms = originator_keys.lookup(company_id, originators)
+        for doc in collection.find({"company_id": company_id, "originator": {"$in": list(forms)}},
                                    projection({"_id": 0, "originator": 1, "keys": 1})):
-            stored[doc["originator"]].update(doc.get("keys") or ())
+            stored[forms[doc["originator"]]].update(doc.get("keys") or ())
     return stored
 
 

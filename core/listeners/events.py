@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from bson import Binary
+from bson import Binary, ObjectId
+from pymongo import UpdateMany
 
 from core.clock import as_utc
 from core.db.quirks import find_by_originator, insert_all, projection
-from core.listeners import sealed_messages, snapshot
+from core.listeners import originator_keys, sealed_messages, sealed_profiles
 from core.listeners.models import InteractionBatch
+from core.listeners.pseudonyms import ERASED_PREFIX
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
 HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1,
@@ -35,6 +37,7 @@ AHEAD = timedelta(days=1)
 """How far past the moment of import (or of reading) an interaction time is accepted: clocks of stations' platforms
 run a little ahead, their placeholder dates (9999-12-31) far ahead."""
 _EPOCH, _MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
+KEYED_AT_ONCE = 1_000  # listeners whose plain batches `key_plain` writes in one bulk
 
 
 def accepted_millis(now: datetime | None = None) -> tuple[int, int]:
@@ -91,43 +94,88 @@ def batch_document(company_id: int, originator: str, import_id: str, times_ms, c
 
 
 def write_batches(docs: list[dict], live: bool = False) -> None:
-    """Insert batch documents made by `batch_document`, written together: their messages are sealed together (a live
-    batch's few in the station's open group)."""
+    """Insert batch documents made by `batch_document`, written together, each under its listener's key (the
+    caller's documents keep the originator): their messages are sealed together (a live batch's few in the
+    station's open group)."""
     with sealed_messages.sealed(docs, shared=live):
-        insert_all(InteractionBatch._get_collection(), docs)
+        insert_all(InteractionBatch._get_collection(), _keyed(docs))
 
 
-def message_batches(company_id: int, originators: Iterable[str] | None,
-                    population: np.ndarray | None = None) -> list[dict]:
+def message_batches(company_id: int, originators: Iterable[str] | None) -> list[dict]:
     """The batch documents of some listeners (or of the company) with their times and messages, opened."""
-    docs = find_by_originator(InteractionBatch._get_collection(), company_id, originators, MESSAGE_FIELDS,
-                              population=population)
-    return sealed_messages.opened(list(docs))
-
-
-def _batches(company_id: int, originators: Iterable[str] | None):
-    """The batch documents of the company, or of some of its listeners."""
-    return find_by_originator(InteractionBatch._get_collection(), company_id, originators, FIELDS,
-                              population=_station(company_id))
-
-
-def _station(company_id: int):
-    """The station's originators, sorted, when find_by_originator asks (many listeners spread over the station are
-    looked up rather than read by index ranges)."""
-    return lambda: np.sort(snapshot.current(company_id).originators)
+    wanted, names = _wanted(company_id, originators)
+    return sealed_messages.opened(_named(list(_batches(company_id, wanted, MESSAGE_FIELDS)), names))
 
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,
-                progress: Callable[[int], None] | None = None, now: datetime | None = None) -> Events:
-    """All interactions of the company (or of the given listeners) in the range accepted as of `now`, flattened."""
-    return events_of(_batches(company_id, originators), progress, now)
+                progress: Callable[[int], None] | None = None, now: datetime | None = None,
+                among: list[str] | None = None) -> Events:
+    """All interactions of the company (or of the given listeners) in the range accepted as of `now`, flattened;
+    `among`: originators the caller has at hand, likely those of the company's keys (core.listeners.sealed_profiles
+    .originators_of)."""
+    wanted, names = _wanted(company_id, originators, among)
+    events = events_of(_batches(company_id, wanted, FIELDS), progress, now)
+    events.originators = names(events.originators)
+    return events
 
 
 def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = False) -> list[dict]:
     """The batch documents of some listeners, with their idempotency keys when asked: a live batch reads them once,
     for its duplicate check and for profiling."""
-    return list(find_by_originator(InteractionBatch._get_collection(), company_id, originators,
-                                   {**FIELDS, "keys": 1} if with_keys else FIELDS, population=_station(company_id)))
+    wanted, names = _wanted(company_id, originators)
+    return _named(list(_batches(company_id, wanted, {**FIELDS, "keys": 1} if with_keys else FIELDS)), names)
+
+
+def key_plain(company_id: int) -> int:
+    """Store under their listeners' keys the batches stored before keys (their originator plain), KEYED_AT_ONCE
+    listeners at a time; how many batches. Resumable: only batches whose originator is plain are written."""
+    collection, done = InteractionBatch._get_collection(), 0
+    found = collection.find({"company_id": company_id}, {"_id": 0, "originator": 1})
+    plain = sorted({doc["originator"] for doc in found if not originator_keys.is_key(doc["originator"])
+                    and not doc["originator"].startswith(ERASED_PREFIX)})
+    for start in range(0, len(plain), KEYED_AT_ONCE):
+        chunk = plain[start:start + KEYED_AT_ONCE]
+        done += collection.bulk_write([
+            UpdateMany({"company_id": company_id, "originator": originator}, {"$set": {"originator": key}})
+            for originator, key in zip(chunk, originator_keys.keys_of(company_id, chunk), strict=True)],
+            ordered=False).modified_count
+    return done
+
+
+def _wanted(company_id: int, originators: Iterable[str] | None,
+            among: list[str] | None = None) -> tuple[list[str] | None, Callable[[list[str]], list[str]]]:
+    """What the batches of these listeners (None: of all the station's) are stored under, and how to name the
+    listeners of the values found."""
+    if originators is None:
+        return None, lambda stored: sealed_profiles.originators_of(company_id, stored, among)
+    forms = originator_keys.lookup(company_id, originators)
+    return list(forms), lambda stored: [forms[value] for value in stored]
+
+
+def _batches(company_id: int, wanted: list[str] | None, fields: dict):
+    """The batch documents of the company, or of the listeners stored under these values, as stored; many listeners
+    spread over the station are looked up rather than read by index ranges."""
+    return find_by_originator(InteractionBatch._get_collection(), company_id, wanted, fields,
+                              population=lambda: originator_keys.station_keys(company_id))
+
+
+def _named(docs: list[dict], names: Callable[[list[str]], list[str]]) -> list[dict]:
+    """These batch documents with their listener's originator in place of the value stored."""
+    for doc, originator in zip(docs, names([doc["originator"] for doc in docs]), strict=True):
+        doc["originator"] = originator
+    return docs
+
+
+def _keyed(docs: list[dict]) -> list[dict]:
+    """Copies of these batch documents under their listeners' keys, with the `_id` they share with the originals
+    (by which messages lost to an erasure meanwhile are sealed again)."""
+    keys: dict[tuple[int, str], str] = {}
+    for company_id in {doc["company_id"] for doc in docs}:
+        mine = sorted({doc["originator"] for doc in docs if doc["company_id"] == company_id})
+        keys.update(zip(((company_id, o) for o in mine), originator_keys.keys_of(company_id, mine), strict=True))
+    for doc in docs:
+        doc.setdefault("_id", ObjectId())
+    return [{**doc, "originator": keys[doc["company_id"], doc["originator"]]} for doc in docs]
 
 
 def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = None,
@@ -153,7 +201,7 @@ def listener_history(company_id: int, originator: str, now: datetime | None = No
     read from that listener's batches alone (by the (company_id, originator) index), so that one listener's page
     never costs a read of the whole station."""
     docs = sealed_messages.opened(list(InteractionBatch._get_collection().find(
-        {"company_id": company_id, "originator": originator}, projection(HISTORY_FIELDS))))
+        originator_keys.matching(company_id, [originator]), projection(HISTORY_FIELDS))))
     messages: list[str | None] = []
     for doc in docs:
         n = len(doc["campaigns"])

@@ -21,7 +21,7 @@ from core.listeners import snapshot
 
 PREFIX = "~"
 
-_population: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # company -> (snapshot originators, their keys sorted)
+_population: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # company -> `_index`
 
 
 def key_of(company_id: int, originator: str) -> str:
@@ -61,10 +61,29 @@ def matching(company_id: int, originators: Iterable[str]) -> dict:
 
 def station_keys(company_id: int) -> np.ndarray:
     """The keys of the station's listeners (as of its snapshot), sorted: the population by which
-    core.db.quirks.find_by_originator decides between index ranges and look-ups. Kept per snapshot."""
+    core.db.quirks.find_by_originator decides between index ranges and look-ups."""
+    return _index(company_id)[1]
+
+
+def known(company_id: int, keys: Iterable[str]) -> dict[str, str]:
+    """Key -> originator for those of these keys whose listener is in the station's snapshot (a search of its sorted
+    keys; nothing read); the others are new since, or erased."""
+    originators, sorted_keys, order = _index(company_id)
+    wanted = np.asarray(list(keys), dtype=sorted_keys.dtype)
+    if not len(wanted) or not len(sorted_keys):
+        return {}
+    at = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
+    hit = sorted_keys[at] == wanted
+    return dict(zip(wanted[hit].astype(str).tolist(), originators[order[at[hit]]].tolist(), strict=True))
+
+
+def _index(company_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the snapshot's originators, their keys sorted, the row of each sorted key), kept per snapshot. Keys as bytes:
+    a quarter of the memory of str (3.3 MB per 100,000 listeners)."""
     originators = snapshot.current(company_id).originators
     cached = _population.get(company_id)
     if cached is None or cached[0] is not originators:
-        cached = _population[company_id] = (originators, np.sort(np.asarray(keys_of(company_id, originators.tolist()),
-                                                                            dtype=str)))
-    return cached[1]
+        keys = np.asarray(keys_of(company_id, originators.tolist()), dtype=f"S{len(PREFIX) + 32}")
+        order = np.argsort(keys, kind="stable").astype(np.int32)
+        cached = _population[company_id] = (originators, keys[order], order)
+    return cached

@@ -11,9 +11,12 @@ def keyed_hash(secret: str, value: str) -> str:
     return hmac.new(secret.encode(), value.encode(), hashlib.sha256).hexdigest()
 
 
+ERASED_PREFIX = "erased-"
+
+
 def pseudonym(secret: str, company_id: int, originator: str) -> str:
     """The originator an erased listener is kept under."""
-    return "erased-" + keyed_hash(secret, f"{company_id}:{originator}")[:24]
+    return ERASED_PREFIX + keyed_hash(secret, f"{company_id}:{originator}")[:24]
 
 
 def number_digits(number: str) -> str:

@@ -16,6 +16,7 @@ from pymongo import UpdateOne
 from core.db import ahead
 from core.db.quirks import projection
 from core.db.sealed_groups import SealedGroups
+from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch, MessageKey
 
 GROUPS = SealedGroups("messages", MessageKey, size=250)
@@ -80,14 +81,14 @@ def erase(company_id: int, originator: str) -> int:
     """Make every copy of this listener's messages unreadable: the other batches sealed with theirs are written again
     under new groups, theirs lose their messages, and the old groups' keys are destroyed; how many batches of others
     were written again."""
-    collection = InteractionBatch._get_collection()
-    mine = {"company_id": company_id, "originator": originator}
+    collection, forms = InteractionBatch._get_collection(), originator_keys.lookup(company_id, [originator])
+    mine = {"company_id": company_id, "originator": {"$in": list(forms)}}
     groups = GROUPS.existing(doc["message_group"] for doc in collection.find(mine, {"message_group": 1})
                              if doc.get("message_group") is not None)
     GROUPS.settle(groups)  # every live batch that claimed room in one of them is stored
     members = collection.find({"company_id": company_id, "message_group": {"$in": groups}},  # the index alone
                               projection({"_id": 1, "company_id": 1, "originator": 1, **SEALED_FIELDS}))
-    written = _seal_again(doc for doc in members if doc["originator"] != originator)
+    written = _seal_again(doc for doc in members if doc["originator"] not in forms)
     collection.update_many(mine, {"$unset": {"messages": "", **dict.fromkeys(SEALED_FIELDS, "")}})
     GROUPS.destroy(groups)
     return written

@@ -40,6 +40,7 @@ STORED = {"profile": 1, "profile_group": 1, "profile_version": 1}
 OPENED_AT_ONCE = 1_000  # listeners whose envelopes a reader opens together
 SHARED_UP_TO = 25  # a write of up to this many listeners without a group goes into the station's open group
 ATTEMPTS = 20
+LOOKED_UP_AT_MOST = 2_000  # listeners new since the snapshot whose keys `originators_of` looks up rather than scan
 
 Change = Callable[[dict], dict | None]
 """What a writer does to one listener: given the listener's fields (opened), the fields to set, or None for
@@ -105,6 +106,26 @@ def existing(company_id: int, originators: list[str]) -> set[str]:
     forms = originator_keys.lookup(company_id, originators)
     return {forms[doc["originator"]] for doc in looked_up(Listener._get_collection(), company_id, list(forms),
                                                            {"_id": 0, "originator": 1})}
+
+
+def originators_of(company_id: int, stored: list[str], among: list[str] | None = None) -> list[str]:
+    """The originators of values as a keyed store holds them, in order: a key is matched to the originators `among`
+    (those the caller has at hand), then looked up in the station's snapshot, else its listener's envelope is opened
+    (all the station's, when more are new than LOOKED_UP_AT_MOST); a value stored plain (before keys, or an erased
+    listener's pseudonym) is its own. A key whose listener is gone reads as it is."""
+    keys = {value for value in stored if originator_keys.is_key(value)}
+    found = {key: originator for key, originator in zip(originator_keys.keys_of(company_id, among or ()), among or ())
+             if key in keys}
+    found.update(originator_keys.known(company_id, keys - set(found)))
+    missing = sorted(keys - set(found))
+    if missing:
+        wanted = None if len(missing) > LOOKED_UP_AT_MOST else missing
+        raw = find_by_originator(Listener._get_collection(), company_id, wanted, {"originator": 1, **STORED},
+                                 population=lambda: originator_keys.station_keys(company_id))
+        for chunk in ahead.batches(raw, OPENED_AT_ONCE):
+            stored_as = [doc["originator"] for doc in chunk]
+            found.update(zip(stored_as, (doc.get("originator") for doc in opened(chunk)), strict=True))
+    return [found.get(value, value) for value in stored]
 
 
 def insert(company_id: int, docs: list[dict], live: bool = False) -> set[str]:

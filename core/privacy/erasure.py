@@ -77,7 +77,7 @@ def _erase_interactions(company_id: int, originator: str, alias: str, secret: st
     hash of the person's rows is left."""
     sealed_messages.erase(company_id, originator)
     col, touched = InteractionBatch._get_collection(), 0
-    for batch in list(col.find({"company_id": company_id, "originator": originator}, {"keys": 1})):
+    for batch in list(col.find(originator_keys.matching(company_id, [originator]), {"keys": 1})):
         keys = ["erased:" + keyed_hash(secret, k)[:32] for k in batch.get("keys", [])]
         col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys}})
         touched += len(keys)

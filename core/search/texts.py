@@ -31,7 +31,7 @@ def listener_texts(snap: Snapshot, rows: np.ndarray, company: Company, said: lis
     said = said if said is not None else [None] * len(rows)
     unknown = [str(snap.originators[row]) for row, words in zip(rows, said) if words is None]
     if unknown:
-        messages = latest_messages(company.company_id, unknown, lambda: np.sort(snap.originators))
+        messages = latest_messages(company.company_id, unknown)
         said = [" | ".join(messages.get(str(snap.originators[row]), [])) if words is None else words
                 for row, words in zip(rows, said)]
     return _texts(snap, rows, _names(snap, company), said)
@@ -66,12 +66,10 @@ def phrases(text: str) -> tuple[list[str], str]:
     return traits, said_in(text)
 
 
-def latest_messages(company_id: int, originators: Iterable[str] | None,
-                    population: np.ndarray | None = None) -> dict[str, list[str]]:
-    """Each listener's latest messages, newest first, from their interaction batches (`population`: the station's
-    originators, sorted, so that a thin spread of listeners is looked up rather than read by ranges)."""
+def latest_messages(company_id: int, originators: Iterable[str] | None) -> dict[str, list[str]]:
+    """Each listener's latest messages, newest first, from their interaction batches."""
     found: dict[str, list[tuple[int, str]]] = {}
-    for doc in message_batches(company_id, originators, population):
+    for doc in message_batches(company_id, originators):
         if any(doc.get("messages") or ()):
             found.setdefault(doc["originator"], []).extend(timed_messages(doc))
     return {o: [m[:MESSAGE_CHARS] for _, m in sorted(kept, reverse=True)[:MESSAGES]] for o, kept in found.items()}

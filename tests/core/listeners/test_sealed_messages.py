@@ -13,7 +13,7 @@ from core.db import sealed_groups
 from core.db.connection import key_vault
 from core.ingest.importer import import_rows
 from core.ingest.live import record_interactions
-from core.listeners import sealed_messages
+from core.listeners import originator_keys, sealed_messages
 from core.listeners.events import batch_document, listener_history
 from core.listeners.models import InteractionBatch, MessageKey
 from core.privacy.encrypt import encrypt_stations
@@ -44,12 +44,15 @@ def stored() -> list[dict]:
 
 
 def said(docs: list[dict]) -> dict[str, list]:
-    return {doc["originator"]: doc.get("messages") for doc in sealed_messages.opened(docs)}
+    """Each listener's messages in these batch documents, by originator (the documents hold its key)."""
+    names = {originator_keys.key_of(1, o): o for o in [*SAID, *(f"278300000{n:02d}" for n in range(4, 21))]}
+    return {names.get(doc["originator"], doc["originator"]): doc.get("messages")
+            for doc in sealed_messages.opened(docs)}
 
 
 def test_no_message_is_stored_plain_and_each_reads_back(station):
     raw = b"".join(bson.encode(doc) for doc in stored()).lower()
-    assert [w for w in (b"jerusalema", b"umlazi", b"shedding", b"harrismith") if w in raw] == []
+    assert [w for w in (b"jerusalema", b"umlazi", b"shedding", b"harrismith", b"2783000000") if w in raw] == []
     assert said(stored()) == {o: [message] for o, message in SAID.items()}
     assert listener_history(1, "27830000001", now=NOW).message == [SAID["27830000001"]]
     assert latest_messages(1, list(SAID)) == {o: [message] for o, message in SAID.items()}
@@ -116,7 +119,7 @@ def test_encrypt_seals_plain_messages_in_place_and_resumes(app):
     InteractionBatch._get_collection().insert_many(plain)
     encrypt_stations()
     raw = b"".join(bson.encode(doc) for doc in stored())
-    assert b"Old message" not in raw
+    assert b"Old message" not in raw and b"2783000001" not in raw and b"27830000020" not in raw
     assert said(stored()) == {**{f"2783000001{n}": [f"Old message {n}"] for n in range(3)}, "27830000020": None}
     assert sealed_messages.seal_plain(1) == 0
 

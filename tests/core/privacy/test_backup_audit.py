@@ -71,7 +71,7 @@ def opened_from(db, originator: str) -> list:
     """The messages of a listener's batches in a copy of the database, read as an auditor would: each batch's group
     key document from the copy, unsealed by the live vault."""
     found = []
-    for batch in db.interactions.find({"company_id": 1, "originator": originator}):
+    for batch in db.interactions.find({"company_id": 1, "originator": originator_keys.key_of(1, originator)}):
         key_doc = db.message_keys.find_one({"_id": batch["message_group"]})
         content_key = key_vault().open_content_keys([key_doc["key"]])[0]
         found.append(None if content_key is None else decrypted(cipher(content_key), batch["sealed_messages"],
