@@ -18,13 +18,11 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from bson import Binary, ObjectId
-from pymongo import UpdateMany
 
 from core.clock import as_utc
 from core.db.quirks import find_by_originator, insert_all, projection
 from core.listeners import originator_keys, sealed_messages, sealed_profiles
 from core.listeners.models import InteractionBatch
-from core.listeners.pseudonyms import ERASED_PREFIX
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
 HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1,
@@ -37,7 +35,6 @@ AHEAD = timedelta(days=1)
 """How far past the moment of import (or of reading) an interaction time is accepted: clocks of stations' platforms
 run a little ahead, their placeholder dates (9999-12-31) far ahead."""
 _EPOCH, _MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
-KEYED_AT_ONCE = 1_000  # listeners whose plain batches `key_plain` writes in one bulk
 
 
 def accepted_millis(now: datetime | None = None) -> tuple[int, int]:
@@ -124,22 +121,6 @@ def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = 
     for its duplicate check and for profiling."""
     wanted, names = _wanted(company_id, originators)
     return _named(list(_batches(company_id, wanted, {**FIELDS, "keys": 1} if with_keys else FIELDS)), names)
-
-
-def key_plain(company_id: int) -> int:
-    """Store under their listeners' keys the batches stored before keys (their originator plain), KEYED_AT_ONCE
-    listeners at a time; how many batches. Resumable: only batches whose originator is plain are written."""
-    collection, done = InteractionBatch._get_collection(), 0
-    found = collection.find({"company_id": company_id}, {"_id": 0, "originator": 1})
-    plain = sorted({doc["originator"] for doc in found if not originator_keys.is_key(doc["originator"])
-                    and not doc["originator"].startswith(ERASED_PREFIX)})
-    for start in range(0, len(plain), KEYED_AT_ONCE):
-        chunk = plain[start:start + KEYED_AT_ONCE]
-        done += collection.bulk_write([
-            UpdateMany({"company_id": company_id, "originator": originator}, {"$set": {"originator": key}})
-            for originator, key in zip(chunk, originator_keys.keys_of(company_id, chunk), strict=True)],
-            ordered=False).modified_count
-    return done
 
 
 def _wanted(company_id: int, originators: Iterable[str] | None,

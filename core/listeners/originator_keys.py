@@ -15,11 +15,16 @@ import hmac
 from collections.abc import Iterable
 
 import numpy as np
+from pymongo import UpdateMany
+from pymongo.errors import BulkWriteError
 
 from core.config import active
 from core.listeners import snapshot
+from core.listeners.pseudonyms import ERASED_PREFIX
 
 PREFIX = "~"
+KEYED_AT_ONCE = 1_000  # listeners whose plain documents `key_plain` writes in one bulk
+DUPLICATE_KEY = 11000
 
 _population: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # company -> `_index`
 
@@ -57,6 +62,28 @@ def matching(company_id: int, originators: Iterable[str]) -> dict:
     """The query for the documents of these listeners in a store keyed by originator (for a few: `$in` on the
     (company_id, originator) index)."""
     return {"company_id": company_id, "originator": {"$in": list(lookup(company_id, originators))}}
+
+
+def key_plain(collection, company_id: int) -> int:
+    """Store under their listeners' keys the documents of a keyed store (`collection`) stored before keys, their
+    originator plain, KEYED_AT_ONCE listeners at a time; how many documents. Resumable: only documents whose
+    originator is plain are written (an erased listener's pseudonym names nobody, and stays)."""
+    found = collection.find({"company_id": company_id}, {"_id": 0, "originator": 1})
+    plain, done = sorted({doc["originator"] for doc in found if not is_key(doc["originator"])
+                          and not doc["originator"].startswith(ERASED_PREFIX)}), 0
+    for start in range(0, len(plain), KEYED_AT_ONCE):
+        chunk = plain[start:start + KEYED_AT_ONCE]
+        writes = [UpdateMany({"company_id": company_id, "originator": originator}, {"$set": {"originator": key}})
+                  for originator, key in zip(chunk, keys_of(company_id, chunk), strict=True)]
+        try:
+            done += collection.bulk_write(writes, ordered=False).modified_count
+        except BulkWriteError as error:  # a document under the key exists already, written since: it is the newer
+            if any(e.get("code") != DUPLICATE_KEY for e in error.details.get("writeErrors", [])):
+                raise
+            done += error.details.get("nModified", 0)
+            older = [chunk[e["index"]] for e in error.details["writeErrors"]]
+            collection.delete_many({"company_id": company_id, "originator": {"$in": older}})
+    return done
 
 
 def station_keys(company_id: int) -> np.ndarray:

@@ -128,6 +128,15 @@ def originators_of(company_id: int, stored: list[str], among: list[str] | None =
     return [found.get(value, value) for value in stored]
 
 
+def named(company_id: int, docs: list[dict], among: list[str] | None = None) -> list[dict]:
+    """These documents of a keyed store, in place, with their listener's originator where they hold its key (see
+    `originators_of`)."""
+    originators = originators_of(company_id, [doc["originator"] for doc in docs], among)
+    for doc, originator in zip(docs, originators, strict=True):
+        doc["originator"] = originator
+    return docs
+
+
 def insert(company_id: int, docs: list[dict], live: bool = False) -> set[str]:
     """Store new listener documents (as readers see them) sealed, each under its key, GROUPS.size to a new group
     (a live batch's few in the station's open group, as any other small write); the originators refused because

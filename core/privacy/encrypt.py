@@ -1,9 +1,9 @@
 """Sealing in place what a station stored before sealing was built (`flask --app wsgi encrypt`): its snapshot file
 and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted as any replaced file is; its
 listeners' personal fields (core.listeners.sealed_profiles), their AI profiles and promotions among them (core.ai);
-the messages of its interactions (core.listeners.sealed_messages), and the originators they are stored under, which
-become keyed hashes (core.listeners.originator_keys), as the listeners' do; its import reports' bad rows
-(core.ingest.reports); and the texts stored with its vectors (core.search.sealed_texts).
+the messages of its interactions (core.listeners.sealed_messages); the originators its stores are keyed by, which
+become keyed hashes (core.listeners.originator_keys), the listeners' with their envelopes; its import reports' bad
+rows (core.ingest.reports); and the texts stored with its vectors (core.search.sealed_texts).
 Station by station, each under its segment lease; a station already sealed is skipped, so a run cut short (a kill,
 a deploy) resumes where it stopped when started again. Copies made before (backups, the oplog) stay plain until they
 expire.
@@ -14,11 +14,17 @@ from collections.abc import Callable
 
 from core.ai import profile, promote
 from core.ingest import reports
-from core.listeners import events, sealed_messages, sealed_profiles, snapshot
+from core.listeners import originator_keys, sealed_messages, sealed_profiles, snapshot
+from core.listeners.models import InteractionBatch
 from core.search import sealed_texts
+from core.search.models import ListenerEmbedding
 from core.search.vectors import WRITE_BATCH
+from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_lease
 from core.stations.companies import list_companies
+
+KEYED_STORES = (InteractionBatch, SegmentChange, ListenerEmbedding)
+"""The stores keyed by originator beside the listeners, whose documents stored before keys are keyed here."""
 
 
 def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
@@ -33,13 +39,13 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
         listeners = sealed_profiles.seal_plain(company_id)
         ai = profile.seal_plain(company_id) + promote.seal_plain(company_id)
         batches = sealed_messages.seal_plain(company_id)
-        keyed = events.key_plain(company_id)
+        keyed = sum(originator_keys.key_plain(store._get_collection(), company_id) for store in KEYED_STORES)
         bad_rows = reports.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
         sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),
                                              (ai, f"{ai:,} AI profiles and promotion histories"),
                                              (batches, f"the messages of {batches:,} interaction batches"),
-                                             (keyed, f"the originators of {keyed:,} interaction batches"),
+                                             (keyed, f"the originators of {keyed:,} documents"),
                                              (bad_rows, f"the bad rows of {bad_rows:,} import reports"),
                                              (texts, f"{texts:,} texts")) if count]
         done["sealed" if sealed else "already"].append(company_id)

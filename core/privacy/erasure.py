@@ -99,7 +99,7 @@ def _scrub_import_reports(company_id: int, identifiers: list) -> int:
 
 
 def _rename(document, company_id: int, originator: str, alias: str) -> int:
-    return document._get_collection().update_many({"company_id": company_id, "originator": originator},
+    return document._get_collection().update_many(originator_keys.matching(company_id, [originator]),
                                                   {"$set": {"originator": alias}}).modified_count
 
 

@@ -10,7 +10,7 @@ import ctypes
 
 from core.db import ahead
 from core.db.quirks import by_seq
-from core.listeners import snapshot
+from core.listeners import sealed_profiles, snapshot
 from core.search import sealed_texts
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
@@ -47,7 +47,7 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
                             found.seq, index.seq,
                             {"_id": 0, "originator": 1, "text": 1, "sealed_text": 1, "text_group": 1})
             for docs in ahead.batches(stored, PUT_EVERY):  # the next batch read while this one is tokenised
-                _put(found, index, docs)
+                _put(found, index, sealed_profiles.named(company_id, docs))
                 read += len(docs)
             found.seq = index.seq
     found.refresh()

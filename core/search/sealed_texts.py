@@ -19,6 +19,7 @@ from pymongo import UpdateOne
 from core.db import ahead
 from core.db.quirks import IN_CHUNK
 from core.db.sealed_groups import SealedGroups
+from core.listeners import sealed_profiles
 from core.search.models import ListenerEmbedding, TextKey
 
 GROUPS = SealedGroups("texts", TextKey, size=250)
@@ -67,7 +68,7 @@ def seal_again(company_id: int, groups: list[ObjectId], write: Callable, batch: 
     keys, so that no copy of an erased listener's text can be read."""
     if not groups:  # a listener never embedded
         return
-    docs = members(company_id, groups)
+    docs = sealed_profiles.named(company_id, members(company_id, groups))
     texts = opened(docs)
     for model in {doc["model"] for doc in docs}:
         rows = [(doc["originator"], text, np.frombuffer(doc["vector"], dtype=np.float32))

@@ -25,7 +25,7 @@ from core.clock import utcnow
 from core.config import active
 from core.db import queue
 from core.db.quirks import IN_CHUNK, by_seq
-from core.listeners import sealed_profiles, snapshot
+from core.listeners import originator_keys, sealed_profiles, snapshot
 from core.search import index as faiss_index
 from core.search import lexical_store, progress, sealed_texts
 from core.search.composed import listener_vectors, text_hash
@@ -87,13 +87,14 @@ def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
     batch answers without waiting for its embeddings; core.worker does the work); nothing when AUTO_EMBED is off."""
     if not active().auto_embed:
         return
-    queue.enqueue(EMBED_JOB, f"{EMBED_JOB}:{company_id}",
-                  {"company_id": company_id, "originators": None if originators is None else sorted(originators)})
+    keys = None if originators is None else sorted(originator_keys.keys_of(company_id, originators))  # job records
+    queue.enqueue(EMBED_JOB, f"{EMBED_JOB}:{company_id}", {"company_id": company_id, "originators": keys})
 
 
 def embed_job(payload: dict) -> dict:
-    """What a worker does with an embedding job."""
-    return refresh_embeddings(int(payload["company_id"]), payload.get("originators"))
+    """What a worker does with an embedding job (its listeners named by their keys)."""
+    company_id, keys = int(payload["company_id"]), payload.get("originators")
+    return refresh_embeddings(company_id, None if keys is None else sealed_profiles.originators_of(company_id, keys))
 
 
 def merged_listeners(waiting: dict, new: dict) -> dict:
@@ -117,12 +118,14 @@ def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[
     """The text hash of each listener's stored vector: looked up in chunks of IN_CHUNK (core.db.quirks: a large
     `$in` is slow on SecantusDB), or read whole for many."""
     collection, fields = ListenerEmbedding._get_collection(), {"_id": 0, "originator": 1, "text_hash": 1}
-    query = {"company_id": company_id, "model": model}
+    query, forms = {"company_id": company_id, "model": model}, originator_keys.lookup(company_id, originators)
     if len(originators) >= 5000:
-        return {doc["originator"]: doc["text_hash"] for doc in collection.find(query, fields)}
-    return {doc["originator"]: doc["text_hash"] for start in range(0, len(originators), IN_CHUNK)
-            for doc in collection.find({**query, "originator": {"$in": originators[start:start + IN_CHUNK]}},
-                                       fields)}
+        found = collection.find(query, fields)
+    else:
+        wanted = list(forms)
+        found = (doc for start in range(0, len(wanted), IN_CHUNK)
+                 for doc in collection.find({**query, "originator": {"$in": wanted[start:start + IN_CHUNK]}}, fields))
+    return {forms[doc["originator"]]: doc["text_hash"] for doc in found if doc["originator"] in forms}
 
 
 def _write(company_id: int, model: str, originators: list[str], texts: list[str], vectors: np.ndarray) -> None:
@@ -131,11 +134,12 @@ def _write(company_id: int, model: str, originators: list[str], texts: list[str]
     last = _seqs(company_id, model, len(originators))
     now, first = utcnow(), last - len(originators) + 1
     sealed = sealed_texts.sealed(company_id, texts)
+    keys = originator_keys.keys_of(company_id, originators)  # the listeners' keys: no number is stored
     ListenerEmbedding._get_collection().bulk_write([
-        UpdateOne({"company_id": company_id, "model": model, "originator": o},
+        UpdateOne({"company_id": company_id, "model": model, "originator": key},
                   sealed_texts.stored(group, s, text_hash=text_hash(t), seq=first + i, updated_at=now,
                                       vector=np.asarray(v, dtype=np.float32).tobytes()), upsert=True)
-        for i, (o, t, (group, s), v) in enumerate(zip(originators, texts, sealed, vectors))], ordered=False)
+        for i, (key, t, (group, s), v) in enumerate(zip(keys, texts, sealed, vectors))], ordered=False)
     _drop_erased(company_id, model, originators, sorted({group for group, _ in sealed}))
 
 
@@ -154,15 +158,17 @@ def _drop_erased(company_id: int, model: str, originators: list[str], groups: li
     present = sealed_profiles.existing(company_id, originators)
     gone = [o for o in originators if o not in present]
     if gone:
+        keys = originator_keys.keys_of(company_id, gone)
         ListenerEmbedding._get_collection().delete_many({"company_id": company_id, "model": model,
-                                                        "originator": {"$in": gone}})
+                                                        "originator": {"$in": keys}})
         sealed_texts.seal_again(company_id, groups, _write, WRITE_BATCH)
 
 
 def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
     """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
     erasure hook)."""
-    keys = [{"company_id": company_id, "model": doc["model"], "originator": originator}  # the whole unique key
+    forms = list(originator_keys.lookup(company_id, [originator]))
+    keys = [{"company_id": company_id, "model": doc["model"], "originator": {"$in": forms}}  # the unique key
             for doc in EmbeddingCounter._get_collection().find({"company_id": company_id}, {"model": 1})]
     groups = sealed_texts.groups_of(keys)
     deleted = sum(ListenerEmbedding._get_collection().delete_many(key).deleted_count for key in keys)
@@ -257,7 +263,7 @@ def _caught_up(company_id: int, model: Embedder, found: faiss_index.VectorIndex)
         vectors.append(np.frombuffer(doc["vector"], dtype=np.float32))
         last = max(last, doc["seq"])
     if vectors:
-        found.upsert(originators, np.vstack(vectors))
+        found.upsert(sealed_profiles.originators_of(company_id, originators), np.vstack(vectors))
     found.seq = last
     wanted = len(found) > faiss_index.APPROXIMATE_ABOVE
     if wanted != found.approximate or found.dead > len(found) // 5:

@@ -19,7 +19,7 @@ from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.db.quirks import insert_all
-from core.listeners import snapshot
+from core.listeners import originator_keys, snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import events_of, load_events, read_batches
 from core.segmentation import rollups
@@ -257,8 +257,10 @@ def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapsho
     before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
     after = fresh.labels("segment")
     rows = np.flatnonzero(before != after)
-    docs = [{"company_id": run.company_id, "originator": fresh.originators[i], "from_segment": before[i],
-             "to_segment": after[i], "at": run.now, "run_id": run.run_id} for i in rows if before[i] is not None]
+    moved = [i for i in rows.tolist() if before[i] is not None]
+    keys = originator_keys.keys_of(run.company_id, fresh.originators[moved].tolist())  # stored under their keys
+    docs = [{"company_id": run.company_id, "originator": key, "from_segment": before[i], "to_segment": after[i],
+             "at": run.now, "run_id": run.run_id} for i, key in zip(moved, keys, strict=True)]
     for start in range(0, len(docs), 5000):
         insert_all(SegmentChange._get_collection(), docs[start:start + 5000])
     return {"rows": rows, "from": before[rows], "to": after[rows]}

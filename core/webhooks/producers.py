@@ -3,7 +3,7 @@ audience's members joining or leaving, and erasure, which drops whatever is queu
 from __future__ import annotations
 
 from core.clock import as_utc
-from core.listeners import snapshot
+from core.listeners import sealed_profiles, snapshot
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.webhooks import outbox
 from core.webhooks.events import Event, queue_events, subscribed
@@ -51,7 +51,9 @@ def _moves_of(run: SegmentRun) -> list[dict]:
     whole, and a live run's (one run_id per snapshot file) told apart by their time in Python."""
     changes = SegmentChange._get_collection().find({"company_id": run.company_id, "run_id": run.run_id})
     moment = as_utc(run.now).replace(microsecond=as_utc(run.now).microsecond // 1000 * 1000)  # as stored
-    return sorted((c for c in changes if as_utc(c["at"]) == moment), key=lambda c: c["_id"])
+    mine = sorted((c for c in changes if as_utc(c["at"]) == moment), key=lambda c: c["_id"])
+    named = sealed_profiles.originators_of(run.company_id, [c["originator"] for c in mine])  # stored as keys
+    return [{**change, "originator": originator} for change, originator in zip(mine, named, strict=True)]
 
 
 def _not_erased(company_id: int, changes: list[dict]) -> list[dict]:

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from core.clock import utcnow
+from core.listeners import originator_keys
 from core.search import progress, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
@@ -119,16 +120,17 @@ def test_an_erased_listener_is_never_returned_and_its_vector_is_gone(client, sta
     assert client.delete(f"/api/v1/listeners/1/{gone}", headers=key_for(1)).status_code == 200
     results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=1000)
     assert gone not in {r["originator"] for r in results}
-    assert ListenerEmbedding.objects(company_id=1, originator=gone).count() == 0
+    assert ListenerEmbedding.objects(company_id=1, originator=originator_keys.key_of(1, gone)).count() == 0
 
 
 def test_a_run_queues_the_embedding_of_the_listeners_it_touched_and_a_worker_embeds_them(app, station, monkeypatch):
     monkeypatch.setattr(vectors, "active", lambda: type("S", (), {"auto_embed": True})())
     person("27824000000", GOSPEL)
     segment_company(1, NOW)
-    assert ListenerEmbedding.objects(company_id=1, originator="27824000000").count() == 0  # nothing on the request
+    stored_as = originator_keys.key_of(1, "27824000000")
+    assert ListenerEmbedding.objects(company_id=1, originator=stored_as).count() == 0  # nothing on the request
     assert Worker(app.config["SETTINGS"]).work_until_idle() == 1
-    assert ListenerEmbedding.objects(company_id=1, originator="27824000000").count() == 1
+    assert ListenerEmbedding.objects(company_id=1, originator=stored_as).count() == 1
 
 
 def test_an_empty_answer_says_how_close_the_best_candidate_came(client, station, key_for):

@@ -12,6 +12,7 @@ from core.clock import utcnow
 from core.db import queue
 from core.db.connection import get_db
 from core.ingest.live import record_interactions
+from core.listeners import originator_keys
 from core.privacy.erasure import erase_listener
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_company
@@ -52,10 +53,11 @@ def test_a_run_s_moves_are_queued_as_left_then_entered_per_listener_with_the_sha
     assert len(moves) == 5
     bodies = queued()
     assert [b["type"] for b in bodies] == ["listener.left_segment", "listener.entered_segment"] * 5
+    named = {originator_keys.key_of(1, f"2782000000{n}"): f"2782000000{n}" for n in range(5)}  # stored as keys
     for move, (left, entered) in zip(moves, zip(bodies[::2], bodies[1::2], strict=True), strict=True):
-        n = move["originator"][-1]
-        expected = {"originator": move["originator"], "from_segment": move["from_segment"],
-                    "to_segment": move["to_segment"], "location": f"Town {n}"}
+        originator = named[move["originator"]]
+        expected = {"originator": originator, "from_segment": move["from_segment"],
+                    "to_segment": move["to_segment"], "location": f"Town {originator[-1]}"}
         assert {k: left["data"][k] for k in expected} == expected == {k: entered["data"][k] for k in expected}
         assert "name" not in left["data"] and "Person" not in json.dumps(left)
 
