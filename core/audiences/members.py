@@ -12,6 +12,7 @@ import numpy as np
 from core.audiences.models import Audience
 from core.explore.operations import Selection
 from core.explore.records import reachable
+from core.listeners import originator_keys
 from core.listeners.fields import INFERRED_SINGLE
 from core.listeners.snapshot import Snapshot
 from core.search.queries import understand
@@ -66,16 +67,17 @@ def erase_members(company_id: int, originator: str, pseudonym: str = "") -> int:
     """Remove an erased listener from every audience of the company, from the last refresh's lists of who joined
     and left, and from any saved strategy that filtered on its originator (which then names the pseudonym, which no
     filter ever matches); returns the audiences cleaned."""
-    audiences = Audience._get_collection()
-    named = {"company_id": company_id, "strategy.filters.originator": originator}
-    cleaned = {doc["_id"] for doc in audiences.find({"company_id": company_id, "members.originator": originator},
+    audiences, forms = Audience._get_collection(), list(originator_keys.lookup(company_id, [originator]))
+    named = {"company_id": company_id, "strategy.filters.originator": {"$in": forms}}
+    cleaned = {doc["_id"] for doc in audiences.find({"company_id": company_id, "members.originator": {"$in": forms}},
                                                     {"_id": 1})}
     cleaned |= {doc["_id"] for doc in audiences.find(named, {"_id": 1})}
-    audiences.update_many({"_id": {"$in": sorted(cleaned)}}, {"$pull": {"members": {"originator": originator}}})
-    for listed in ("changes.joined", "changes.left"):  # only where it is a list that holds them
-        for doc in audiences.find({"company_id": company_id, listed: originator}, {"_id": 1}):
-            audiences.update_one({"_id": doc["_id"]}, {"$pull": {listed: originator}})
-            cleaned.add(doc["_id"])
+    for form in forms:  # stored under its key, or plain before keys
+        audiences.update_many({"_id": {"$in": sorted(cleaned)}}, {"$pull": {"members": {"originator": form}}})
+        for listed in ("changes.joined", "changes.left"):  # only where it is a list that holds them
+            for doc in audiences.find({"company_id": company_id, listed: form}, {"_id": 1}):
+                audiences.update_one({"_id": doc["_id"]}, {"$pull": {listed: form}})
+                cleaned.add(doc["_id"])
     audiences.update_many(named, {"$set": {"strategy.filters.originator": pseudonym or "erased"}})
     return len(cleaned)
 

@@ -33,7 +33,7 @@ from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import Selection, select
 from core.explore.records import reachable
-from core.listeners import snapshot
+from core.listeners import originator_keys, sealed_profiles, snapshot
 from core.listeners.snapshot import Snapshot
 from core.search.search import coverage
 from core.stations.companies import get_company
@@ -81,7 +81,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
                     tokens_out=made["tokens_out"])
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
         doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
-        _insert(doc)
+        _insert(_keyed(company_id, doc))
     _members_changed(company_id, doc, {"joined": [m["originator"] for m in doc["members"]], "left": []})
     return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
 
@@ -90,8 +90,8 @@ def list_audiences(company_id: int) -> dict:
     """Every audience of the company, newest first, without members."""
     get_company(company_id)
     snap = snapshot.current(company_id)
-    docs = sorted(Audience._get_collection().find({"company_id": company_id}), key=lambda d: d["created_at"],
-                  reverse=True)
+    docs = sorted(_named(company_id, list(Audience._get_collection().find({"company_id": company_id}))),
+                  key=lambda d: d["created_at"], reverse=True)
     audiences = [summary(doc, snap) for doc in docs]
     return {"company_id": company_id, "total": len(audiences), "audiences": audiences}
 
@@ -116,7 +116,8 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
         now = _now()
         update = {"members": members, "refreshed_at": now, "expires_at": now + timedelta(days=doc["expiry_days"]),
                   "changes": changes}
-        if not Audience._get_collection().update_one({"_id": doc["_id"]}, {"$set": update}).matched_count:
+        if not Audience._get_collection().update_one({"_id": doc["_id"]},
+                                                     {"$set": _keyed(company_id, update)}).matched_count:
             raise AudienceNotFound()  # deleted meanwhile: nothing to pay for
     _members_changed(company_id, {**doc, **update}, changes)
     made = {"provider": strategy["provider"], "model": strategy["model"], "tokens_in": 0, "tokens_out": 0}
@@ -166,7 +167,48 @@ def _find(company_id: int, audience_id: str) -> dict:
     found = Audience._get_collection().find_one({"company_id": company_id, "audience_id": str(audience_id)})
     if found is None:
         raise AudienceNotFound()
-    return found
+    return _named(company_id, [found])[0]
+
+
+def _keyed(company_id: int, doc: dict) -> dict:
+    """An audience document (or part) as stored: each originator it names (members, the last refresh's joined and
+    left, a strategy's filter on one) by its key (core.listeners.originator_keys)."""
+    return _replaced(doc, lambda values: originator_keys.keys_of(company_id, values))
+
+
+def _named(company_id: int, docs: list[dict]) -> list[dict]:
+    """Audience documents as read, with originators in place of their keys (all of them looked up at once)."""
+    values = [value for doc in docs for value in _originators_in(doc)]
+    found = dict(zip(values, sealed_profiles.originators_of(company_id, values), strict=True))
+    return [_replaced(doc, lambda stored: [found[value] for value in stored]) for doc in docs]
+
+
+def _originators_in(doc: dict) -> list[str]:
+    changes, filters = doc.get("changes") or {}, (doc.get("strategy") or {}).get("filters") or {}
+    return [*(m["originator"] for m in doc.get("members") or ()), *_listed(changes, "joined"),
+            *_listed(changes, "left"), *([filters["originator"]] if filters.get("originator") else [])]
+
+
+def _listed(changes: dict, name: str) -> list[str]:
+    """Who joined or left, where the refresh kept them as a list (earlier ones kept only how many)."""
+    return changes[name] if isinstance(changes.get(name), list) else []
+
+
+def _replaced(doc: dict, convert: Callable[[list[str]], list[str]]) -> dict:
+    """The document with each originator `_originators_in` lists converted (in that order)."""
+    converted = iter(convert(_originators_in(doc)))
+    out = dict(doc)
+    if doc.get("members") is not None:
+        out["members"] = [{**member, "originator": next(converted)} for member in doc["members"]]
+    if doc.get("changes"):
+        out["changes"] = {**doc["changes"]}
+        for name in ("joined", "left"):
+            if isinstance(doc["changes"].get(name), list):
+                out["changes"][name] = [next(converted) for _ in doc["changes"][name]]
+    filters = (doc.get("strategy") or {}).get("filters") or {}
+    if filters.get("originator"):
+        out["strategy"] = {**doc["strategy"], "filters": {**filters, "originator": next(converted)}}
+    return out
 
 
 def _checked(**given) -> dict:

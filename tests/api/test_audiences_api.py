@@ -13,6 +13,7 @@ from core.audiences.models import Audience
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
+from core.listeners import originator_keys
 from core.search import vectors
 from core.segmentation.runs import segment_company
 from tests.conftest import restored, seeded
@@ -60,6 +61,7 @@ def test_creating_saves_the_theme_s_members_with_the_strategy_and_costs_2(client
     assert body["queries"][0]["query"] == GOSPEL_THEME and body["provider"] == "local"
     stored = Audience.objects.get(audience_id=body["audience_id"])
     assert stored.strategy["queries"] == [q["query"] for q in body["queries"]] and stored.company_id == 1
+    assert {m["originator"] for m in stored.members} == {originator_keys.key_of(1, o) for o in of_theme(1, "gospel")}
     entry = CreditEntry.objects(company_id=1, operation="audience").first()
     assert (entry.amount, entry.subject) == (-200, body["audience_id"])
 
@@ -199,7 +201,7 @@ def test_erasing_a_listener_takes_it_out_of_every_audience_and_the_receipt_count
     for audience_id in ids:
         body = read(client, key_for(1), audience_id).get_json()
         assert gone not in {m["originator"] for m in body["members"]} and body["member_count"] == 3
-        assert gone not in str(Audience.objects.get(audience_id=audience_id).members)
+        assert originator_keys.key_of(1, gone) not in str(Audience.objects.get(audience_id=audience_id).members)
     refreshed = refresh(client, key_for(1), ids[0]).get_json()
     assert gone not in refreshed["changes"]["left"] + refreshed["changes"]["joined"]
 
