@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.listeners import sealed_profiles
+from core.listeners import originator_keys, sealed_profiles
 from core.listeners.fields import FLAGS, LISTED
 from core.webhooks import outbox
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
@@ -63,13 +63,15 @@ def _queue_for(endpoint: dict, events: list[Event], fields: dict[str, dict]) -> 
     """Insert the endpoint's events as batches under a range of its sequence numbers, then queue its delivery job."""
     now = utcnow()
     created, shared = now.isoformat().replace("+00:00", "Z"), endpoint.get("shared_fields") or []
+    named = sorted({event.originator for event in events if event.originator})
+    keys = dict(zip(named, originator_keys.keys_of(endpoint["company_id"], named), strict=True))  # rows: by key
     rows = []
     for event in events:
         event_id = f"evt_{uuid.uuid4().hex}"
         data = {**event.data, **_picked(fields.get(event.originator), shared)}
         body = {"id": event_id, "type": event.type, "created_at": created, "company_id": endpoint["company_id"],
                 "data": data}
-        rows.append({"event_id": event_id, "type": event.type, "originator": event.originator,
+        rows.append({"event_id": event_id, "type": event.type, "originator": keys.get(event.originator),
                      "body": json.dumps(body, separators=(",", ":"), default=str)})
     chunks = [rows[start:start + BATCH] for start in range(0, len(rows), BATCH)]
     first = take_seq(endpoint["webhook_id"], len(chunks))

@@ -18,6 +18,7 @@ from pymongo import DeleteOne, UpdateOne
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, insert_all
 from core.db.sealed_groups import SealedGroups
+from core.listeners import originator_keys
 from core.webhooks.models import WebhookBatch, WebhookKey
 
 GROUPS = SealedGroups("webhooks", WebhookKey, size=250)
@@ -68,8 +69,8 @@ def erase(company_id: int, originator: str) -> int:
     """Drop every event of the listener, and make every copy of them unreadable: the other batches of their groups
     are written again without them under new groups, a batch left empty goes, and the groups' keys are destroyed;
     how many batches held the listener's events."""
-    collection = WebhookBatch._get_collection()
-    held = list(collection.find({"company_id": company_id, "originators": originator},
+    collection, forms = WebhookBatch._get_collection(), list(originator_keys.lookup(company_id, [originator]))
+    held = list(collection.find({"company_id": company_id, "originators": {"$in": forms}},
                                 {"bodies_group": 1, "events": 1, "company_id": 1}))
     groups = GROUPS.existing(b["bodies_group"] for b in held if b.get("bodies_group") is not None)
     GROUPS.settle(groups)  # every write that claimed room in one of them is stored
@@ -78,7 +79,7 @@ def erase(company_id: int, originator: str) -> int:
     members += [b for b in held if b.get("bodies_group") is None]  # stored before sealing
     batches = opened(members)
     for batch in batches:
-        batch["events"] = [row for row in batch["events"] if row.get("originator") != originator]
+        batch["events"] = [row for row in batch["events"] if row.get("originator") not in forms]
     kept = [batch for batch in batches if batch["events"]]
     if kept:
         _seal(company_id, kept, [[row["body"] for row in batch["events"]] for batch in kept], shared=False)

@@ -158,7 +158,7 @@ def test_every_ai_post_needs_the_csrf_token(signed_in, demo, csrf_enabled):
 
 def test_promoting_copies_the_values_of_0_70_and_up_and_says_what_was_skipped(signed_in, demo):
     set_fields(
-        1, demo, gender=None, age_group=None, language="English", inferred={
+        1, demo, gender=None, age_group=None, language="English", location=None, inferred={
             "inferred_gender": {"value": "female", "confidence": 0.7},
             "inferred_age_group": {"value": "25-34", "confidence": 0.69},
             "inferred_language": {"value": "isiZulu", "confidence": 0.95}})
