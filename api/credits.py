@@ -12,10 +12,11 @@ from marshmallow import RAISE, Schema, fields, validate
 from api.bodies import JsonBoolean, JsonNumber, StrictBodySchema
 from api.query import NO_NUL
 from core.access.api_keys import check_admin
+from core.ai.profile import spend_report
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.money import MAX_LOAD
-from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS, usage_report
+from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS
 from core.db import idempotency
 from core.stations.companies import timezone_of
 
@@ -155,7 +156,7 @@ class Usage(MethodView):
     @blp.response(200, UsageSchema)
     def get(self, args: dict, company_id: int):
         """AI usage history, newest first: each paid or cached call and each refund, optionally within whole days"""
-        return usage_report(company_id, args.get("from_date"), args.get("to_date"), args["limit"],
+        return spend_report(company_id, args.get("from_date"), args.get("to_date"), args["limit"],
                             timezone_of(company_id))
 
 

@@ -12,7 +12,7 @@ from pymongo.database import Database
 from core import config
 from core.access import models as _access_models  # noqa: F401 - registers the package's documents
 from core.ai import models as _ai_models  # noqa: F401 - registers the package's documents
-from core.ai.profile import erase_ai_profile
+from core.ai.profile import erase_ai_profile, forget_charges
 from core.ai.promote import erase_promotions
 from core.alerts import setup as alerts_setup
 from core.audiences import models as _audience_models  # noqa: F401 - registers the package's documents
@@ -22,7 +22,6 @@ from core.campaigns.cache import erase_recommendations
 from core.campaigns.plans import erase_plans
 from core.churn import models as _churn_models  # noqa: F401 - registers the package's documents
 from core.config import Settings
-from core.credits import ledger
 from core.credits import models as _credit_models  # noqa: F401 - registers the package's documents
 from core.db import connection, documents, queue
 from core.history import models as _history_models  # noqa: F401 - registers the package's documents
@@ -56,7 +55,7 @@ def start(settings: Settings) -> Database:
     erasure_hooks.register("vector_index", vectors.erase_vectors)
     erasure_hooks.register("ai_profiles", erase_ai_profile)
     erasure_hooks.register("demographic_promotions", erase_promotions)
-    erasure_hooks.register("credit_ledger", ledger.forget_subject)
+    erasure_hooks.register("credit_ledger", forget_charges)
     erasure_hooks.register("audiences", erase_members)
     erasure_hooks.register("recommendations", erase_recommendations)
     erasure_hooks.register("saved_plans", erase_plans)

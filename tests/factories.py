@@ -83,7 +83,7 @@ def add_interactions(company_id: int, originator: str, events: list[dict], impor
         company_id, originator, import_id, [int(e["t"].timestamp() * 1000) for e in events],
         [e["channel"] for e in events], [e["campaign"] for e in events], [e["timeslot"] for e in events],
         [e["message"] for e in events],
-        [f"{import_id}:{originator}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)])], live=True)
+        [f"{import_id}:{i}:{e['t'].isoformat()}" for i, e in enumerate(events)])], live=True)
 
 
 def plain_snapshot_file(company_id: int = 1):

@@ -9,10 +9,11 @@ from datetime import date, timedelta
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from core.ai.profile import spend_report
 from core.clock import station_today
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
-from core.credits.usage import daily_spend, usage_report
+from core.credits.usage import daily_spend
 from core.errors import ValidationFailed
 from core.explore.filters import parse_bool_param
 from webapp.helpers import credits_text, format_day, open_station
@@ -36,7 +37,7 @@ def page(company_id: int):
     first, last = date_range(request.args.get("from_date"), request.args.get("to_date"), station["timezone"])
     report, chart, problems = None, None, {}
     try:
-        report = usage_report(company_id, first, last, SHOWN, station["timezone"])
+        report = spend_report(company_id, first, last, SHOWN, station["timezone"])
         chart = spend_chart(daily_spend(company_id, first, last, station["timezone"]))
     except ValidationFailed as error:
         problems = {str(item["loc"][-1]): item["msg"] for item in error.items}

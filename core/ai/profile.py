@@ -16,10 +16,12 @@ from core.ai.models import AiProfile
 from core.ai.provider import provider
 from core.clock import as_utc, utcnow
 from core.credits import charges
+from core.credits.ledger import entries, forget_subjects
+from core.credits.usage import usage_report
 from core.db import ahead
 from core.db.leases import single_flight
 from core.explore.listener import find_listener
-from core.listeners import sealed_profiles
+from core.listeners import originator_keys, sealed_profiles
 from core.listeners.fields import DECLARED_NAMES, INFERRED
 from core.segmentation.runs import reprofile_listeners
 
@@ -36,14 +38,15 @@ def ai_listener_profile(company_id: int, originator: str) -> dict:
                        lambda: fresh_profile(company_id, originator)) as cached:
         if cached is None:
             return _infer(company_id, originator, doc)
-    spent = charges.cached(company_id, OPERATION, originator, cached["provider"], cached["model"])
+    spent = charges.cached(company_id, OPERATION, _subject(company_id, originator), cached["provider"],
+                           cached["model"])
     return _answer(company_id, originator, cached, True, spent["cost"], spent["balance"])
 
 
 def _infer(company_id: int, originator: str, doc: dict) -> dict:
     """A new inference, paid for (refunded when it fails), stored and put on the listener."""
     chosen = provider()
-    with charges.charge(company_id, OPERATION, originator) as charge:
+    with charges.charge(company_id, OPERATION, _subject(company_id, originator)) as charge:
         result = chosen.profile(company_id, originator, doc)
         charge.record(provider=result["provider"], model=result["model"], tokens_in=result["tokens_in"],
                       tokens_out=result["tokens_out"])
@@ -97,6 +100,39 @@ def _answer(company_id: int, originator: str, record: dict, cached: bool, cost, 
             "provider": record["provider"], "model": record["model"], "tokens_in": record.get("tokens_in", 0),
             "tokens_out": record.get("tokens_out", 0), "cached": cached, "made_at": made_at.isoformat(),
             "expires_at": (made_at + timedelta(days=CACHE_DAYS)).isoformat(), "cost": cost, "balance": balance}
+
+
+def _subject(company_id: int, originator: str) -> str:
+    """What the credit ledger names a listener's profile by: the key of the originator (core.listeners
+    .originator_keys), so that the ledger holds no number; `spend_report` names them again."""
+    return originator_keys.key_of(company_id, originator)
+
+
+def spend_report(company_id: int, *args) -> dict:
+    """core.credits.usage.usage_report (its arguments after the company's), each listener it names by their
+    originator again (an erased one's entries name nobody: erasure blanked them)."""
+    report = usage_report(company_id, *args)
+    subjects = [row["subject"] or "" for row in report["usage"]]
+    for row, named in zip(report["usage"], sealed_profiles.originators_of(company_id, subjects), strict=True):
+        row["subject"] = named or None
+    return report
+
+
+def forget_charges(company_id: int, originator: str, _alias: str = "") -> int:
+    """Erasure's hook: the ledger entries of the listener's profiles name nobody any more (the money stays, as the
+    balance must remain the ledger's sum); how many."""
+    return forget_subjects(company_id, list(originator_keys.lookup(company_id, [originator])))
+
+
+def key_plain_charges(company_id: int) -> int:
+    """Name by their keys the listeners whose profiles the ledger recorded before keys (`flask --app wsgi
+    encrypt`); how many entries. Resumable: only entries naming a plain originator are written."""
+    plain = {entry["subject"] for entry in entries().find({"company_id": company_id, "operation": OPERATION},
+                                                          {"subject": 1})
+             if entry.get("subject") and not originator_keys.is_key(entry["subject"])}
+    return sum(entries().update_many({"company_id": company_id, "operation": OPERATION, "subject": subject},
+                                     {"$set": {"subject": _subject(company_id, subject)}}).modified_count
+               for subject in sorted(plain))
 
 
 def erase_ai_profile(company_id: int, originator: str, alias: str) -> int:

@@ -42,6 +42,7 @@ from core.text.names import name_key
 
 OPERATION = "audience"
 ID_BYTES = 8  # 11 URL-safe characters
+NAMING = ("members", "changes", "strategy")  # the parts of an audience document that name listeners
 log = logging.getLogger(__name__)
 
 MembersChanged = Callable[[int, dict, dict], None]
@@ -170,10 +171,27 @@ def _find(company_id: int, audience_id: str) -> dict:
     return _named(company_id, [found])[0]
 
 
+def key_plain(company_id: int) -> int:
+    """Store by their keys the originators of audiences saved before keys (`flask --app wsgi encrypt`); how many
+    audiences. Resumable: only audiences that name a plain originator are written."""
+    collection, done = Audience._get_collection(), 0
+    for doc in collection.find({"company_id": company_id}):
+        if not all(map(originator_keys.names_nobody, _originators_in(doc))):
+            parts = _keyed(company_id, doc)
+            collection.update_one({"_id": doc["_id"]},
+                                  {"$set": {name: parts[name] for name in NAMING if name in parts}})
+            done += 1
+    return done
+
+
 def _keyed(company_id: int, doc: dict) -> dict:
     """An audience document (or part) as stored: each originator it names (members, the last refresh's joined and
     left, a strategy's filter on one) by its key (core.listeners.originator_keys)."""
-    return _replaced(doc, lambda values: originator_keys.keys_of(company_id, values))
+    def keyed(values: list[str]) -> list[str]:
+        keys = originator_keys.keys_of(company_id, values)
+        return [value if originator_keys.names_nobody(value) else key for value, key in zip(values, keys, strict=True)]
+
+    return _replaced(doc, keyed)
 
 
 def _named(company_id: int, docs: list[dict]) -> list[dict]:

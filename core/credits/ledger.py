@@ -174,8 +174,8 @@ def check_all() -> list[dict]:
     return [{"company_id": company_id, **check(company_id)} for company_id in sorted(companies)]
 
 
-def forget_subject(company_id: int, originator: str, _pseudonym: str = "") -> int:
-    """Blank a listener's originator wherever the ledger names it; returns the entries changed. An erasure hook
-    (core.privacy.hooks): the money stays, as the balance must remain the ledger's sum."""
-    return entries().update_many({"company_id": company_id, "subject": originator},
+def forget_subjects(company_id: int, subjects: list[str]) -> int:
+    """Blank these subjects (a listener's, as the ledger names them) wherever the ledger names them; returns the
+    entries changed."""
+    return entries().update_many({"company_id": company_id, "subject": {"$in": subjects}},
                                  {"$set": {"subject": None}}).modified_count

@@ -49,6 +49,11 @@ def is_key(value: str) -> bool:
     return value.startswith(PREFIX)
 
 
+def names_nobody(value: str) -> bool:
+    """True for a value a store may hold as it is: a key, or an erased listener's pseudonym."""
+    return is_key(value) or value.startswith(ERASED_PREFIX)
+
+
 def lookup(company_id: int, originators: Iterable[str]) -> dict[str, str]:
     """Stored value -> originator, for finding these listeners: each one's key, and its plain originator too, which
     documents stored before keys hold until `flask --app wsgi encrypt` has keyed them."""
@@ -69,8 +74,7 @@ def key_plain(collection, company_id: int) -> int:
     originator plain, KEYED_AT_ONCE listeners at a time; how many documents. Resumable: only documents whose
     originator is plain are written (an erased listener's pseudonym names nobody, and stays)."""
     found = collection.find({"company_id": company_id}, {"_id": 0, "originator": 1})
-    plain, done = sorted({doc["originator"] for doc in found if not is_key(doc["originator"])
-                          and not doc["originator"].startswith(ERASED_PREFIX)}), 0
+    plain, done = sorted({doc["originator"] for doc in found if not names_nobody(doc["originator"])}), 0
     for start in range(0, len(plain), KEYED_AT_ONCE):
         chunk = plain[start:start + KEYED_AT_ONCE]
         writes = [UpdateMany({"company_id": company_id, "originator": originator}, {"$set": {"originator": key}})

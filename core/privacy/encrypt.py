@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.ai import profile, promote
+from core.audiences import store as audiences
 from core.ingest import reports
 from core.listeners import originator_keys, sealed_messages, sealed_profiles, snapshot
 from core.listeners.models import InteractionBatch
@@ -40,6 +41,7 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
         ai = profile.seal_plain(company_id) + promote.seal_plain(company_id)
         batches = sealed_messages.seal_plain(company_id)
         keyed = sum(originator_keys.key_plain(store._get_collection(), company_id) for store in KEYED_STORES)
+        keyed += profile.key_plain_charges(company_id) + audiences.key_plain(company_id)
         bad_rows = reports.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
         sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),

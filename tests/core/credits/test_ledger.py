@@ -8,7 +8,7 @@ import pytest
 
 from core.credits import ledger
 from core.credits.charges import charge
-from core.credits.ledger import account, check, forget_subject, load, recomputed_balance, set_paused
+from core.credits.ledger import account, check, forget_subjects, load, recomputed_balance, set_paused
 from core.errors import ValidationFailed
 
 pytestmark = pytest.mark.db
@@ -103,7 +103,7 @@ def test_forgetting_a_listener_blanks_it_in_every_entry_of_its_company_only(app)
             pass
     with pytest.raises(RuntimeError), charge(1, "ai_listener_profile", subject="27821234567"):
         raise RuntimeError("provider down")
-    assert forget_subject(1, "27821234567") == 3  # the paid call, the failed one and its refund
+    assert forget_subjects(1, ["27821234567"]) == 3  # the paid call, the failed one and its refund
     assert all(e["subject"] is None for e in ledger_of(1))
     assert [e["subject"] for e in ledger_of(2) if e["kind"] == "spend"] == ["27821234567"]
 
