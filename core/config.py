@@ -51,8 +51,10 @@ class Settings:
     # How long a request waits for an unreachable database before it answers 503. The driver looks again every 0.5 s,
     # so 400 answers in about half a second; a replica set that fails over needs more (10000 and up).
     db_timeout_ms: int = 400
-    purge_at: str = "02:00"  # UTC time of the daily purge that makes erasure reach the disk
-    daily_purge: bool = True  # False: the server never purges by itself (run `flask --app wsgi purge` from cron)
+    purge_at: str = "02:00"  # UTC time of the daily purge, when one is asked for
+    # Erasure destroys keys and needs no purge (docs/decisions.md §7); True: the workers also rewrite the embedded
+    # database's files daily (`flask --app wsgi purge` does it when asked), reclaiming the space of what was erased.
+    daily_purge: bool = False
     # Each station's daily full run, at this time of day in the station's own time zone (00:00: its midnight), unless a
     # full run has covered the station's day since then. False: the server never segments by itself (cron runs
     # `flask --app wsgi segment --all` instead).
@@ -112,7 +114,7 @@ class Settings:
             port=int(env.get("PORT") or 8000),
             db_timeout_ms=int(env.get("DB_TIMEOUT_MS") or 400),
             purge_at=_clock_time(env.get("PURGE_AT") or "02:00", "PURGE_AT"),
-            daily_purge=_flag(env.get("DAILY_PURGE"), True, "DAILY_PURGE"),
+            daily_purge=_flag(env.get("DAILY_PURGE"), False, "DAILY_PURGE"),
             segment_at=_clock_time(env.get("SEGMENT_AT") or "00:00", "SEGMENT_AT"),
             daily_segmentation=_flag(env.get("DAILY_SEGMENTATION"), True, "DAILY_SEGMENTATION"),
             webhook_allow_hosts=tuple(h.strip().lower() for h in (env.get("WEBHOOK_ALLOW_HOSTS") or "").split(",")

@@ -50,12 +50,12 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
 
 
 def _purge_promise(settings) -> str:
-    """What the receipt promises about the bytes on disk, in one sentence."""
-    if not is_embedded(settings):
-        return ("Cleared from every live record now; on this MongoDB the bytes on disk, in the oplog and in backups "
-                "age out with its compaction and backup retention (see the README).")
-    when = f"at the next daily purge ({settings.purge_at} UTC)" if settings.daily_purge else "at the next purge"
-    return f"Cleared from every live record now, and from every file on disk {when}."
+    """What the receipt promises about every copy of the listener's data, and the bytes on disk."""
+    promise = ("Unreadable now in every copy, the oplog and backups included: what was personal was sealed under keys "
+               "now destroyed, and no store names the listener but by a keyed hash of their number.")
+    if settings.daily_purge and is_embedded(settings):
+        return f"{promise} The files on disk are also rewritten at the next daily purge ({settings.purge_at} UTC)."
+    return promise
 
 
 def _erase_profile(company_id: int, originator: str, alias: str) -> int:

@@ -1,5 +1,5 @@
-"""The daily purge runs only when an erasure happened since the last one: a new server's first start does not stop
-its database to rewrite files that hold nothing erased."""
+"""The daily purge, when an operator asks for one (DAILY_PURGE=true), runs only when an erasure happened since the last
+one: a new server's first start does not stop its database to rewrite files that hold nothing erased."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -14,7 +14,7 @@ from core.privacy.purge import ACTION, ERASED
 
 pytestmark = pytest.mark.db
 
-DAILY = Settings.from_env({"DAILY_SEGMENTATION": "false", "PURGE_AT": "02:00"})
+DAILY = Settings.from_env({"DAILY_SEGMENTATION": "false", "DAILY_PURGE": "true", "PURGE_AT": "02:00"})
 
 
 def purge_due(now) -> bool:

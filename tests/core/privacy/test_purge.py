@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from core.config import Settings, activate
+from core.daily import jobs_of
 from core.ingest.importer import import_file
 from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch, Listener
@@ -91,10 +94,23 @@ def test_the_purge_keeps_every_live_record(station):
     assert segment_company(1, NOW).listeners == 21
 
 
-def test_the_receipt_promises_the_next_daily_purge(station):
+def test_the_receipt_promises_every_copy_unreadable_and_the_next_daily_purge_when_one_is_asked_for(station):
     receipt = erase_listener(1, NUMBER, station.secret_key)
     assert receipt["disk_purge_by"] == next_purge(station).isoformat()
-    assert "from every file on disk at the next daily purge" in receipt["disk_purge"]
+    assert receipt["disk_purge"].startswith("Unreadable now in every copy, the oplog and backups included")
+    assert "rewritten at the next daily purge" in receipt["disk_purge"]
+
+
+def test_without_a_daily_purge_asked_for_the_receipt_promises_no_purge_and_none_runs(station):
+    settings = replace(station, daily_purge=False)
+    activate(settings)
+    try:
+        receipt = erase_listener(1, NUMBER, station.secret_key)
+    finally:
+        activate(station)
+    assert receipt["disk_purge_by"] is None and "purge" not in receipt["disk_purge"]
+    assert "purge" not in {job.name for job in jobs_of(settings)}
+    assert not Settings.from_env({}).daily_purge  # the default: erasure needs none
 
 
 @pytest.mark.parametrize("now, expected", [
