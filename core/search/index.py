@@ -18,11 +18,14 @@ import hashlib
 import itertools
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import faiss
 import numpy as np
 
+Names = Callable[[list[str]], list[str]]
+"""How a file names the index's listeners, and back (core.search.vectors: by the keys of their originators)."""
 APPROXIMATE_ABOVE = 200_000  # exact search of 100k x 384 takes ~15 ms on 2 cores; HNSW above this
 HNSW_M, HNSW_EF_CONSTRUCTION, HNSW_EF_SEARCH = 32, 80, 128
 HNSW_EF_SEARCH_MAX = 8192  # past this a filter is narrow enough for exact scoring of its candidates to be as quick
@@ -159,19 +162,22 @@ def _exact(scores: np.ndarray, ids: np.ndarray, k: int) -> tuple[np.ndarray, np.
     return scores[top].astype(np.float32), ids[top]
 
 
-def save(index: VectorIndex, path: Path) -> None:
-    """Write the index as a file named by its checksum beside `path`, then its listeners and that name at `path`'s
-    .json (the pointer), each under a temporary name synced and renamed into place: a process that mapped an older
-    file keeps reading it unchanged, several processes saving at once each leave a whole pair, and a torn or
-    corrupt file is rebuilt rather than read. Older files of the same index are deleted."""
+def save(index: VectorIndex, path: Path, stored_as: Names = list) -> None:
+    """Write the index as a file named by its checksum beside `path`, then its listeners (as `stored_as` names
+    them) and that name at `path`'s .json (the pointer), each under a temporary name synced and renamed into place:
+    a process that mapped an older file keeps reading it unchanged, several processes saving at once each leave a
+    whole pair, and a torn or corrupt file is rebuilt rather than read. Older files of the same index are
+    deleted."""
     path.parent.mkdir(parents=True, exist_ok=True)
     whole = _folded(index)
     data = faiss.serialize_index(whole).tobytes()
     digest = hashlib.sha256(data).hexdigest()
     target = data_file(path, digest)
+    live = list(index.current)
+    stored = dict(zip(live, stored_as(live), strict=True))
     meta = {"dim": index.dim, "approximate": index.approximate, "seq": index.seq, "lineage": index.lineage,
-            "owner": [o if index.current.get(o) == i else "" for i, o in enumerate(index.owner)],  # dead: unnamed
-            "current": index.current, "sha256": digest, "file": target.name}
+            "owner": [stored[o] if index.current.get(o) == i else "" for i, o in enumerate(index.owner)],  # dead: ""
+            "current": {stored[o]: at for o, at in index.current.items()}, "sha256": digest, "file": target.name}
     if not target.exists():
         _replace(target, data)
     _replace(path.with_suffix(".json"), json.dumps(meta).encode())
@@ -206,9 +212,9 @@ def _replace(target: Path, body: bytes) -> None:
     os.replace(temporary, target)
 
 
-def load(path: Path, mapped: bool = True) -> VectorIndex | None:
-    """The saved index (a shared read-only map of its file unless `mapped` is False), or None when it is missing,
-    torn or corrupt."""
+def load(path: Path, mapped: bool = True, named: Names = list) -> VectorIndex | None:
+    """The saved index (a shared read-only map of its file unless `mapped` is False), its listeners as `named`
+    names what `save` stored, or None when it is missing, torn or corrupt."""
     try:
         meta = json.loads(path.with_suffix(".json").read_text())
         target = path.with_name(meta["file"])
@@ -217,7 +223,10 @@ def load(path: Path, mapped: bool = True) -> VectorIndex | None:
                 return None
         index = VectorIndex(meta["dim"], meta["approximate"])
         index.index = faiss.read_index(str(target), faiss.IO_FLAG_MMAP_IFC if mapped else 0)
-        index.owner, index.current, index.seq = meta["owner"], meta["current"], meta["seq"]
+        stored = list(meta["current"])
+        names = dict(zip(stored, named(stored), strict=True))
+        index.owner = [names.get(o, "") for o in meta["owner"]]
+        index.current, index.seq = {names[o]: at for o, at in meta["current"].items()}, meta["seq"]
         index.lineage = meta.get("lineage", "")
         index.frozen, index.mapped = mapped, len(index.owner)
     except (OSError, ValueError, KeyError, RuntimeError):

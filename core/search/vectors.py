@@ -189,8 +189,8 @@ def _rewritten(company_id: int, model: str, found: faiss_index.VectorIndex) -> f
     """The index without these listeners' vectors, saved over the station's file so that no file keeps them (the
     erased listener's number is in its list of listeners, their vector in its data)."""
     fresh = found.compacted()
-    faiss_index.save(fresh, _path(company_id, model))
-    return faiss_index.load(_path(company_id, model)) or fresh
+    _save(company_id, fresh, _path(company_id, model))
+    return _load(company_id, _path(company_id, model)) or fresh
 
 
 def _delete_other_files(company_id: int, kept_models: set[str]) -> None:
@@ -233,13 +233,22 @@ def load_every_index() -> int:
     return len(counters)
 
 
+def _save(company_id: int, found: faiss_index.VectorIndex, path: Path) -> None:
+    """Save the index with its listeners named by the keys of their originators: the host's files hold no number."""
+    faiss_index.save(found, path, lambda originators: originator_keys.keys_of(company_id, originators))
+
+
+def _load(company_id: int, path: Path) -> faiss_index.VectorIndex | None:
+    return faiss_index.load(path, named=lambda stored: sealed_profiles.originators_of(company_id, stored))
+
+
 def _path(company_id: int, model: str) -> Path:
     return station_path("vectors", company_id, model).with_suffix(".faiss")
 
 
 def _from_file(company_id: int, model: Embedder) -> faiss_index.VectorIndex:
     """The saved index if it is whole and of this model, else an empty one (filled from MongoDB next)."""
-    loaded = faiss_index.load(_path(company_id, model.name))
+    loaded = _load(company_id, _path(company_id, model.name))
     if loaded is None or loaded.dim != model.dim:
         return faiss_index.VectorIndex(model.dim)
     return loaded
@@ -278,10 +287,10 @@ def _shared(company_id: int, model: Embedder, found: faiss_index.VectorIndex) ->
     if found.frozen and found.tail_size <= FOLD_ABOVE:
         return found
     path = _path(company_id, model.name)
-    on_disk = faiss_index.load(path)
+    on_disk = _load(company_id, path)
     if on_disk is None or on_disk.lineage != found.lineage or on_disk.seq < found.seq:
-        faiss_index.save(_without_erased(company_id, found), path)
-        on_disk = faiss_index.load(path)
+        _save(company_id, _without_erased(company_id, found), path)
+        on_disk = _load(company_id, path)
     return on_disk if on_disk is not None else found
 
 

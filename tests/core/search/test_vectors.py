@@ -206,6 +206,16 @@ def test_a_process_takes_the_newer_file_another_one_wrote(station, monkeypatch):
     assert index_file() == theirs_file and mapped_here(theirs_file)
 
 
+def test_the_index_files_name_listeners_by_the_keys_of_their_numbers_and_read_back_as_numbers(station):
+    held = vectors.current_index(1)
+    folder = vectors._path(1, vectors.embedder().name).parent
+    assert held.frozen and not any(b"2783000000" in path.read_bytes() for path in folder.iterdir())
+    assert originator_keys.key_of(1, "27830000001").encode() in b"".join(p.read_bytes() for p in folder.iterdir())
+    vectors.forget_indexes()
+    loaded = vectors.current_index(1)
+    assert loaded.frozen and loaded.current == held.current
+
+
 def test_erasure_leaves_neither_the_number_nor_the_vector_in_any_index_file(station):
     erased = vectors.current_index(1)
     vector = erased.vectors_of(np.array([erased.current["27830000001"]]))[0]
