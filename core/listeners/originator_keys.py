@@ -10,8 +10,8 @@ pseudonym (core.listeners.pseudonyms), plain: it names nobody.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-import hmac
 from collections.abc import Iterable
 
 import numpy as np
@@ -35,14 +35,17 @@ def key_of(company_id: int, originator: str) -> str:
 
 
 def keys_of(company_id: int, originators: Iterable[str]) -> list[str]:
-    """The stored forms of these originators, in order (one HMAC each, about 1 µs)."""
-    keyed = hmac.new(active().secret_key.encode(), f"originator:{company_id}:".encode(), hashlib.sha256)
-    out = []
-    for originator in originators:
-        one = keyed.copy()
-        one.update(originator.encode())
-        out.append(PREFIX + one.hexdigest()[:32])
-    return out
+    """The stored forms of these originators, in order: keyed BLAKE2b of station and originator, 128 bits (a MAC
+    in its own right, and a quarter of the time of HMAC-SHA256 here: about 1 µs a key)."""
+    key, prefix = _key(active().secret_key), f"{company_id}:"
+    return [PREFIX + hashlib.blake2b((prefix + originator).encode(), key=key, digest_size=16).hexdigest()
+            for originator in originators]
+
+
+@functools.lru_cache(maxsize=4)
+def _key(secret: str) -> bytes:
+    """The hash's key, derived from the server secret (BLAKE2b takes at most 64 bytes of key)."""
+    return hashlib.sha256(b"originator keys:" + secret.encode()).digest()
 
 
 def is_key(value: str) -> bool:
