@@ -4,6 +4,8 @@ from __future__ import annotations
 import statistics
 import time
 
+import numpy as np
+
 from bench.station import client as station_client
 
 FIVE_FILTERS = ("segment=super_fan&segment=show_loyalist&segment=occasional_engager&gender=female"
@@ -39,10 +41,16 @@ def bench_overview(ctx) -> dict:
 
 
 def bench_explorer(ctx) -> dict:
-    """Median latency of a filter page, a five-filter aggregate, completeness and cross-channel."""
+    """Median latency of a filter page, a listener (the middle one by number), a five-filter aggregate,
+    completeness and cross-channel."""
+    from core.listeners import snapshot
+
     base = f"/api/v1/segments/{ctx.company_id}"
+    originators = np.sort(snapshot.current(ctx.company_id).originators)
+    listener = f"/api/v1/listeners/{ctx.company_id}/{originators[len(originators) // 2]}"
     return {
         "filter page ms": f"{_median_ms(ctx, f'{base}/filter?segment=occasional_engager&page=3'):.0f}",
+        "listener ms": f"{_median_ms(ctx, listener):.1f}",
         "aggregate 5 filters ms": f"{_median_ms(ctx, f'{base}/aggregate?{FIVE_FILTERS}'):.0f}",
         "completeness ms": f"{_median_ms(ctx, f'{base}/completeness?gender=female'):.0f}",
         "cross-channel ms": f"{_median_ms(ctx, f'{base}/cross-channel'):.0f}",
