@@ -70,7 +70,10 @@ def measure(size: int) -> dict:
 
     Listener._get_collection().delete_many({})
     ProfileKey._get_collection().delete_many({})
+    from core.stations.models import Company
+
     originators = [f"2783{i:07d}" for i in range(size)]
+    Company._get_collection().update_one({"company_id": PLAIN}, {"$set": {"originators_keyed": False}}, upsert=True)
     row = {"listeners": f"{size:,}"}
     row["write plain, s"], _ = timed_s(lambda: write(PLAIN, originators, sealed=False))
     row["write sealed, s"], _ = timed_s(lambda: write(SEALED, originators, sealed=True))

@@ -60,6 +60,12 @@ def stored_listener(company_id: int, originator: str) -> Stored:
     return Stored(found[0])
 
 
+def stored_before_keys(company_id: int) -> None:
+    """Make the station one whose stores may hold plain originators, as one made before keys (until `encrypt`)."""
+    make_company(company_id, originators_keyed=False)
+    originator_keys.forget()
+
+
 def raw_listener(company_id: int, originator: str) -> dict | None:
     """The listener's document as the database holds it: sealed, under the key of its originator."""
     return Listener._get_collection().find_one({"company_id": company_id,

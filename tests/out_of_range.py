@@ -7,8 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from core.clock import utcnow
-from core.listeners.events import batch_document
-from core.listeners.models import InteractionBatch
+from core.listeners.events import batch_document, write_batches
 from core.search import vectors
 from core.segmentation.runs import segment_company
 from tests.memory import NOW
@@ -47,9 +46,9 @@ def store_out_of_range(company_id: int, who: str) -> None:
     times = list(stored_times().values())
     n = len(times)
     campaigns = [("competition", "song_request", "poll")[i % 3] for i in range(n)]
-    InteractionBatch._get_collection().insert_one(batch_document(
+    write_batches([batch_document(
         company_id, who, "out-of-range", times, [2] * n, campaigns, [3 if i % 2 else None for i in range(n)],
-        [f"Placeholder date {i}, praise and worship" for i in range(n)], [f"out-of-range:{i}" for i in range(n)]))
+        [f"Placeholder date {i}, praise and worship" for i in range(n)], [f"out-of-range:{i}" for i in range(n)])])
 
 
 def out_of_range_station(company_id: int = 1, segmented_since: bool = True) -> int:

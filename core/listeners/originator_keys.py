@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -21,12 +22,16 @@ from pymongo.errors import BulkWriteError
 from core.config import active
 from core.listeners import snapshot
 from core.listeners.pseudonyms import ERASED_PREFIX
+from core.stations.models import Company
 
 PREFIX = "~"
 KEYED_AT_ONCE = 1_000  # listeners whose plain documents `key_plain` writes in one bulk
 DUPLICATE_KEY = 11000
 
+PLAIN_ASKED_EVERY_S = 60.0
 _population: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # company -> `_index`
+_keyed: set[int] = set()  # stations known to hold no plain originator
+_plain: dict[int, float] = {}  # stations that did when last asked -> when
 
 
 def key_of(company_id: int, originator: str) -> str:
@@ -58,12 +63,44 @@ def names_nobody(value: str) -> bool:
 
 
 def lookup(company_id: int, originators: Iterable[str]) -> dict[str, str]:
-    """Stored value -> originator, for finding these listeners: each one's key, and its plain originator too, which
-    documents stored before keys hold until `flask --app wsgi encrypt` has keyed them."""
+    """Stored value -> originator, for finding these listeners: each one's key; an erased listener's pseudonym as it
+    is (stored plain: it names nobody); and, in a station whose stores may still hold plain originators (stored
+    before keys, until `flask --app wsgi encrypt` has keyed them), the plain originator too."""
     originators = list(dict.fromkeys(originators))
     found = dict(zip(keys_of(company_id, originators), originators, strict=True))
-    found.update((originator, originator) for originator in originators)
+    plain = keyed(company_id)
+    found.update((originator, originator) for originator in originators
+                 if originator.startswith(ERASED_PREFIX) or not (plain or is_key(originator)))
     return found
+
+
+def keyed(company_id: int) -> bool:
+    """Whether no store of the station holds a plain originator any more: a yes is kept for good (it never turns
+    back), a no asked again after PLAIN_ASKED_EVERY_S."""
+    if company_id in _keyed:
+        return True
+    asked = _plain.get(company_id)
+    if asked is not None and time.monotonic() - asked < PLAIN_ASKED_EVERY_S:
+        return False
+    company = Company._get_collection().find_one({"company_id": company_id}, {"originators_keyed": 1}) or {}
+    if company.get("originators_keyed"):
+        _keyed.add(company_id)
+        return True
+    _plain[company_id] = time.monotonic()
+    return False
+
+
+def forget() -> None:
+    """Forget what this process knows of the stations (a database restored to an earlier state)."""
+    _keyed.clear()
+    _plain.clear()
+    _population.clear()
+
+
+def mark_keyed(company_id: int) -> None:
+    """Record that no store of the station holds a plain originator any more (`encrypt`, once it has keyed them)."""
+    Company._get_collection().update_one({"company_id": company_id}, {"$set": {"originators_keyed": True}})
+    _plain.pop(company_id, None)
 
 
 def matching(company_id: int, originators: Iterable[str]) -> dict:

@@ -42,6 +42,7 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
         batches = sealed_messages.seal_plain(company_id)
         keyed = sum(originator_keys.key_plain(store._get_collection(), company_id) for store in KEYED_STORES)
         keyed += profile.key_plain_charges(company_id) + audiences.key_plain(company_id)
+        originator_keys.mark_keyed(company_id)  # readers look for keys alone from now on
         bad_rows = reports.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
         sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),

@@ -26,7 +26,8 @@ def timezone_of(company_id: int) -> str:
 
 def ensure_company(company_id: int) -> Company:
     """The company, created with defaults if it does not exist yet (race-safe upsert)."""
-    Company.objects(company_id=company_id).update_one(set_on_insert__created_at=utcnow(), upsert=True)
+    Company.objects(company_id=company_id).update_one(set_on_insert__created_at=utcnow(),
+                                                      set_on_insert__originators_keyed=True, upsert=True)
     return Company.objects.get(company_id=company_id)
 
 

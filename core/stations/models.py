@@ -1,7 +1,16 @@
 """The stored documents of stations: the company and its weekly schedule of shows."""
 from __future__ import annotations
 
-from mongoengine import DateTimeField, DictField, Document, IntField, ListField, ObjectIdField, StringField
+from mongoengine import (
+    BooleanField,
+    DateTimeField,
+    DictField,
+    Document,
+    IntField,
+    ListField,
+    ObjectIdField,
+    StringField,
+)
 
 from core.clock import utcnow
 from core.db.documents import stored
@@ -23,6 +32,9 @@ class Company(Document):
     rate_card = DictField()  # "show:<id>" or "channel:<id>" -> price of a spot or message (core.campaigns.schedule)
     data_version = IntField(default=0)  # bumped by every write that changes what filters see
     snapshot_file = ObjectIdField()  # GridFS id of the current listener snapshot (core.listeners.snapshot)
+    # True once no store holds a listener's plain originator: made so, or keyed by `encrypt` (core.listeners
+    # .originator_keys); until then readers look for both forms
+    originators_keyed = BooleanField(default=False)
     created_at = DateTimeField(default=utcnow)
     meta = {"collection": "companies"}
 

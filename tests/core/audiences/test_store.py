@@ -14,6 +14,7 @@ from core.audiences.store import create_audience, get_audience, list_audiences, 
 from core.credits.ledger import account, check
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import parse_filters
+from core.listeners import originator_keys
 from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, originator, themed_station
 
@@ -88,11 +89,12 @@ def test_erasure_leaves_no_originator_in_a_saved_strategy(station):
 def test_erasure_leaves_no_originator_in_the_last_refresh_s_lists_of_who_joined_and_left(station):
     made = gospel(flt=parse_filters({"gender": "female"}))
     left = made["members"][0]["originator"]
+    key = originator_keys.key_of(1, left)  # as stored
     Audience._get_collection().update_one({"audience_id": made["audience_id"]},  # as if they had left at a refresh
-                                          {"$set": {"changes": {"joined": [left], "left": [left], "stayed": 3}}})
+                                          {"$set": {"changes": {"joined": [key], "left": [key], "stayed": 3}}})
     assert erase_members(1, left) == 1
     stored = Audience._get_collection().find_one({"audience_id": made["audience_id"]})
-    assert stored["changes"] == {"joined": [], "left": [], "stayed": 3} and left not in str(stored)
+    assert stored["changes"] == {"joined": [], "left": [], "stayed": 3} and key not in str(stored)
 
 
 def test_an_audience_refreshed_before_the_lists_were_kept_shows_no_lists_and_erasure_passes_it_by(station):

@@ -8,6 +8,7 @@ import time
 
 import bson
 import pytest
+from bson import ObjectId
 
 from core.db import sealed_groups
 from core.db.connection import key_vault
@@ -19,7 +20,7 @@ from core.listeners.models import InteractionBatch, MessageKey
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
 from core.search.texts import latest_messages
-from tests.factories import make_company
+from tests.factories import make_company, stored_before_keys
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -41,6 +42,14 @@ def station(app):
 def stored() -> list[dict]:
     """Every interaction batch, as a copy of the database (a backup) holds it."""
     return list(InteractionBatch._get_collection().find({}))
+
+
+def insert_as_written(batch: dict) -> None:
+    """Store a batch document as core.listeners.events.write_batches does: under its listener's key, with the `_id`
+    the writer's own copy holds."""
+    batch["_id"] = ObjectId()
+    key = originator_keys.key_of(batch["company_id"], batch["originator"])
+    InteractionBatch._get_collection().insert_one({**batch, "originator": key})
 
 
 def said(docs: list[dict]) -> dict[str, list]:
@@ -88,7 +97,7 @@ def test_a_live_batch_claimed_before_an_erasure_and_stored_during_it_still_reads
 
     def store_late():
         time.sleep(0.5)
-        InteractionBatch._get_collection().insert_one(late)
+        insert_as_written(late)
         for group, count in claimed:
             sealed_messages.GROUPS.written(group, count)
 
@@ -105,7 +114,7 @@ def test_a_live_batch_stored_after_an_erasure_stopped_waiting_for_it_is_sealed_a
                           ["Sorry I am very late"], ["late:1"])
     with sealed_messages.sealed([late], shared=True):
         erase_listener(1, "27830000001", "test-secret")  # stops waiting for `late`, destroys the open group
-        InteractionBatch._get_collection().insert_one(late)
+        insert_as_written(late)
     assert said(stored())["27830000009"] == ["Sorry I am very late"]
     assert said(stored())["27830000002"] == [SAID["27830000002"]]
 
@@ -116,6 +125,7 @@ def test_encrypt_seals_plain_messages_in_place_and_resumes(app):
                             [f"Old message {n}"], [f"old:{n}"]) for n in range(3)]
     plain.append(batch_document(1, "27830000020", "old", [int(NOW.timestamp() * 1000)], [2], ["poll"], [None],
                                 [None], ["old:none"]))
+    stored_before_keys(1)
     InteractionBatch._get_collection().insert_many(plain)
     encrypt_stations()
     raw = b"".join(bson.encode(doc) for doc in stored())

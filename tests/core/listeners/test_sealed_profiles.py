@@ -8,12 +8,12 @@ import pytest
 
 from core.explore.listener import get_listener
 from core.ingest.importer import import_rows
-from core.listeners import sealed_profiles
+from core.listeners import originator_keys, sealed_profiles
 from core.listeners.declared import read_listeners
 from core.listeners.models import Listener, ProfileKey
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
-from tests.factories import make_company, raw_listener, set_fields, stored_listener
+from tests.factories import make_company, raw_listener, set_fields, stored_before_keys, stored_listener
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -104,7 +104,8 @@ def test_an_erased_listener_takes_no_more_writes(station):
 
 def test_a_few_listeners_without_a_group_share_the_station_s_open_group(app):
     make_company(1)
-    Listener._get_collection().insert_many([{"company_id": 1, "originator": o} for o in PEOPLE])
+    Listener._get_collection().insert_many([{"company_id": 1, "originator": originator_keys.key_of(1, o)}
+                                            for o in PEOPLE])  # under their keys, without a group
     for originator, (name, _, _) in PEOPLE.items():
         set_fields(1, originator, name=name)
     groups = {doc["profile_group"] for doc in stored()}
@@ -115,6 +116,7 @@ def test_a_few_listeners_without_a_group_share_the_station_s_open_group(app):
 
 def test_encrypt_seals_plain_listeners_in_place_and_a_second_run_seals_none(app):
     make_company(1)
+    stored_before_keys(1)
     Listener._get_collection().insert_many([{"company_id": 1, "originator": o, "name": name, "email": email,
                                              "tags": ["gospel"], "opt_in": False}
                                             for o, (name, email, _) in PEOPLE.items()])

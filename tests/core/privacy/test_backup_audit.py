@@ -1,8 +1,8 @@
-"""An auditor's check of erasure by key destruction, on what is sealed so far (the listeners' personal fields, the
-interactions' messages and the snapshot files): the key vault runs on a server of its own, as the README's deployment
-section asks; the data server's files are copied (a backup) before an erasure; afterwards the copy, restored on a
-server of its own and read with the live vault, yields none of the listener's fields or messages and no snapshot, nor
-do any files hold them as text, while another listener's, sealed apart, still read from the same copy."""
+"""An auditor's check of erasure by key destruction (the listeners' personal fields, the interactions' messages and
+the snapshot files): the key vault runs on a server of its own, as the README's deployment section asks; the data
+server's files are copied (a backup) before an erasure; afterwards the copy, restored on a server of its own and read
+with the live vault, yields none of the listener's fields or messages and no snapshot, nor do any files hold them or
+any listener's number as text, while another listener's, sealed apart, still read from the same copy."""
 from __future__ import annotations
 
 import shutil
@@ -114,5 +114,6 @@ def test_a_backup_taken_before_an_erasure_yields_nothing_of_the_listener_afterwa
     finally:
         restored.close()
         embedded.stop(tmp_path / "backup")
+    numbers = [written for number in NAMES for written in (number, number[2:])]  # the originators, in either form
     for root in (tmp_path / "backup", deployment.data_dir, tmp_path / "vault"):
-        assert text_in_files(root, [*SAID.values(), *NAMES.values(), "example.org", "Umlazi"]) == set()
+        assert text_in_files(root, [*SAID.values(), *NAMES.values(), "example.org", "Umlazi", *numbers]) == set()

@@ -21,7 +21,7 @@ from core.search import vectors
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_company
 from core.webhooks.endpoints import add_endpoint
-from tests.factories import raw_listener
+from tests.factories import raw_listener, stored_before_keys
 from tests.memory import NOW
 from tests.themes import GOSPEL_THEME, of_theme, themed_station
 
@@ -74,6 +74,7 @@ def test_a_key_is_of_its_station_and_of_the_server_secret(app, monkeypatch):
 
 def test_encrypt_keys_what_was_stored_under_plain_numbers_and_a_second_run_keys_none(busy_station):
     names = {originator_keys.key_of(1, number): number for number in of_theme(1, "gospel") | of_theme(1, "soccer")}
+    stored_before_keys(1)
     for store in (Listener, InteractionBatch, SegmentChange):  # as stored before keys
         for key, number in names.items():
             store._get_collection().update_many({"company_id": 1, "originator": key}, {"$set": {"originator": number}})
@@ -81,8 +82,9 @@ def test_encrypt_keys_what_was_stored_under_plain_numbers_and_a_second_run_keys_
                                               {"$set": {"subject": NUMBER}})
     assert NUMBER in numbers_in(every_document())
     assert get_listener(1, NUMBER)["declared"]["location"] == "Soweto"  # read in either form meanwhile
+    assert not originator_keys.keyed(1)
     encrypt_stations()
-    assert numbers_in(every_document()) == set()
+    assert numbers_in(every_document()) == set() and originator_keys.keyed(1)  # readers look for keys alone
     assert get_listener(1, NUMBER)["declared"]["location"] == "Soweto"
     assert encrypt_stations()["already"] == [1]  # nothing left to key: resumable, and idempotent
 
