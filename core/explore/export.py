@@ -12,7 +12,8 @@ from core.clock import station_today
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import select
-from core.explore.records import LISTING_PROJECTION, record
+from core.explore.records import LISTING_PROJECTION, joined_records
+from core.listeners import originator_keys
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
 from core.stations.companies import get_company
@@ -49,19 +50,22 @@ ORDER_CHUNK = 2000
 
 
 def export_records(company_id: int, flt: ListenerFilter, pair: tuple[int, int] | None = None) -> Iterator[dict]:
-    """Every matching listener record, by originator (a stable order: the same data exports the same file), with
-    channel and show names beside their ids and times with the station's offset."""
+    """Every matching listener record in the order of the listeners' keys (a stable order: the same data exports the
+    same file; and the index's own, so that listeners are read by index ranges), with channel and show names beside
+    their ids and times with the station's offset."""
     selection = select(company_id, flt).on_both(pair)
     snap, company = selection.snap, selection.company
-    wanted = np.sort(snap.originators[selection.mask]) if len(snap) else []
+    order = originator_keys.in_key_order(company_id, snap.originators) if len(snap) else np.zeros(0, dtype=np.int32)
+    wanted = order[selection.mask[order]]
     names = {"channels": company.channel_names(), "shows": show_titles(company_id) if len(wanted) else {}}
     for start in range(0, len(wanted), ORDER_CHUNK):
-        chunk = wanted[start:start + ORDER_CHUNK]
-        docs = {d["originator"]: d for d in iter_listeners(company_id, chunk, projection=LISTING_PROJECTION,
+        rows = wanted[start:start + ORDER_CHUNK]
+        originators = snap.originators[rows].tolist()
+        docs = {d["originator"]: d for d in iter_listeners(company_id, originators, projection=LISTING_PROJECTION,
                                                             exact=False)}
-        for originator, row in zip(chunk.tolist(), snap.rows_of(chunk).tolist()):
-            if originator in docs:
-                yield readable(record(docs[originator], snap, row, company.timezone), names)
+        found = [i for i, originator in enumerate(originators) if originator in docs]
+        for rec in joined_records(snap, rows[found], [docs[originators[i]] for i in found], company.timezone):
+            yield readable(rec, names)
 
 
 def readable(rec: dict, names: dict) -> dict:

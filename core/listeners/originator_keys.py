@@ -29,6 +29,7 @@ KEYED_AT_ONCE = 1_000  # listeners whose plain documents `key_plain` writes in o
 DUPLICATE_KEY = 11000
 
 PLAIN_ASKED_EVERY_S = 60.0
+PLAIN_BYTES = "S64"  # room for any originator (core.listeners.identifiers), and so for a key
 _population: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # company -> `_index`
 _keyed: set[int] = set()  # stations known to hold no plain originator
 _plain: dict[int, float] = {}  # stations that did when last asked -> when
@@ -131,9 +132,14 @@ def key_plain(collection, company_id: int) -> int:
 
 
 def station_keys(company_id: int) -> np.ndarray:
-    """The keys of the station's listeners (as of its snapshot), sorted: the population by which
-    core.db.quirks.find_by_originator decides between index ranges and look-ups."""
-    return _index(company_id)[1]
+    """The values the station's listeners (as of its snapshot) are stored under, sorted: the population by which
+    core.db.quirks.find_by_originator decides between index ranges and look-ups. Their keys, and in a station that
+    may still hold plain originators their plain originators too, which a look-up also asks for (`lookup`):
+    without them a group of plain originators in key order would look dense, and be read as one range."""
+    originators, keys, _ = _index(company_id)
+    if keyed(company_id):
+        return keys
+    return np.sort(np.concatenate([keys.astype(PLAIN_BYTES), originators.astype(PLAIN_BYTES)]))
 
 
 def known(company_id: int, keys: Iterable[str]) -> dict[str, str]:
@@ -148,10 +154,18 @@ def known(company_id: int, keys: Iterable[str]) -> dict[str, str]:
     return dict(zip(wanted[hit].astype(str).tolist(), originators[order[at[hit]]].tolist(), strict=True))
 
 
-def _index(company_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the snapshot's originators, their keys sorted, the row of each sorted key), kept per snapshot. Keys as bytes:
-    a quarter of the memory of str (3.3 MB per 100,000 listeners)."""
-    originators = snapshot.current(company_id).originators
+def in_key_order(company_id: int, originators: np.ndarray) -> np.ndarray:
+    """The positions of these originators (a snapshot's) in the order of their keys: the order in which the index
+    holds their documents, so that a reader of many (an export) reads index ranges rather than look-ups, which
+    cost four to six times as much per document on the embedded database."""
+    return _index(company_id, originators)[2]
+
+
+def _index(company_id: int, originators: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(a snapshot's originators, their keys sorted, the row of each sorted key), kept for the last snapshot asked
+    about (the station's current one unless told). Keys as bytes: a quarter of the memory of str (3.3 MB per
+    100,000 listeners)."""
+    originators = snapshot.current(company_id).originators if originators is None else originators
     cached = _population.get(company_id)
     if cached is None or cached[0] is not originators:
         keys = np.asarray(keys_of(company_id, originators.tolist()), dtype=f"S{len(PREFIX) + 32}")

@@ -6,8 +6,11 @@ import io
 
 import pytest
 
+from core.db import quirks
+from core.explore import export
 from core.explore.export import export_filename, export_records, export_stream
 from core.explore.filters import parse_filters
+from core.listeners.originator_keys import key_of
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
 from tests.factories import make_company, make_listener
@@ -37,9 +40,21 @@ def test_export_times_carry_the_stations_offset(kaya):
     assert rec["last_interaction"].endswith("+02:00")
 
 
-def test_export_is_ordered_by_originator(kaya):
-    assert [r["originator"] for r in export_records(1, parse_filters({}))] == \
-        ["27820000001", "27820000002", "27820000003"]
+def test_export_is_ordered_by_the_listeners_keys_every_time(kaya):
+    exported = [r["originator"] for r in export_records(1, parse_filters({}))]
+    assert exported == sorted(["27820000001", "27820000002", "27820000003"], key=lambda o: key_of(1, o))
+    assert [r["originator"] for r in export_records(1, parse_filters({}))] == exported
+
+
+def test_an_export_read_in_ranges_keeps_only_the_matching_listeners(kaya, monkeypatch):
+    for originator in ("27820000004", "27820000005", "27820000006"):
+        make_listener(1, originator, [event(1, channel=1)])
+    segment_company(1, NOW)
+    monkeypatch.setattr(export, "ORDER_CHUNK", 2)
+    monkeypatch.setattr(quirks, "RANGE_ABOVE", 1)  # read by index ranges, which span the listeners between
+    exported = [r["originator"] for r in export_records(1, parse_filters({}), (1, 2))]
+    assert sorted(exported) == ["27820000001", "27820000002", "27820000003"]
+    assert len(list(export_records(1, parse_filters({})))) == 6
 
 
 def test_csv_export_has_name_columns_beside_id_columns(kaya):

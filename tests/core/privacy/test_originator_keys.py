@@ -11,7 +11,10 @@ from bson.raw_bson import RawBSONDocument
 from core.ai.profile import ai_listener_profile, spend_report
 from core.audiences.store import create_audience, get_audience
 from core.credits.models import CreditEntry
+from core.db import quirks
 from core.db.connection import get_db
+from core.explore import export
+from core.explore.filters import parse_filters
 from core.explore.listener import get_listener
 from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch, Listener
@@ -87,6 +90,22 @@ def test_encrypt_keys_what_was_stored_under_plain_numbers_and_a_second_run_keys_
     assert numbers_in(every_document()) == set() and originator_keys.keyed(1)  # readers look for keys alone
     assert get_listener(1, NUMBER)["declared"]["location"] == "Soweto"
     assert encrypt_stations()["already"] == [1]  # nothing left to key: resumable, and idempotent
+
+
+def test_a_station_stored_before_keys_exports_whole_and_its_plain_numbers_count_in_range_decisions(
+        busy_station, monkeypatch):
+    numbers = of_theme(1, "gospel") | of_theme(1, "soccer")
+    stored_before_keys(1)
+    for number in numbers:
+        Listener._get_collection().update_one({"company_id": 1, "originator": originator_keys.key_of(1, number)},
+                                              {"$set": {"originator": number}})
+    population = set(originator_keys.station_keys(1).tolist())
+    assert {n.encode() for n in numbers} <= population  # else they would look dense in key order: one range
+    assert {originator_keys.key_of(1, n).encode() for n in numbers} <= population
+    monkeypatch.setattr(quirks, "RANGE_ABOVE", 1)
+    monkeypatch.setattr(export, "ORDER_CHUNK", 3)
+    exported = {r["originator"]: r["location"] for r in export.export_records(1, parse_filters({}))}
+    assert exported.keys() >= numbers and exported[NUMBER] == "Soweto"
 
 
 def test_an_erased_listener_s_key_names_nothing_afterwards(busy_station):
