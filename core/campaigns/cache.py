@@ -2,7 +2,8 @@
 again from the cache, for free (docs/decisions.md §6 and §8).
 
 The key is the brief normalised (case folded, blanks collapsed), every filter value, the sample size and the provider:
-two briefs that differ only in case or spacing share an answer, any other difference does not.
+two briefs that differ only in case or spacing share an answer, any other difference does not. Answers are sealed
+(core.campaigns.sealed_answers): a brief may name a listener.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 from datetime import datetime, timedelta
 
 from core.campaigns.models import CachedRecommendation
+from core.campaigns.sealed_answers import SealedAnswers
 from core.clock import as_utc, utcnow
 from core.explore.filters import ListenerFilter
 
@@ -33,19 +35,30 @@ def fresh(company_id: int, key: str) -> dict | None:
     """The answer stored under the key less than CACHE_HOURS ago, None otherwise."""
     found = CachedRecommendation._get_collection().find_one(
         {"company_id": company_id, "key": key, "made_at": {"$gt": utcnow() - timedelta(hours=CACHE_HOURS)}},
-        {"_id": 0, "answer": 1}, sort=[("made_at", -1)])
-    return json.loads(found["answer"]) if found else None
+        ANSWERS.fields, sort=[("made_at", -1)])
+    return ANSWERS.opened([found])[0] if found else None
 
 
 def store(company_id: int, key: str, answer: dict, made_at: datetime) -> None:
-    """Keep the answer under its key, replacing an older one."""
-    CachedRecommendation._get_collection().replace_one(
+    """Keep the answer under its key, replacing an older one (whose key is destroyed)."""
+    collection = CachedRecommendation._get_collection()
+    before = collection.find_one({"company_id": company_id, "key": key}, {"answer_key": 1})
+    collection.replace_one(
         {"company_id": company_id, "key": key},
         {"company_id": company_id, "key": key, "provider": answer["provider"], "model": answer["model"],
-         "answer": json.dumps(answer, ensure_ascii=False), "made_at": made_at}, upsert=True)
+         **ANSWERS.sealed(company_id, answer), "made_at": made_at}, upsert=True)
+    if before is not None:
+        ANSWERS.destroy(company_id, [before])
 
 
 def erase_recommendations(company_id: int, originator: str, _pseudonym: str = "") -> int:
     """Drop the company's cached recommendations, whose figures counted the erased listener (and a brief could name
-    them); returns how many were dropped."""
-    return CachedRecommendation._get_collection().delete_many({"company_id": company_id}).deleted_count
+    them), and destroy their keys, so that no copy of them reads; returns how many were dropped."""
+    collection = CachedRecommendation._get_collection()
+    docs = list(collection.find({"company_id": company_id}, {"answer_key": 1}))
+    dropped = collection.delete_many({"_id": {"$in": [doc["_id"] for doc in docs]}}).deleted_count
+    ANSWERS.destroy(company_id, docs)
+    return dropped
+
+
+ANSWERS = SealedAnswers("recommendation", CachedRecommendation._get_collection, lambda doc: json.loads(doc["answer"]))

@@ -3,7 +3,8 @@ and deltas, republished sealed (core.listeners.snapshot), the plain ones deleted
 listeners' personal fields (core.listeners.sealed_profiles), their AI profiles and promotions among them (core.ai);
 the messages of its interactions (core.listeners.sealed_messages); the originators its stores are keyed by, which
 become keyed hashes (core.listeners.originator_keys), the listeners' with their envelopes; its import reports' bad
-rows (core.ingest.reports); and the texts stored with its vectors (core.search.sealed_texts).
+rows (core.ingest.reports); its saved plans and cached recommendations (core.campaigns.sealed_answers); and the
+texts stored with its vectors (core.search.sealed_texts).
 Station by station, each under its segment lease; a station already sealed is skipped, so a run cut short (a kill,
 a deploy) resumes where it stopped when started again. Copies made before (backups, the oplog) stay plain until they
 expire.
@@ -14,6 +15,7 @@ from collections.abc import Callable
 
 from core.ai import profile, promote
 from core.audiences import store as audiences
+from core.campaigns import cache, plans
 from core.ingest import reports
 from core.listeners import originator_keys, sealed_messages, sealed_profiles, snapshot
 from core.listeners.models import InteractionBatch
@@ -44,12 +46,14 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
         keyed += profile.key_plain_charges(company_id) + audiences.key_plain(company_id)
         originator_keys.mark_keyed(company_id)  # readers look for keys alone from now on
         bad_rows = reports.seal_plain(company_id)
+        answers = plans.PLANS.seal_plain(company_id) + cache.ANSWERS.seal_plain(company_id)
         texts = sealed_texts.seal_plain(company_id, WRITE_BATCH)
         sealed = [label for count, label in ((plain, "snapshot"), (listeners, f"{listeners:,} listeners' fields"),
                                              (ai, f"{ai:,} AI profiles and promotion histories"),
                                              (batches, f"the messages of {batches:,} interaction batches"),
                                              (keyed, f"the originators of {keyed:,} documents"),
                                              (bad_rows, f"the bad rows of {bad_rows:,} import reports"),
+                                             (answers, f"{answers:,} saved plans and cached recommendations"),
                                              (texts, f"{texts:,} texts")) if count]
         done["sealed" if sealed else "already"].append(company_id)
         if sealed:

@@ -1,16 +1,20 @@
-"""Saved plans in core: kept from the recommendation cache only, one station's plans never another's, and erasure
-leaving no number a plan's filters named."""
+"""Saved plans in core: kept from the recommendation cache only, one station's plans never another's, and plans
+and cached answers sealed, so that erasure leaves no readable copy of one that named a listener."""
 from __future__ import annotations
 
 import json
 from datetime import timedelta
 
+import bson
 import pytest
 
 from core.campaigns import cache
-from core.campaigns.models import SavedPlan
-from core.campaigns.plans import PlanNotFound, erase_plans, get_plan, list_plans, save_plan
+from core.campaigns.cache import erase_recommendations
+from core.campaigns.models import CachedRecommendation, SavedPlan
+from core.campaigns.plans import PLANS, PlanNotFound, erase_plans, get_plan, list_plans, save_plan
 from core.clock import utcnow
+from core.privacy.encrypt import encrypt_stations
+from tests.factories import make_company
 
 pytestmark = pytest.mark.db
 
@@ -18,8 +22,8 @@ ANSWER = {"brief": "Reach  super fans\nin Durban", "made_at": "2026-11-20T10:00:
           "model": "rules", "filters": {"originator": "27820000001"}, "audience": {"size": 1, "reachable": 1}}
 
 
-def cached(company_id: int = 1, key: str = "k" * 64, age: timedelta = timedelta(0)) -> str:
-    cache.store(company_id, key, ANSWER, utcnow() - age)
+def cached(company_id: int = 1, key: str = "k" * 64, age: timedelta = timedelta(0), answer: dict = ANSWER) -> str:
+    cache.store(company_id, key, answer, utcnow() - age)
     return key
 
 
@@ -45,8 +49,40 @@ def test_another_station_s_plan_is_not_found_and_not_listed(app):
         save_plan(2, cached(1))  # the key of another station's recommendation saves nothing
 
 
-def test_erasure_replaces_the_number_a_plan_s_filters_named(app):
+def test_erasure_writes_a_plan_that_named_the_number_again_and_its_old_copy_reads_as_nothing(app):
     plan = save_plan(1, cached())
+    other = save_plan(1, cached(key="o" * 64, answer={**ANSWER, "filters": {"segment": ["super_fan"]}}))
+    before = SavedPlan._get_collection().find_one({"plan_id": plan["plan_id"]})  # a backup's copy
     assert erase_plans(1, "27820000001", "erased-abc") == 1
-    stored = SavedPlan.objects.get(plan_id=plan["plan_id"]).answer
-    assert "27820000001" not in stored and json.loads(stored)["filters"] == {"originator": "erased-abc"}
+    assert get_plan(1, plan["plan_id"])["recommendation"]["filters"] == {"originator": "erased-abc"}
+    assert PLANS.opened([before]) == [None]  # its key is destroyed
+    assert get_plan(1, other["plan_id"])["recommendation"]["filters"] == {"segment": ["super_fan"]}
+
+
+def test_a_plan_and_a_cached_answer_store_no_word_of_the_brief_or_its_filters(app):
+    cached(answer={**ANSWER, "brief": "Reach Thandeka Mokoena and 27820000001"})
+    plan = save_plan(1, "k" * 64)
+    raw = b"".join(bson.encode(doc) for collection in (SavedPlan, CachedRecommendation)
+                   for doc in collection._get_collection().find())
+    assert b"27820000001" not in raw and b"Thandeka" not in raw and b"Durban" not in raw
+    assert plan["name"] == "Reach Thandeka Mokoena and 27820000001"
+
+
+def test_plans_and_answers_stored_before_sealing_read_and_encrypt_seals_them(app):
+    make_company(1)
+    SavedPlan(company_id=1, plan_id="p1", name="Reach super fans", answer=json.dumps(ANSWER)).save()
+    CachedRecommendation(company_id=1, key="k" * 64, provider="local", model="rules", answer=json.dumps(ANSWER),
+                         made_at=utcnow()).save()
+    assert get_plan(1, "p1")["recommendation"] == ANSWER and cache.fresh(1, "k" * 64) == ANSWER
+    encrypt_stations()
+    raw = b"".join(bson.encode(doc) for collection in (SavedPlan, CachedRecommendation)
+                   for doc in collection._get_collection().find())
+    assert b"27820000001" not in raw and b"Durban" not in raw
+    assert get_plan(1, "p1")["name"] == "Reach super fans" and cache.fresh(1, "k" * 64) == ANSWER
+
+
+def test_erasure_drops_cached_answers_and_their_keys(app):
+    cached()
+    before = CachedRecommendation._get_collection().find_one({})
+    assert erase_recommendations(1, "27820000001") == 1
+    assert cache.fresh(1, "k" * 64) is None and cache.ANSWERS.opened([before]) == [None]
