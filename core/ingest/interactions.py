@@ -17,11 +17,13 @@ from core.ingest.tally import Companies, Tally
 from core.listeners import originator_keys, sealed_profiles
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import InteractionBatch
+from core.segmentation.overview import latest_run
 from core.stations.companies import ensure_company
 
 BATCH_EVENTS = 2000  # events per InteractionBatch document
 INSERT_DOCS = 1000  # documents per insert_many
 FLUSH_EVENTS = 1_000_000  # events grouped in memory before they are written
+SCAN_SHARE = 8  # look-ups cost about eight times a read of the station's keys, per listener
 
 
 def import_interactions(rows, tally: Tally, companies: Companies, report_id: str,
@@ -74,19 +76,26 @@ def _merge(into: dict[int, set], more: dict[int, set]) -> None:
 
 
 class ListenerCreator:
-    """Creates the listeners of the file on first sight, in chunks on the worker, while the file is still read."""
+    """Creates the listeners of the file on first sight, in chunks on the worker, while the file is still read.
+
+    Whether a listener is stored is asked by look-ups of its key, until the file has asked about one in SCAN_SHARE
+    of the station's listeners (as its last run counted them): from then on the station's stored keys are read once,
+    in one pass over the index, and the rest are answered from them (an import of 100,000 listeners into a station
+    of 85,000 asked for 35 s, against about 5 s read at once). The unique index still refuses a listener another
+    writer created meanwhile."""
 
     def __init__(self, worker: ThreadPoolExecutor, writes: bool = True):
         self._worker, self._pending, self._futures = worker, defaultdict(list), []
         self._create, self._writes = (create_listeners if writes else stored_listeners), writes
+        self._asked: dict[int, int] = defaultdict(int)
+        self._stored: dict[int, set[str]] = {}
 
     def add(self, company_id: int, originator: str) -> None:
         """One originator seen for the first time in this file."""
         pending = self._pending[company_id]
         pending.append(originator)
         if len(pending) >= INSERT_DOCS:
-            self._futures.append((company_id, self._worker.submit(self._create, company_id, pending)))
-            self._pending[company_id] = []
+            self._submit(company_id)
 
     def finish(self) -> dict[int, set[str]]:
         """Company -> originators that already existed when added (only those can have stored events)."""
@@ -94,32 +103,55 @@ class ListenerCreator:
             if self._writes:
                 ensure_company(company_id)
             if self._pending[company_id]:
-                self._futures.append((company_id, self._worker.submit(self._create, company_id,
-                                                                      self._pending[company_id])))
-                self._pending[company_id] = []
+                self._submit(company_id)
         existed = defaultdict(set)
         for company_id, future in self._futures:
             existed[company_id].update(future.result())
         self._futures = []
         return existed
 
+    def _submit(self, company_id: int) -> None:
+        pending, self._pending[company_id] = self._pending[company_id], []
+        self._asked[company_id] += len(pending)
+        if company_id not in self._stored and self._asked[company_id] * SCAN_SHARE >= _station_size(company_id):
+            stored = self._stored[company_id] = set()
+            self._futures.append((company_id, self._worker.submit(_read_into, stored, company_id)))
+        self._futures.append((company_id, self._worker.submit(self._create, company_id, pending,
+                                                              stored=self._stored.get(company_id))))
 
-def create_listeners(company_id: int, originators: list[str], live: bool = False) -> set[str]:
+
+def _station_size(company_id: int) -> int:
+    run = latest_run(company_id)
+    return run.rollup.get("total", 0) if run is not None else 0
+
+
+def _read_into(stored: set[str], company_id: int) -> set[str]:
+    """Fill `stored` with the station's stored values (on the worker, before the creations that use it)."""
+    stored.update(sealed_profiles.stored_values(company_id))
+    return set()
+
+
+def create_listeners(company_id: int, originators: list[str], live: bool = False,
+                     stored: set[str] | None = None) -> set[str]:
     """Insert the listeners that do not exist yet, sealed (their originator is personal; a live batch's in the
     station's open group); returns those that did.
 
-    Existence is asked first, by key, so that no group's key is made for listeners that all exist; the unique
+    Existence is asked first, by key (or of `stored`, the station's stored values read at once, to which the new
+    listeners' keys are added), so that no group's key is made for listeners that all exist; the unique
     (company_id, originator) index still refuses one created meanwhile by another writer.
     """
-    existed, now = stored_listeners(company_id, originators), utcnow()
+    existed, now = stored_listeners(company_id, originators, stored), utcnow()
     new = [{"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": now}
            for originator in originators if originator not in existed]
-    return existed | sealed_profiles.insert(company_id, new, live)
+    refused = sealed_profiles.insert(company_id, new, live)
+    if stored is not None:
+        stored.update(doc["originator"] for doc in new)  # stored under their keys now (insert keyed them)
+    return existed | refused
 
 
-def stored_listeners(company_id: int, originators: list[str]) -> set[str]:
+def stored_listeners(company_id: int, originators: list[str], stored: set[str] | None = None) -> set[str]:
     """The originators that are stored listeners already (a dry run's answer to create_listeners, writing none)."""
-    return sealed_profiles.existing(company_id, originators)
+    return sealed_profiles.existing(company_id, originators, stored)
 
 
 def _write_interactions(groups: dict, existed: dict, tally: Tally, worker: ThreadPoolExecutor,

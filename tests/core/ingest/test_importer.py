@@ -384,6 +384,24 @@ def test_listener_is_created_on_first_sight_and_an_existing_one_is_kept(app, tmp
     assert listener("27820000002").tags == [] and Listener.objects.count() == 2
 
 
+@pytest.mark.parametrize("station_size", [0, 10**9], ids=["keys read at once", "keys looked up"])
+def test_whether_existence_is_looked_up_or_read_at_once_an_import_creates_each_new_listener_once(
+        app, tmp_path, monkeypatch, station_size):
+    monkeypatch.setattr("core.ingest.interactions._station_size", lambda _: station_size)
+    monkeypatch.setattr("core.ingest.interactions.INSERT_DOCS", 2)  # several chunks of new listeners
+    monkeypatch.setattr("core.ingest.interactions.FLUSH_EVENTS", 3)  # listeners seen again after a flush
+    make_listener(7, "27820000001", name="Sipho")
+    numbers = [f"2782000000{i}" for i in range(1, 6)]
+    rows = [interaction(originator=n, timestamp=f"2026-11-20T07:1{i}:00+02:00") for i, n in enumerate(numbers)]
+    rows += [interaction(originator=n, timestamp="2026-11-20T08:00:00+02:00") for n in numbers]
+    report = import_file("interactions", jsonl(tmp_path, "a.jsonl", rows))
+    assert (report.listeners_new, report.listeners_updated, report.imported) == (4, 1, 10)
+    assert listener("27820000001").name == "Sipho" and Listener.objects.count() == 5
+    assert [len(events(originator=n)) for n in numbers] == [2] * 5
+    again = import_file("interactions", jsonl(tmp_path, "a.jsonl", rows))
+    assert (again.listeners_new, again.imported, again.duplicates) == (0, 0, 10) and Listener.objects.count() == 5
+
+
 def test_the_same_originator_in_two_companies_is_two_listeners(app, tmp_path):
     import_file("interactions", jsonl(tmp_path, "a.jsonl", [interaction(), interaction(company_id=8)]))
     assert Listener.objects.count() == 2 and [listener(company_id=c).company_id for c in (7, 8)] == [7, 8]
