@@ -70,20 +70,20 @@ class SealedGroups:
     def key_name(self, group: ObjectId) -> str:
         return f"{self.kind}:{group}"
 
-    def seal(self, company_id: int, values: list[bytes]) -> tuple[ObjectId, list[Binary]]:
-        """The values sealed under a new group's content key, each bound to the group; the group."""
-        group = ObjectId()
-        content_key, sealed_key = key_vault().new_content_key(self.key_name(group))
-        self.keys._get_collection().insert_one({"_id": group, "company_id": company_id, "key": sealed_key})
-        with_key = self._keep(group, cipher(content_key))
-        return group, [Binary(encrypted(with_key, value, group.binary)) for value in values]
-
     def seal_all(self, company_id: int, values: list[bytes]) -> list[tuple[ObjectId, Binary]]:
-        """Each value's (group, sealed value), sealed `size` to a new group."""
+        """Each value's (group, sealed value), sealed `size` to a new group under the group's content key, bound to
+        the group; the groups' keys made and stored together."""
+        if not values:
+            return []
+        groups = [ObjectId() for _ in range(0, len(values), self.size)]
+        keys = key_vault().new_content_keys([self.key_name(group) for group in groups], fresh=True)
+        self.keys._get_collection().insert_many([{"_id": group, "company_id": company_id, "key": sealed_key}
+                                                 for group, (_, sealed_key) in zip(groups, keys, strict=True)])
         found = []
-        for start in range(0, len(values), self.size):
-            group, sealed = self.seal(company_id, values[start:start + self.size])
-            found += [(group, value) for value in sealed]
+        for index, (group, (content_key, _)) in enumerate(zip(groups, keys)):
+            with_key = self._keep(group, cipher(content_key))
+            found += [(group, Binary(encrypted(with_key, value, group.binary)))
+                      for value in values[index * self.size:(index + 1) * self.size]]
         return found
 
     def seal_in(self, group: ObjectId, values: list[bytes]) -> list[Binary]:
@@ -165,7 +165,7 @@ class SealedGroups:
             if current is not None:
                 collection.update_one({"_id": current["_id"]}, {"$unset": {"open_for": ""}})
             group = ObjectId()
-            content_key, sealed_key = key_vault().new_content_key(self.key_name(group))
+            [(content_key, sealed_key)] = key_vault().new_content_keys([self.key_name(group)], fresh=True)
             try:
                 collection.insert_one({"_id": group, "company_id": company_id, "key": sealed_key,
                                        "open_for": company_id, "opened_at": utcnow(), "members": count, "written": 0})

@@ -53,13 +53,17 @@ def seal(docs: list[dict], shared: bool = False) -> list[tuple]:
             by_company.setdefault(doc["company_id"], []).append(doc)
     claimed = []
     for company_id, with_messages in by_company.items():
-        for start in range(0, len(with_messages), GROUPS.size):
-            members = with_messages[start:start + GROUPS.size]
-            values = [bson.encode({"m": doc["messages"]}) for doc in members]
-            group, sealed_values = (GROUPS.seal_shared if shared else GROUPS.seal)(company_id, values)
-            claimed += [(group, len(values))] if shared else []
-            for doc, value in zip(members, sealed_values):
-                doc["sealed_messages"], doc["message_group"] = value, group
+        values = [bson.encode({"m": doc["messages"]}) for doc in with_messages]
+        if shared:
+            pairs = []
+            for start in range(0, len(values), GROUPS.size):
+                group, sealed_values = GROUPS.seal_shared(company_id, values[start:start + GROUPS.size])
+                claimed.append((group, len(sealed_values)))
+                pairs += [(group, value) for value in sealed_values]
+        else:
+            pairs = GROUPS.seal_all(company_id, values)
+        for doc, (group, value) in zip(with_messages, pairs, strict=True):
+            doc["sealed_messages"], doc["message_group"] = value, group
     for doc in docs:
         doc.pop("messages", None)
     return claimed
