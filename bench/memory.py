@@ -108,12 +108,13 @@ def _store_vectors(whole, texts: list[str]) -> None:
 
 INDEX_FILE = """
 import sys, numpy as np
+from pathlib import Path
 from core import startup
 from core.config import Settings
 from core.listeners import snapshot
 from core.search import index, vectors
 from core.search.models import EmbeddingCounter
-startup.start(Settings(data_dir=sys.argv[1], database_name=sys.argv[2], auto_embed=False))
+startup.start(Settings(data_dir=Path(sys.argv[1]), database_name=sys.argv[2], auto_embed=False))
 model = vectors.embedder()
 counter = EmbeddingCounter._get_collection().find_one({"company_id": 1, "model": model.name})
 whole = snapshot.current(1)
@@ -125,7 +126,7 @@ for start in range(0, len(whole), 50_000):
     block += rng.normal(scale=0.8, size=block.shape).astype(np.float32)
     found.upsert(rows, block / np.linalg.norm(block, axis=1, keepdims=True))
 found.seq, found.lineage = counter["seq"], str(counter["_id"])
-index.save(found, vectors._path(1, model.name))
+vectors._save(1, found, vectors._path(1, model.name))  # as the service saves it: keys, no number
 """
 
 
