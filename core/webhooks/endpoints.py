@@ -135,13 +135,13 @@ def _find(company_id: int, webhook_id: str) -> dict:
 def _checked(url: str, secret: str, events: list[str], share: list[str]) -> None:
     """Every problem of the endpoint asked for, refused before anything is saved."""
     if not url or len(url) > URL_MAX:
-        raise ValidationFailed.one(["json", "url"], f"Give an https URL of at most {URL_MAX} characters.")
+        raise ValidationFailed.one(["body", "url"], f"Give an https URL of at most {URL_MAX} characters.")
     if not SECRET_MIN <= len(secret or "") <= SECRET_MAX:
-        raise ValidationFailed.one(["json", "secret"], f"Give a secret of {SECRET_MIN} to {SECRET_MAX} characters; "
+        raise ValidationFailed.one(["body", "secret"], f"Give a secret of {SECRET_MIN} to {SECRET_MAX} characters; "
                                    "it signs every delivery.")
     unknown = [e for e in events if e not in EVENT_TYPES]
     if not events or unknown:
-        raise ValidationFailed.one(["json", "events"], "Choose one or more of: " + ", ".join(EVENT_TYPES) + ".")
+        raise ValidationFailed.one(["body", "events"], "Choose one or more of: " + ", ".join(EVENT_TYPES) + ".")
     if [f for f in share if f not in SHAREABLE]:
-        raise ValidationFailed.one(["json", "share"], "Share only these fields: " + ", ".join(SHAREABLE) + ".")
+        raise ValidationFailed.one(["body", "share"], "Share only these fields: " + ", ".join(SHAREABLE) + ".")
     check_url(url)

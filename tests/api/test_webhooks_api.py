@@ -40,6 +40,7 @@ def test_an_endpoint_is_added_with_its_id_and_listed_without_its_secret(client, 
 
 @pytest.mark.parametrize("body, field", [
     ({"url": "http://hooks.example.com/in"}, "url"), ({"url": "https://10.0.0.7/in"}, "url"),
+    ({"url": "https://[64:ff9b::7f00:1]/in"}, "url"), ({"url": "https://224.0.0.1/in"}, "url"),
     ({"events": ["listener.bought_a_car"]}, "events"), ({"events": []}, "events"), ({"secret": "short"}, "secret"),
     ({"share": ["id_number"]}, "share"), ({"colour": "red"}, "colour")])
 def test_a_bad_endpoint_is_refused_with_a_clear_422_naming_the_field(client, headers, body, field):
