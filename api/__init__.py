@@ -26,7 +26,7 @@ from api import (
     search,
     webhooks,
 )
-from api.bodies import check_request_body
+from api.bodies import StrictJsonRequest, check_request_body
 from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
@@ -90,6 +90,7 @@ def init_app(app: Flask) -> Api:
     app.before_request(_authenticate_request)
     app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters
     app.before_request(check_request_body)
+    app.request_class = StrictJsonRequest  # request.get_json (Flask-WTF's, on pages) reads as the API does
     app.register_blueprint(docs.blp)  # Swagger UI without inline script (flask-smorest's own has one)
     app.add_url_rule("/metrics", "metrics", health.metrics)
     return api

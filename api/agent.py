@@ -8,17 +8,17 @@ from __future__ import annotations
 import copy
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate
 
 from api.agent_schemas import ParseBriefAnswerSchema, RecommendAnswerSchema
-from api.bodies import JsonInteger, StrictBodySchema
+from api.bodies import Blueprint, JsonInteger, StrictBodySchema, longest
 from api.params import FILTER_PARAMETERS
 from api.query import NOT_BLANK
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.explore.filters import parse_filters
-from core.explore.spec import HELP, SPEC
+from core.explore.spec import EXCLUSIONS, HELP, SPEC
+from core.ingest.rows import text_limit
 
 PAID = "402 when the balance is below the price; 403 while the company's AI usage is paused"
 JSON_TYPES = {"strings": (list, str), "ints": (list, int), "all_of": (str, None), "exact": (str, None),
@@ -33,16 +33,20 @@ def _not_blank(text: str) -> None:
 
 
 class FilterMember(fields.Raw):
-    """A shared filter as a body member: its JSON type is checked here, its value by parse_filters (one parser)."""
+    """A shared filter as a body member: its JSON type and the length of its texts are checked here, its value by
+    parse_filters (one parser)."""
 
-    def __init__(self, kind: str, **kwargs):
+    def __init__(self, kind: str, max_length: int, **kwargs):
         super().__init__(allow_none=True, **kwargs)
-        self.kind = kind
+        self.kind, self.length = kind, validate.Length(max=max_length)
 
     def _deserialize(self, value, attr, data, **kwargs):
         outer, inner = JSON_TYPES[self.kind]
         if not _of_type(value, outer) or (inner and not all(_of_type(item, inner) for item in value)):
             raise ValidationError(f"Not a valid {_type_name(outer, inner)}.")
+        for text in (value if isinstance(value, list) else [value]):
+            if isinstance(text, str):
+                self.length(text)
         return value
 
 
@@ -55,20 +59,33 @@ def _type_name(outer: type, inner: type | None) -> str:
     return f"list of {names[inner]}s" if inner else names[outer]
 
 
-def _member_schema(param: dict) -> dict:
-    """A filter's body schema from its query parameter's: the same types, enums and bounds, never blank."""
+def _member_schema(param: dict, max_length: int) -> dict:
+    """A filter's body schema from its query parameter's: the same types, enums and bounds, never blank, and no text
+    longer than `max_length`."""
     schema = copy.deepcopy(param["schema"])
     values = schema.get("items", schema) if schema.get("type") == "array" else schema
     if values.get("type") == "string" and not {"enum", "format", "pattern"} & values.keys():
         values.update(NOT_BLANK)
+    for text in values.get("anyOf", [values]):
+        if text.get("type") == "string":
+            text["maxLength"] = max_length
     return schema
+
+
+def _max_length(name: str, param: dict) -> int:
+    """The longest text a filter takes: its longest choice, or the longest value an import keeps of its field."""
+    values = param["schema"].get("items", param["schema"])
+    return longest(values["enum"]) if "enum" in values else text_limit(EXCLUSIONS.get(name, name))
 
 
 def filter_members() -> dict:
     """Every shared filter as an optional, nullable body member (the one definition is SPEC)."""
-    params = {p["name"]: p for p in FILTER_PARAMETERS}
-    return {name: FilterMember(kind, metadata={**_member_schema(params[name]), "description": HELP[name]})
-            for name, (kind, _, _) in SPEC.items()}
+    members = {}
+    for param in FILTER_PARAMETERS:
+        name, limit = param["name"], _max_length(param["name"], param)
+        members[name] = FilterMember(SPEC[name][0], limit, metadata={**_member_schema(param, limit),
+                                                                      "description": HELP[name]})
+    return members
 
 
 def brief_field() -> fields.Str:

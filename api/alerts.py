@@ -3,11 +3,10 @@ deleted) and the firings kept, newest first. Rules are checked after each full r
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-from api.bodies import JsonBoolean, JsonNumber, StrictBodySchema
+from api.bodies import Blueprint, JsonBoolean, JsonNumber, StrictBodySchema, longest
 from core.alerts.rules import EMAIL, KINDS, MAX_RECIPIENTS, METRICS, THRESHOLD_LIMITS
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules
 
@@ -27,8 +26,9 @@ class EmailDeliverySchema(StrictBodySchema):
 
 
 class AlertRuleRequestSchema(StrictBodySchema):
-    kind = fields.Str(required=True, validate=OneOf(KINDS), metadata={"description": KIND})
-    metric = fields.Str(required=True, validate=OneOf(METRICS), metadata={"description": METRIC})
+    kind = fields.Str(required=True, validate=OneOf(KINDS), metadata={"maxLength": longest(KINDS), "description": KIND})
+    metric = fields.Str(required=True, validate=OneOf(METRICS), metadata={"maxLength": longest(METRICS),
+                                                                          "description": METRIC})
     threshold = JsonNumber(required=True, validate=Range(*THRESHOLD_LIMITS), metadata={"description": THRESHOLD})
     webhook = JsonBoolean(load_default=False, metadata={"description": "send each firing as an alert.fired event"})
     email = fields.Nested(EmailDeliverySchema, metadata={

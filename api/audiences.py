@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.ai import PAID, MeteredFields
-from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
+from api.bodies import Blueprint, JsonInteger, JsonNumber, StrictBodySchema
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.params import FILTER_PARAMETERS
 from api.query import NOT_BLANK

@@ -1,67 +1,82 @@
-"""JSON request bodies: a check of every body before any view reads it (no deeper than MAX_DEPTH, numbers finite), a
-schema that refuses unknown fields, naming the closest known one (nothing a client sends is silently ignored), and
-text the database cannot keep, and fields that take JSON values as sent rather than guessing ("10" is not a number, 1
-is not true)."""
+"""JSON request bodies: every body read once, before any view, by the one strict reader (core.text.strict_json) and
+kept for the views' parser, so that a view sees exactly what was checked; a schema that refuses unknown fields, naming
+the closest known one (nothing a client sends is silently ignored), and text the database cannot keep; and fields that
+take JSON values as sent rather than guessing ("10" is not a number, 1 is not true, 0.30000000000000004 is not 0.3)."""
 from __future__ import annotations
 
-import json
-import math
+from decimal import Decimal
 
-from flask import request
-from marshmallow import RAISE, Schema, ValidationError, fields, validates_schema
+import flask_smorest
+from flask import Request, request
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validates_schema
+from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import BadRequest
 
 from api.errors import is_api_request
 from core.errors import ValidationFailed
+from core.text import strict_json
 from core.text.query import unknown_name
 from core.text.storable import text_problem
+from core.text.wording import plural
 
-MAX_DEPTH = 32
-"""The deepest nesting of arrays and objects a body may have; none of ours needs more than 4, and a parser that
-recursed through 1,000 levels would fail instead of answering."""
-
-
-class _Refused(ValueError):
-    """A body that parses as JSON but that no operation may be given: too deep, or a number beyond a float."""
-
-
-def _finite(text: str) -> float:
-    number = float(text)
-    if not math.isfinite(number):
-        raise _Refused(f"The number {text[:20]} is too large; numbers here are at most about 1.8e308.")
-    return number
-
-
-def _constant(name: str) -> float:
-    raise _Refused(f"{name} is not a JSON number; give a number.")
+_READ = "lss.json_body"
+"""Where the body read by the strict reader is kept for the rest of the request (the WSGI environment is the
+request's own: flask.g may outlive one request)."""
 
 
 def check_request_body() -> None:
-    """Before every API request with a JSON body: 422 when it nests deeper than MAX_DEPTH or holds a number too large
-    for a float (or NaN or Infinity, which Python's parser would take). A body that is not JSON at all is left to the
-    view's parser (400)."""
-    if not is_api_request() or not request.is_json:
-        return
+    """Before every API request with a JSON body: 422 naming the place of a key given twice, an integer past
+    strict_json.MAX_INTEGER, NaN or a number beyond a float, or nesting deeper than strict_json.MAX_DEPTH; 400 when
+    the body is not JSON at all."""
+    if is_api_request() and request.is_json:
+        request_body()
+
+
+def request_body():
+    """The request's JSON body as the strict reader reads it, read once per request (marshmallow's `missing` when
+    the body is empty, as webargs has it)."""
+    if _READ not in request.environ:
+        request.environ[_READ] = _read(request.get_data(cache=True))
+    return request.environ[_READ]
+
+
+def _read(data: bytes):
+    if not data:
+        return missing
     try:
-        body = json.loads(request.get_data(cache=True) or b"null", parse_float=_finite, parse_constant=_constant)
-    except RecursionError:
-        raise ValidationFailed.one(["body"], f"Nested more than {MAX_DEPTH} levels deep.") from None
-    except _Refused as refused:
-        raise ValidationFailed.one(["body"], str(refused)) from None
-    except ValueError:
-        return
-    if _depth(body) > MAX_DEPTH:
-        raise ValidationFailed.one(["body"], f"Nested more than {MAX_DEPTH} levels deep.")
+        return strict_json.loads(data)
+    except strict_json.RefusedJson as refused:
+        raise ValidationFailed.one(["body", *refused.loc], refused.msg) from None
+    except strict_json.MalformedJson:
+        raise BadRequest("Malformed JSON body") from None
 
 
-def _depth(value) -> int:
-    """How deep arrays and objects nest (0 for a plain value), without recursion."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            deepest = max(deepest, depth + 1)
-            stack.extend((child, depth + 1) for child in (value.values() if isinstance(value, dict) else value))
-    return deepest
+class StrictJsonParser(FlaskParser):
+    """webargs' parser, reading a JSON body as check_request_body read it: one reader, and the body read once."""
+
+    def _raw_load_json(self, req):
+        return request_body() if is_json_request(req) else missing
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint whose arguments are parsed by StrictJsonParser: the API's blueprints are made here."""
+
+    ARGUMENTS_PARSER = StrictJsonParser()
+
+
+class StrictJsonRequest(Request):
+    """Flask's request whose get_json reads with the strict reader (Flask-WTF calls it for a page posted as JSON): a
+    refusal is a ValueError, which Flask answers 400, never the 500 of a RecursionError."""
+
+    @property
+    def json_module(self):
+        """The strict reader, whatever Flask hands the request (it sets the app's JSON provider on each one, and that
+        provider also reads responses, a test client's among them, which it should keep reading as they are)."""
+        return strict_json
+
+    @json_module.setter
+    def json_module(self, _provider):
+        del _provider  # the strict reader stays
 
 
 def text_problems(value, loc: list) -> dict:
@@ -85,12 +100,22 @@ def text_problems(value, loc: list) -> dict:
 
 
 class JsonNumber(fields.Float):
-    """A JSON number as sent: "10" and true are refused rather than read as 10 and 1 (core checks the amount)."""
+    """A JSON number as sent: "10" and true are refused rather than read as 10 and 1 (core checks the amount). With
+    `places`, a number written with more decimals is refused, judged by its text (0.30000000000000004 is not 0.3),
+    and the document says multipleOf."""
+
+    def __init__(self, *, places: int | None = None, **kwargs):
+        if places is not None:
+            kwargs["metadata"] = {"multipleOf": float(Decimal(1).scaleb(-places)), **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+        self.places = places
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.make_error("invalid")
-        return value
+        if self.places is not None and not strict_json.has_places(value, self.places):
+            raise ValidationError(f"Give at most {plural(self.places, 'decimal')}.")
+        return value if isinstance(value, int) else float(value)
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value  # credits are whole when they can be (10, not 10.0)
@@ -106,8 +131,8 @@ class JsonBoolean(fields.Boolean):
 
 
 class StrictBodySchema(Schema):
-    """A body that refuses unknown fields (documented as additionalProperties: false), naming the closest one, and
-    any text the database could not keep (a lone surrogate, NUL), wherever it is in the body."""
+    """A body that refuses unknown fields (documented as additionalProperties: false), once, naming the closest one,
+    and any text the database could not keep (a lone surrogate, NUL), wherever it is in the body."""
 
     CHECK_TEXT = True
     """False where each value is read by core, which answers per value (live rows: a warning on the row)."""
@@ -122,13 +147,28 @@ class StrictBodySchema(Schema):
             if found:
                 raise ValidationError(found)
 
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def refuse_unknown(self, _data, original, **_kwargs):
-        if isinstance(original, dict):
-            unknown = {name: [unknown_name(name, list(self.fields), "field")] for name in original
-                       if name not in self.fields}
-            if unknown:
-                raise ValidationError(unknown)
+    def handle_error(self, error: ValidationError, data, *, many: bool, **kwargs):
+        """marshmallow's own refusal of an unknown field (Meta.unknown), said once and naming the closest known
+        field."""
+        if many and isinstance(error.messages, dict):
+            messages = {index: self._named(item) for index, item in error.messages.items()}
+        else:
+            messages = self._named(error.messages)
+        raise ValidationError(messages, data=error.data, valid_data=error.valid_data)
+
+    def _named(self, messages):
+        """One item's messages with each "Unknown field." replaced by the sentence that names the closest field."""
+        if not isinstance(messages, dict):
+            return messages
+        known = [field.data_key or name for name, field in self.load_fields.items()]
+        unknown = self.error_messages["unknown"]
+        return {name: [unknown_name(name, known, "field") if msg == unknown else msg for msg in problems]
+                if isinstance(problems, list) else problems for name, problems in messages.items()}
+
+
+def longest(choices) -> int:
+    """The maxLength of a text that must be one of `choices`, so that the document bounds every string."""
+    return max(map(len, choices))
 
 
 class JsonInteger(fields.Integer):

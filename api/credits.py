@@ -6,10 +6,9 @@ from functools import wraps
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.bodies import JsonBoolean, JsonNumber, StrictBodySchema
+from api.bodies import Blueprint, JsonBoolean, JsonNumber, StrictBodySchema
 from api.query import NO_NUL
 from core.access.api_keys import check_admin
 from core.ai.profile import spend_report
@@ -22,8 +21,8 @@ from core.stations.companies import timezone_of
 
 
 class LoadCreditsSchema(StrictBodySchema):
-    credits = JsonNumber(required=True, metadata={
-        "minimum": 0.01, "maximum": MAX_LOAD, "multipleOf": 0.01,
+    credits = JsonNumber(required=True, places=2, metadata={
+        "minimum": 0.01, "maximum": MAX_LOAD,
         "description": f"credits to add: above 0, at most {MAX_LOAD:,}, with at most 2 decimals"})
     note = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
                       metadata={"pattern": NO_NUL, "description": "why, for the ledger"})

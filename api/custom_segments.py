@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.ai import PAID, CostFields
-from api.bodies import JsonInteger, JsonNumber, StrictBodySchema
+from api.bodies import Blueprint, JsonInteger, JsonNumber, StrictBodySchema
 from api.params import FILTER_PARAMETERS
 from api.query import NO_NUL, NOT_BLANK
 from api.search import CoverageFields

@@ -123,9 +123,9 @@ def error_statuses(path: str, operation: dict) -> list[int]:
         statuses.append(403)  # a key for other companies
     if "{" in path:
         statuses.append(404)  # the company, listener, ... named by the path does not exist
-    # a request line over webapp.limits.MAX_REQUEST_LINE; a parameter refused (unknown ones everywhere); the database
-    # not answering
-    return statuses + [414, 422, 503]
+    # a request line or headers past the server's bounds (webapp.limits); a parameter refused (unknown ones
+    # everywhere); the database not answering
+    return statuses + [414, 422, 431, 503]
 
 
 class ErrorResponsesPlugin(BasePlugin):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from api.bodies import longest
 from api.query import NO_NUL
 from core.ingest.columns import ALL_FIELDS
 
@@ -107,17 +108,20 @@ class ImportPreviewSchema(Schema):
     rows = fields.List(fields.Nested(PreviewRowSchema), metadata={"description": "the first 20 rows"})
 
 
+SHEET_NAME_MAX = 31
+"""Excel's bound on a sheet's name: Excel makes no longer one (a longer `sheet` names no sheet of its workbooks)."""
 FILE = {"type": "string", "format": "binary",
         "description": "a .csv (UTF-8 or Windows-1252; comma, semicolon or tab), .xlsx or .jsonl file, up to "
                        "MAX_UPLOAD_MB; a name without one of these suffixes is read as a workbook when it is a zip "
                        "archive, as JSON Lines when it starts with `{`, else as CSV"}
 MAPPING_PART = {"type": "object", "additionalProperties": {"type": "string", "nullable": True,
-                                                           "enum": [*sorted(ALL_FIELDS), None]},
+                                                           "enum": [*sorted(ALL_FIELDS), None],
+                                                           "maxLength": longest(ALL_FIELDS)},
                 "description": "column of the file (text without NUL) -> field of the kind (null: the column is "
                                "skipped; `tags` keeps a profiles column as tags). Without it the columns must be the "
                                "field names. A column the file lacks or a field the kind lacks: the preview says so "
                                "in `problems`, an upload's job fails saying so"}
-SHEET_PART = {"type": "string", "pattern": NO_NUL,
+SHEET_PART = {"type": "string", "pattern": NO_NUL, "maxLength": SHEET_NAME_MAX,
               "description": "the sheet of a workbook to read (default: its first)"}
 
 

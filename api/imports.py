@@ -2,8 +2,6 @@
 and .../jobs for their progress and reports."""
 from __future__ import annotations
 
-import json
-
 from flask import current_app, g, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -21,6 +19,7 @@ from core.explore.filters import parse_bool_param
 from core.ingest.columns import ALL_FIELDS
 from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
 from core.ingest.staging import preview_upload
+from core.text import strict_json
 from core.text.query import unknown_name
 from core.text.storable import text_problem
 
@@ -77,14 +76,17 @@ def _parts():
 
 
 def _mapping() -> dict | None:
-    """The `mapping` part: {column: field or null}, as JSON."""
+    """The `mapping` part: {column: field or null}, as JSON read by the strict reader (a column given twice is 422
+    naming it, not the last one silently winning)."""
     part = request.files.get("mapping")
-    raw = part.read().decode("utf-8", errors="replace") if part is not None else request.form.get("mapping")
+    raw = part.read() if part is not None else request.form.get("mapping")
     if raw is None:
         return None
     try:
-        mapping = json.loads(raw)
-    except ValueError:
+        mapping = strict_json.loads(raw)
+    except strict_json.RefusedJson as refused:
+        raise ValidationFailed.one(["mapping", *refused.loc], refused.msg) from None
+    except strict_json.MalformedJson:
         raise ValidationFailed.one(["mapping"], "a JSON object: {\"column\": \"field\" or null}") from None
     if not isinstance(mapping, dict):
         raise ValidationFailed.one(["mapping"], "a JSON object: {\"column\": \"field\" or null}")

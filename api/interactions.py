@@ -2,16 +2,23 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, pre_load
 
-from api.bodies import StrictBodySchema
+from api.bodies import Blueprint, StrictBodySchema
 from core.ingest.live import MAX_ROWS, STATUSES, record_interactions
+from core.ingest.rows import text_limit
+from core.text.strict_json import MAX_INTEGER
+
+SCALAR = {"not": {"anyOf": [{"type": "array"}, {"type": "object"}]}, "minimum": -MAX_INTEGER, "maximum": MAX_INTEGER}
+"""What the document says of every value of a row: one JSON value, not an array or an object (the row reader answers
+one per row, as a bad row or a warning), and a number within what the JSON reader takes (core.text.strict_json refuses
+a longer integer with the whole body)."""
 
 
-def _value(description: str) -> fields.Raw:
-    """A field of any JSON type: the importer's row reader decides (a row it cannot use is a bad row)."""
-    return fields.Raw(allow_none=True, metadata={"description": description})
+def _value(description: str, **bounds) -> fields.Raw:
+    """A field of any JSON type: the importer's row reader decides (a row it cannot use is a bad row). `bounds` are
+    what the document says of it besides SCALAR (maxLength: the row reader's TEXT_LIMITS)."""
+    return fields.Raw(allow_none=True, metadata={"description": description, **SCALAR, **bounds})
 
 
 class InteractionSchema(StrictBodySchema):
@@ -25,11 +32,13 @@ class InteractionSchema(StrictBodySchema):
     timestamp = _value("string: ISO 8601; without an offset it is the station's local time; from "
                        "2000-01-01T00:00:00Z to one day after the request, else the row is bad")
     channel_type = _value("integer, 1 or more")
-    campaign_type = _value("string")
+    campaign_type = _value(f"string of at most {text_limit('campaign_type')} characters, else the row is bad",
+                           maxLength=text_limit("campaign_type"))
     timeslot_id = _value("integer, optional: else the show on air at that time")
-    message = _value("string, optional")
-    interaction_id = _value("string or integer, optional: the idempotency key (else a hash "
-                            "of the whole row)")
+    message = _value(f"string, optional; one of more than {text_limit('message'):,} characters is left out with a "
+                     "warning", maxLength=text_limit("message"))
+    interaction_id = _value(f"string of at most {text_limit('interaction_id')} characters or integer, optional: the "
+                            "idempotency key (else a hash of the whole row)", maxLength=text_limit("interaction_id"))
 
     @pre_load(pass_collection=True)
     def an_array(self, data, many: bool, **_kwargs):

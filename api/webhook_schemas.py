@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from api.bodies import StrictBodySchema
+from api.bodies import StrictBodySchema, longest
 from api.query import NO_NUL
 from core.webhooks.endpoints import SECRET_MAX, SECRET_MIN, URL_MAX
 from core.webhooks.events import EVENT_TYPES, SHAREABLE
@@ -20,10 +20,12 @@ class CreateWebhookRequestSchema(StrictBodySchema):
     secret = fields.Str(required=True, metadata={
         "minLength": SECRET_MIN, "maxLength": SECRET_MAX, "pattern": NO_NUL,
         "description": "signs every delivery (X-Signature); never answered back"})
-    events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES)), required=True,
-                         validate=validate.Length(min=1), metadata={"description": "the event types to receive"})
-    share = fields.List(fields.Str(validate=validate.OneOf(SHAREABLE)), load_default=list,
-                          metadata={"description": "the listener fields the events carry besides the originator"})
+    events = fields.List(fields.Str(validate=validate.OneOf(EVENT_TYPES), metadata={"maxLength": longest(EVENT_TYPES)}),
+                         required=True, validate=validate.Length(min=1),
+                         metadata={"description": "the event types to receive"})
+    share = fields.List(fields.Str(validate=validate.OneOf(SHAREABLE), metadata={"maxLength": longest(SHAREABLE)}),
+                        load_default=list,
+                        metadata={"description": "the listener fields the events carry besides the originator"})
 
 
 class DeliveriesArgsSchema(Schema):

@@ -3,8 +3,8 @@ each one's delivery log, a delivery replayed and a test event sent (both deliver
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from api.bodies import Blueprint
 from api.webhook_schemas import (
     CreateWebhookRequestSchema,
     DeliveriesArgsSchema,

@@ -14,7 +14,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-from core.ingest.values import FieldWarnings, RowError, as_bool, as_int, as_list, as_text, unicode_text
+from core.ingest.values import FieldWarnings, RowError, as_bool, as_int, as_list, as_text, unicode_text, within
 from core.listeners.events import accepted_millis
 from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
@@ -22,6 +22,25 @@ from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
 EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 CLOCK_TIME = re.compile(r"^(\d{1,2}):(\d{2})$", re.ASCII)
+NAME_TEXT, LABEL_TEXT, EMAIL_TEXT, MESSAGE_TEXT = 200, 100, 254, 4096
+TEXT_LIMITS = {"name": NAME_TEXT, "title": NAME_TEXT, "id_number": NAME_TEXT, "interaction_id": NAME_TEXT,
+               "email": EMAIL_TEXT, "message": MESSAGE_TEXT}
+"""The most characters a text field of a row may hold, by field, for files and live events alike: a name or a
+show's title NAME_TEXT; an address EMAIL_TEXT (RFC 5321's longest); a message MESSAGE_TEXT (WhatsApp's longest);
+any other text (a place, a language, a tag, a campaign type, a phone number as written) is a label, LABEL_TEXT.
+Past it, a required field makes a bad row and an optional one a warning."""
+
+
+def text_limit(name: str) -> int:
+    """The most characters the text field `name` may hold (TEXT_LIMITS)."""
+    return TEXT_LIMITS.get(name, LABEL_TEXT)
+
+
+def text_of(row: dict, name: str, required: bool = True) -> str | None:
+    """A text field read by core.ingest.values.as_text within its limit."""
+    return as_text(row, name, required, max_length=text_limit(name))
+
+
 def company_of(row: dict) -> int:
     """The row's company_id: every row of every kind carries one."""
     return as_int(row, "company_id", minimum=1)
@@ -40,13 +59,13 @@ def originator_of(row: dict) -> str:
 
 def channel_row(row: dict) -> tuple[int, int, str]:
     """(company_id, channel_type, name) of a channels row."""
-    return company_of(row), as_int(row, "channel_type", minimum=1), as_text(row, "name")
+    return company_of(row), as_int(row, "channel_type", minimum=1), text_of(row, "name")
 
 
 def show_row(row: dict) -> tuple[int, int, dict]:
     """(company_id, timeslot_id, fields) of a shows row; days are sorted and de-duplicated."""
     company_id, timeslot_id = company_of(row), as_int(row, "timeslot_id", minimum=0)
-    title = as_text(row, "title")
+    title = text_of(row, "title")
     days = as_list(row, "days")
     if not days:
         raise RowError("missing days (a non-empty list of weekdays, 1=Monday..7=Sunday)")
@@ -62,7 +81,7 @@ def show_row(row: dict) -> tuple[int, int, dict]:
 
 def clock_time(row: dict, name: str, latest: int) -> str:
     """A local "HH:MM" time, normalised to two-digit hours; `latest` is in minutes after midnight (24:00 = 1440)."""
-    text = as_text(row, name)
+    text = text_of(row, name)
     match = CLOCK_TIME.match(text)
     if not match or int(match[2]) > 59 or int(match[1]) * 60 + int(match[2]) > latest:
         allowed = "00:00..24:00" if latest == 1440 else "00:00..23:59"
@@ -91,12 +110,12 @@ def _declared(row: dict, name: str, country: str):
         return _tags(row)
     if field.kind == "flag":
         return as_bool(row, name)
-    return as_text(row, name, required=False)
+    return text_of(row, name, required=False)
 
 
 def _choice(row: dict, name: str, allowed: tuple) -> str | None:
     """One of a fixed set of values, matched case-insensitively and stored as the set spells it."""
-    value = as_text(row, name, required=False)
+    value = text_of(row, name, required=False)
     if value is None:
         return None
     spelling = {choice.lower(): choice for choice in allowed}
@@ -107,7 +126,7 @@ def _choice(row: dict, name: str, allowed: tuple) -> str | None:
 
 def _email(row: dict) -> str | None:
     """A syntactically valid address (one @, a dotted domain, no spaces)."""
-    value = as_text(row, "email", required=False)
+    value = text_of(row, "email", required=False)
     if value is not None and not EMAIL.match(value):
         raise RowError("email is not a valid address (one @, a dotted domain, no spaces)")
     return value
@@ -117,7 +136,7 @@ def _mobile(row: dict, name: str, country: str) -> str | None:
     """E.164 of a number as people write it (core.listeners.identifiers.e164), a national one read as of the
     company's country; a JSON number is read as its digits, as exports often write numbers."""
     value = row.get(name)
-    value = str(value) if type(value) is int else as_text(row, name, required=False)
+    value = str(value) if type(value) is int else text_of(row, name, required=False)
     if value is None:
         return None
     number = e164(value, country)
@@ -133,7 +152,9 @@ def _tags(row: dict) -> list[str] | None:
         return None
     if not all(isinstance(tag, str) for tag in tags):
         raise RowError("tags must be a list of strings", got=tags)
-    return list(dict.fromkeys(unicode_text(tag.strip(), "tags") for tag in tags if tag.strip())) or None
+    limit = text_limit("tags")
+    return list(dict.fromkeys(within(unicode_text(tag.strip(), "tags"), "a tag", limit)
+                              for tag in tags if tag.strip())) or None
 
 
 def _interaction_id(row: dict, name: str) -> str | None:
@@ -143,7 +164,7 @@ def _interaction_id(row: dict, name: str) -> str | None:
         return None
     if type(value) is not int and not isinstance(value, str):
         raise RowError(f"{name} must be a string", got=value)
-    return unicode_text(str(value).strip(), name) or None
+    return within(unicode_text(str(value).strip(), name), name, text_limit(name)) or None
 
 
 class InteractionRow(NamedTuple):
@@ -172,11 +193,11 @@ class StationTime:
         originator = originator_of(row)
         millis, local = self._when(row.get("timestamp"))
         channel = as_int(row, "channel_type", minimum=1)
-        campaign = as_text(row, "campaign_type").lower()
+        campaign = text_of(row, "campaign_type").lower()
         given = warnings.optional(row, "timeslot_id", as_int, minimum=0, required=False)
         slot = given if given is not None else self.slots[(local.isoweekday() - 1) * 1440 + local.hour * 60
                                                           + local.minute]
-        message = warnings.optional(row, "message", as_text, required=False)
+        message = warnings.optional(row, "message", text_of, required=False)
         iid = warnings.optional(row, "interaction_id", _interaction_id)
         if iid:
             key = "id:" + iid

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from core.text.storable import text_problem
+from core.text.wording import plural
 
 INTEGER = re.compile(r"^\s*-?\d+\s*$", re.ASCII)
 MAX_INT = 2**63 - 1  # what BSON can hold
@@ -68,8 +69,8 @@ def as_int(row: dict, name: str, minimum: int | None = None, required: bool = Tr
     return value
 
 
-def as_text(row: dict, name: str, required: bool = True) -> str | None:
-    """A string field, stripped; empty or blank counts as absent."""
+def as_text(row: dict, name: str, required: bool = True, *, max_length: int) -> str | None:
+    """A string field, stripped, of at most `max_length` characters; empty or blank counts as absent."""
     value = row.get(name)
     if value is None:
         if required:
@@ -77,10 +78,17 @@ def as_text(row: dict, name: str, required: bool = True) -> str | None:
         return None
     if not isinstance(value, str):
         raise RowError(f"{name} must be a string", got=value)
-    value = unicode_text(value.strip(), name)
+    value = within(unicode_text(value.strip(), name), name, max_length)
     if not value and required:
         raise RowError(f"missing {name}")
     return value or None
+
+
+def within(value: str, name: str, max_length: int) -> str:
+    """The text itself when it has at most `max_length` characters; the reason never quotes a text that long."""
+    if len(value) > max_length:
+        raise RowError(f"{name} is longer than {plural(max_length, 'character')}")
+    return value
 
 
 def unicode_text(value: str, name: str) -> str:
