@@ -16,10 +16,14 @@ import os
 import shutil
 from pathlib import Path
 
-limit_request_line = 0  # no limit of gunicorn's own: webapp/limits.py refuses long lines itself, as JSON or a page
-graceful_timeout = 30
-
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(Path(os.environ.get("DATA_DIR") or "var") / "metrics"))
+
+from webapp.limits import MAX_HEADER  # noqa: E402 - the metrics' folder must be set before the service's modules load
+
+worker_class = "webapp.server.BoundedWorker"  # request lines of up to 32 KB read in constant time (webapp/server.py)
+limit_request_fields = 100
+limit_request_field_size = MAX_HEADER
+graceful_timeout = 30
 
 
 def on_starting(server):

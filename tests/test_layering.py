@@ -34,7 +34,7 @@ LAYERS = (
 """The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle", "webapp.charts",
-                "webapp.recommendations"}
+                "webapp.recommendations", "webapp.limits"}
 
 
 def modules(package: str) -> dict[str, Path]:

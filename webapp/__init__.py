@@ -14,6 +14,9 @@ from webapp import errors, limits, observability, pages, security
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; connections and indexes are made once here and kept in app.extensions."""
     app = Flask(__name__)
+    # No path is rewritten by a redirect (werkzeug's is an HTML 308, sent before any check): a doubled slash, or one
+    # from a %2F in an id, matches nothing and is answered 404 like any unknown path; a trailing slash is optional.
+    app.url_map.merge_slashes = app.url_map.strict_slashes = False
     settings = Settings.from_env((test_config or {}).get("ENV"))
     app.config.update(SECRET_KEY=settings.secret_key, SETTINGS=settings, WTF_CSRF_TIME_LIMIT=None,
                       MAX_CONTENT_LENGTH=settings.max_upload_mb * 2**20,

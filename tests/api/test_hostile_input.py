@@ -1,15 +1,15 @@
-"""Nothing a client sends reaches a 500: JSON nested deeper than any body needs, numbers beyond a float, NaN, lone
-surrogates and NUL in any text, request lines longer than a filter needs. Each is refused with a JSON `detail` (422,
-or 414 for the line), documented in the OpenAPI document, and nothing is written."""
+"""Nothing a client sends reaches a 500: JSON nested deeper than any body needs, numbers beyond a float, NaN, integers
+of thousands of digits, keys given twice, bodies that are not JSON at all, lone surrogates and NUL in any text, long
+filters. Each is refused with a JSON `detail` (422, or 400 for a body that is not JSON), documented in the OpenAPI
+document, and nothing is written. (Request lines and headers: tests/cli/test_served_bounds.py.)"""
 from __future__ import annotations
 
 import pytest
 
-from api.bodies import MAX_DEPTH
 from core.config import active
 from core.credits.ledger import account, check
+from core.text.strict_json import MAX_DEPTH
 from tests.api.document import openapi_document
-from webapp.limits import MAX_REQUEST_LINE
 
 pytestmark = pytest.mark.db
 
@@ -43,6 +43,27 @@ def test_a_number_beyond_a_float_or_not_json_at_all_is_422_on_every_json_operati
                                                                                     number):
     answer = send(client, headers, method, path, f'{{"credits": {number}, "brief": "x", "theme": "x"}}')
     assert answer.status_code == 422, answer.get_data(as_text=True)[:200]
+
+
+@pytest.mark.parametrize(("method", "path"), JSON_BODIES)
+@pytest.mark.parametrize("raw", ['{"credits": ' + "1" * 5000 + ', "brief": "x", "theme": "x"}',
+                                 '{"credits": -' + "9" * 5000 + ', "brief": "x", "theme": "x"}',
+                                 '{"credits": 1, "brief": "x", "theme": "x", "credits": 2}'],
+                         ids=["a 5,000-digit integer", "a negative one", "a key given twice"])
+def test_a_5000_digit_integer_or_a_key_given_twice_is_422_at_its_place_on_every_json_operation(client, headers,
+                                                                                               method, path, raw):
+    answer = send(client, headers, method, path, raw)
+    assert answer.status_code == 422, answer.get_data(as_text=True)[:200]
+    assert answer.get_json()["detail"][0]["loc"] == ["body", "credits"]
+    assert account(1)["balance"] == 0
+
+
+@pytest.mark.parametrize(("method", "path"), JSON_BODIES)
+@pytest.mark.parametrize("raw", ["{", '{"credits": 1,}', "{'credits': 1}", b"\xff\xfe{}"])
+def test_a_body_that_is_not_json_at_all_is_400_on_every_json_operation(client, headers, method, path, raw):
+    answer = send(client, headers, method, path, raw)
+    assert answer.status_code == 400
+    assert answer.get_json() == {"detail": "Malformed JSON body"}
 
 
 def test_a_load_of_1e308_credits_is_422_and_loads_nothing(client, headers):
@@ -94,22 +115,9 @@ def test_a_filter_with_many_values_over_gunicorns_old_4094_bytes_is_answered(cli
     assert client.get(f"/api/v1/segments/1/aggregate?{query}", headers=headers).status_code == 200
 
 
-def test_a_request_line_over_the_limit_is_414_in_json_with_the_limit(client, headers):
-    query = "location=" + "x" * MAX_REQUEST_LINE
-    answer = client.get(f"/api/v1/segments/1/filter?{query}", headers=headers)
-    assert answer.status_code == 414
-    assert f"{MAX_REQUEST_LINE:,} bytes" in answer.get_json()["detail"]
-
-
-def test_a_request_line_over_the_limit_on_a_page_is_a_page(client):
-    answer = client.get("/stations/1/explore?location=" + "x" * MAX_REQUEST_LINE)
-    assert answer.status_code == 414
-    assert answer.mimetype == "text/html"
-
-
-def test_every_operation_documents_414_and_every_body_operation_413():
+def test_every_operation_documents_414_and_431_and_every_body_operation_413():
     for path, item in openapi_document()["paths"].items():
         for method, operation in item.items():
             if method != "parameters":
-                assert "414" in operation["responses"], f"{method} {path}"
+                assert {"414", "431"} <= set(operation["responses"]), f"{method} {path}"
                 assert ("413" in operation["responses"]) == ("requestBody" in operation), f"{method} {path}"
