@@ -126,21 +126,23 @@ def _mapping_step(status: dict, given: dict | None = None, sheet: str | None = N
         return None
     found = preview_staged(status["company_id"], status["job_id"], given, sheet, order or None)
     fields = [column.name for column in KIND_COLUMNS[status["kind"]]]
-    return {**found, "fields": fields, "table": [_shown_row(row, found["mapping"]) for row in found["rows"]],
+    table = [_shown_row(row, found["columns"], found["mapping"]) for row in found["rows"]]
+    return {**found, "fields": fields, "table": table,
             "examples": {column: next((row["cells"][column] for row in found["rows"] if row["cells"].get(column)), "")
                          for column in found["columns"]},
             "derived": "originator" not in found["mapping"].values() and any(
                 "originator" in row["values"] for row in found["rows"])}
 
 
-def _shown_row(row: dict, mapping: dict) -> dict:
+def _shown_row(row: dict, columns: list[str], mapping: dict) -> dict:
     """A preview row cell by cell, in the file's columns: the value stored from it, or what it was and why it will
-    not be stored (a warning, a bad row's reason), or that its column is skipped."""
+    not be stored (a warning, a bad row's reason), or that its column is skipped (a column the mapping leaves out
+    too, as a form sent without some of its fields does)."""
     notes = {column: note["reason"] for note in row["warnings"] for column in note["columns"]}
     bad = row["bad_row"] or {}
     cells = {}
-    for column, written in ((column, row["cells"].get(column, "")) for column in mapping):
-        name = mapping[column]
+    for column, written in ((column, row["cells"].get(column, "")) for column in columns):
+        name = mapping.get(column)
         if column in bad.get("columns", []):
             cells[column] = {"text": written, "note": bad["reason"], "state": "bad"}
         elif column in notes:

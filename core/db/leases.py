@@ -2,19 +2,22 @@
 interleave, and concurrent requests for one paid answer share one computation and one charge (single_flight)."""
 from __future__ import annotations
 
+import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import TypeVar
 
-from pymongo.errors import DuplicateKeyError
+from pymongo.errors import DuplicateKeyError, PyMongoError
 
 from core.clock import utcnow
 from core.db.connection import get_db
 from core.errors import Conflict
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 FLIGHT_TTL = timedelta(minutes=10)
 """How long a claim of a computation stands when its holder dies without giving it back."""
@@ -24,7 +27,8 @@ FLIGHT_WAIT_S = 300
 
 @contextmanager
 def lease(name: str, ttl: timedelta = timedelta(minutes=30), wait_s: float = 600, busy: str | None = None):
-    """Hold the named lock for the block; a lease older than ttl is taken over (its holder died). After wait_s,
+    """Hold the named lock for the block, renewed every third of ttl while the block runs, so that a holder is never
+    overtaken however long it works, and a lease not renewed for ttl is taken over (its holder died). After wait_s,
     Conflict with `busy` (or a sentence naming the lock)."""
     col, token = get_db()["locks"], secrets.token_hex(8)
     deadline = time.monotonic() + wait_s
@@ -32,10 +36,25 @@ def lease(name: str, ttl: timedelta = timedelta(minutes=30), wait_s: float = 600
         if time.monotonic() > deadline:
             raise Conflict(busy or f"{name} is busy: another run holds it")
         time.sleep(0.2)
+    done = threading.Event()
+    renewing = threading.Thread(target=_renew, args=(col, name, token, ttl, done), daemon=True,
+                                name=f"lease-{name}")
+    renewing.start()
     try:
         yield
     finally:
+        done.set()
+        renewing.join()
         col.delete_one({"_id": name, "owner": token})
+
+
+def _renew(col, name: str, token: str, ttl: timedelta, done: threading.Event) -> None:
+    """Push the lease's end on while its holder works (a renewal the database misses is tried again next time)."""
+    while not done.wait(ttl.total_seconds() / 3):
+        try:
+            col.update_one({"_id": name, "owner": token}, {"$set": {"until": utcnow() + ttl}})
+        except PyMongoError:
+            log.warning("could not renew the lease %s; trying again", name)
 
 
 def _try_acquire(col, name: str, token: str, ttl: timedelta) -> bool:

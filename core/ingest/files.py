@@ -9,14 +9,14 @@ so that it becomes a bad row of the report rather than the end of the import.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 
 from core.ingest.delimited import Dialect, csv_records
-from core.ingest.workbook import sheet_names, sheet_records
+from core.ingest.workbook import read_workbook
+from core.text import strict_json
 
 SUFFIXES = (".csv", ".jsonl", ".xlsx")
 LIST_COLUMNS = frozenset({"days", "tags"})
@@ -82,18 +82,20 @@ def _jsonl_table(path: Path) -> Table:
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict | str]]:
-    """Lines are decoded one by one, so one line of bad bytes is one bad row, not an unreadable file."""
+    """Lines are read one by one by the strict reader (core.text.strict_json), so that a line of bad bytes, or one it
+    refuses (a key given twice, an integer too long), is one bad row naming why, not an unreadable file."""
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
             if not raw.strip():
                 continue
             try:
-                row = json.loads(raw)
-            except UnicodeDecodeError:
-                yield number, "not UTF-8 text"
+                row = strict_json.loads(raw)
+            except strict_json.MalformedJson as exc:
+                yield number, f"not valid JSON ({exc.msg})"
                 continue
-            except (ValueError, RecursionError) as exc:
-                yield number, f"not valid JSON ({getattr(exc, 'msg', 'nested too deeply')})"
+            except strict_json.RefusedJson as exc:
+                where = f" at {strict_json.place(exc.loc)}" if exc.loc else ""
+                yield number, f"JSON refused{where}: {exc.msg}"
                 continue
             yield (number, row) if isinstance(row, dict) else (number, "not a JSON object")
 
@@ -108,8 +110,7 @@ def _csv_table(path: Path, dialect: Dialect) -> Table:
 
 def _workbook_table(path: Path, sheet: str | None) -> Table:
     """A sheet of a workbook: the header is its first row that is not empty."""
-    names = sheet_names(path)
-    chosen, records = sheet_records(path, sheet)
+    names, chosen, records = read_workbook(path, sheet)
     header = []
     for _, cells in records:
         if any(cell_text(cell) for cell in cells):

@@ -32,13 +32,16 @@ from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
 from core.ingest.remembered import remember
+from core.ingest.workbook import check_workbook
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 
 log = logging.getLogger(__name__)
 
 SUFFIXES = (".csv", ".jsonl", ".xlsx")
-IMPORT_TTL = timedelta(hours=6)  # a lease older than this belonged to a worker that died mid-import
+IMPORT_LEASE = timedelta(minutes=2)
+"""How long the station's import lock outlives a process that died holding it (its holder renews it while alive)."""
+IMPORT_WAIT_S = 6 * 3600  # how long an upload waits for the station's import before it, before it fails
 CHUNK = 1 << 20
 PROGRESS_EVERY_S = 0.5  # the page polls every second
 
@@ -93,7 +96,8 @@ def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, da
 
 def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
              **fields) -> tuple[ImportJob, Path]:
-    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet)."""
+    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet but, for a workbook, the
+    bounds of its archive: WorkbookRefused, and nothing kept, past one)."""
     get_company(company_id)
     _check_kind(kind)
     mapping = fields.pop("mapping", None)
@@ -103,6 +107,8 @@ def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_d
     path = Path(data_dir) / "uploads" / str(job.id)
     try:
         path, job.lines = save_upload(stream, path, filename)
+        if path.suffix == ".xlsx":
+            check_workbook(path)  # a workbook past a bound is a 422 now, not a failed job later
         job.upload = str(path)
         job.save()
     except BaseException:
@@ -165,7 +171,8 @@ def _work(job: ImportJob, path: Path, check: bool = False) -> None:
     found = ImportJob.objects(id=job.id)
     update = {"set__state": "failed"}
     try:
-        with lease(f"import:{job.company_id}", IMPORT_TTL, wait_s=IMPORT_TTL.total_seconds()):
+        with lease(f"import:{job.company_id}", IMPORT_LEASE, wait_s=IMPORT_WAIT_S):
+            _abandoned(job)
             found.update_one(set__state="checking" if check else "running", set__started_at=utcnow(), set__done=0)
             job.reload()
             update = _import(job, path, found, check)
@@ -176,6 +183,16 @@ def _work(job: ImportJob, path: Path, check: bool = False) -> None:
         found.update_one(set__finished_at=utcnow(), **update)
         if update.get("set__state") != "checked":
             path.unlink(missing_ok=True)
+
+
+def _abandoned(job: ImportJob) -> None:
+    """The station's other imports said to be under way, failed: with the station's lock ours, their process died
+    (their files are deleted here when they are on this host)."""
+    for other in ImportJob.objects(company_id=job.company_id, state__in=("running", "checking"), id__ne=job.id):
+        other.update(set__state="failed", set__finished_at=utcnow(),
+                     set__message="The import stopped when the process running it ended; upload the file again.")
+        if other.upload:
+            Path(other.upload).unlink(missing_ok=True)
 
 
 def _import(job: ImportJob, path: Path, found, check: bool) -> dict:

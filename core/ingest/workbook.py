@@ -1,4 +1,6 @@
-"""Excel workbooks (.xlsx) as stations keep their lists: the first sheet or a chosen one, read with python-calamine.
+"""Excel workbooks (.xlsx) as stations keep their lists: the first sheet or a chosen one, read with python-calamine in
+a process of its own, within bounds (core.ingest.workbook_bounds), so that no workbook can take the service's memory or
+time: a workbook past a bound is refused with a sentence naming it, and one whose reading dies is refused as well.
 
 Cells keep their types (numbers, dates and times, text); core.ingest.files turns them into what a CSV cell would
 have said, and a mapping (core.ingest.mapped) reads a date cell as the date it is. Rows are numbered as Excel numbers
@@ -6,47 +8,101 @@ them, so a bad row's line is the row a producer looks up in the sheet.
 """
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
+import weakref
 from collections.abc import Iterator
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from python_calamine import CalamineError, CalamineWorkbook
+from core.ingest.workbook_bounds import WorkbookRefused, over_memory, over_time
+
+READER = [sys.executable, "-m", "core.ingest.workbook_reader"]
+TYPED = {"date": date.fromisoformat, "datetime": datetime.fromisoformat, "time": time.fromisoformat,
+         "duration": lambda seconds: timedelta(seconds=seconds)}
 
 
-def sheet_names(path: Path) -> list[str]:
-    """The workbook's worksheets in order; ValueError when the file is no workbook."""
-    with _opened(path) as book:
-        return list(book.sheet_names)
-
-
-def sheet_records(path: Path, sheet: str | None = None) -> tuple[str, Iterator[tuple[int, list]]]:
-    """(the sheet read, (row number, cells) of each of its rows): the first sheet unless one is named."""
-    book = _opened(path)
-    names = list(book.sheet_names)
-    if not names:
-        book.close()
-        raise ValueError(f"cannot read {path}: the workbook has no sheets")
-    chosen = sheet if sheet is not None else names[0]
-    if chosen not in names:
-        book.close()
-        raise ValueError(f"cannot read {path}: no sheet {chosen!r}; its sheets are {', '.join(names)}")
-    return chosen, _rows(book, chosen)
-
-
-def _rows(book: CalamineWorkbook, name: str) -> Iterator[tuple[int, list]]:
-    """The sheet's rows with their Excel numbers (a sheet whose data starts lower keeps its own numbers)."""
+def check_workbook(path: Path) -> None:
+    """WorkbookRefused when the workbook's archive is past a bound (what an upload checks before it is kept); a file
+    that is no workbook at all passes here, and its import says why it cannot be read."""
+    reader = _started("check", path)
     try:
-        sheet = book.get_sheet_by_name(name)
-        first = (sheet.start or (0, 0))[0] + 1
-        yield from enumerate(sheet.iter_rows(), first)
-    except CalamineError as exc:
-        raise ValueError(f"cannot read the sheet {name!r}: {exc}") from exc
+        _ended(reader, list(_lines(reader)), path)
+    except WorkbookRefused:
+        raise
+    except ValueError:
+        return
+
+
+def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str, Iterator[tuple[int, list]]]:
+    """(its sheets, the sheet read, (row number, cells) of each of its rows): the first sheet unless one is named.
+    WorkbookRefused past a bound, ValueError when the file is no workbook or has no such sheet."""
+    reader = _started("read", path, sheet)
+    lines = _lines(reader)
+    first = next(lines, None)
+    if not isinstance(first, dict) or "sheets" not in first:
+        _ended(reader, [first], path)
+        raise ValueError(f"cannot read {path}: its reader said nothing of it")
+    rows = _rows(reader, lines, path)
+    weakref.finalize(rows, _stopped, reader)  # reaped even when its rows are never asked for
+    return first["sheets"], first["sheet"], rows
+
+
+def _started(mode: str, path: Path, sheet: str | None = None) -> subprocess.Popen:
+    command = [*READER, mode, str(Path(path).resolve()), *([sheet] if sheet is not None else [])]
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=Path(__file__).resolve().parents[2])
+
+
+def _lines(reader: subprocess.Popen) -> Iterator:
+    """Each line the reader writes, as JSON with its typed cells."""
+    for line in reader.stdout:
+        yield json.loads(line, object_hook=_typed)
+
+
+def _rows(reader: subprocess.Popen, lines: Iterator, path: Path) -> Iterator[tuple[int, list]]:
+    """The rows as the reader writes them; the reader is stopped when they are no longer wanted."""
+    try:
+        for line in lines:
+            if isinstance(line, dict):
+                _ended(reader, [line], path)
+            yield from (tuple(row) for row in line)
+        _ended(reader, [], path)
     finally:
-        book.close()
+        _stopped(reader)
 
 
-def _opened(path: Path) -> CalamineWorkbook:
-    """The open workbook, or ValueError saying the file is none."""
-    try:
-        return CalamineWorkbook.from_path(str(path))
-    except (CalamineError, OSError, ValueError) as exc:
-        raise ValueError(f"cannot read {path}: not an Excel workbook (.xlsx)") from exc
+def _ended(reader: subprocess.Popen, said: list, path: Path) -> None:
+    """Nothing when the reader ended well; what it refused or could not read (ValueError: `cannot read <path>: ...`,
+    as every unreadable file is said), or why it died, raised."""
+    status = _stopped(reader, kill=False)
+    for line in said:
+        if isinstance(line, dict) and "refused" in line:
+            raise WorkbookRefused.because(line["refused"])
+        if isinstance(line, dict) and "unreadable" in line:
+            raise ValueError(f"cannot read {path}: {line['unreadable']}")
+    if status in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise over_time()
+    if status == -signal.SIGABRT:  # the reader's allocation failed past its memory limit
+        raise over_memory()
+    if status != 0:
+        raise ValueError(f"cannot read {path}: its reader stopped with status {status}")
+
+
+def _stopped(reader: subprocess.Popen, kill: bool = True) -> int:
+    """The reader ended (killed, with `kill`, if it is still reading) and reaped; its exit status."""
+    if kill and reader.poll() is None:
+        reader.kill()
+    reader.stdout.close()
+    return reader.wait()
+
+
+def _typed(value: dict):
+    """A cell the reader wrote as {"type": text} as the value it is."""
+    if len(value) == 1:
+        (kind, text), = value.items()
+        if kind in TYPED:
+            return TYPED[kind](text)
+    return value

@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import pytest
 
+from core.clock import utcnow
+from core.db.connection import get_db
 from core.db.leases import lease, single_flight
 from core.errors import Conflict
 
@@ -40,10 +42,25 @@ def test_a_busy_lock_is_a_conflict_after_the_wait(app):
 
 
 def test_an_expired_lease_of_a_dead_holder_is_taken_over(app):
-    with lease("segment:1", ttl=timedelta(milliseconds=1)):
-        time.sleep(0.05)
-        with lease("segment:1", wait_s=1):
-            pass
+    get_db()["locks"].insert_one({"_id": "segment:1", "owner": "a process that died",
+                                  "until": utcnow() - timedelta(seconds=1)})
+    with lease("segment:1", wait_s=1):
+        assert get_db()["locks"].find_one({"_id": "segment:1"})["owner"] != "a process that died"
+
+
+def test_a_living_holder_keeps_its_lease_past_its_ttl(app):
+    with lease("segment:1", ttl=timedelta(milliseconds=300)):
+        time.sleep(1)
+        with pytest.raises(Conflict):
+            with lease("segment:1", wait_s=0.3):
+                pass
+
+
+def test_a_released_lease_is_no_longer_renewed(app):
+    with lease("segment:1", ttl=timedelta(milliseconds=300)):
+        pass
+    time.sleep(0.5)
+    assert get_db()["locks"].find_one({"_id": "segment:1"}) is None
 
 
 def test_locks_of_different_companies_do_not_block_each_other(app):

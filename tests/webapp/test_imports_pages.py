@@ -1,0 +1,41 @@
+"""The import page over the test client (issue 47): a hostile workbook is refused on the page with the bound it
+passes and nothing is kept; a mapping step sent without its form's fields is answered with a page, never a 500."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from core.ingest.jobs import ImportJob
+from tests import workbooks
+
+pytestmark = pytest.mark.db
+
+
+@pytest.fixture
+def signed_in(auth, producer):
+    auth.login(producer)
+    return auth.client
+
+
+def staged(client, body: bytes, name: str = "channels.xlsx", kind: str = "channels"):
+    return client.post("/stations/1/imports", data={"kind": kind, "file": (io.BytesIO(body), name)},
+                       content_type="multipart/form-data")
+
+
+@pytest.mark.parametrize(("name", "said"), [("sparse", "memory"), ("inflating", "100 times"),
+                                            ("billion laughs", "document type")])
+def test_a_hostile_workbook_is_refused_on_the_page_naming_the_bound_and_nothing_is_kept(signed_in, name, said):
+    answer = staged(signed_in, workbooks.HOSTILE[name]())
+    assert answer.status_code == 422 and answer.mimetype == "text/html"
+    assert said in answer.get_data(as_text=True)
+    assert ImportJob.objects(company_id=1).count() == 0
+
+
+def test_a_mapping_step_sent_without_its_fields_is_answered_with_the_page(signed_in):
+    answer = staged(signed_in, workbooks.plain())
+    assert answer.status_code == 303
+    job = ImportJob.objects(company_id=1).first()
+    for fragment in ({}, {"HX-Request": "true"}):
+        sent = signed_in.post(f"/stations/1/imports/{job.id}/preview", data={}, headers=fragment)
+        assert sent.status_code in (200, 422) and sent.mimetype == "text/html"
