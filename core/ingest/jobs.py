@@ -32,7 +32,6 @@ from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
 from core.ingest.remembered import remember
-from core.ingest.workbook import check_workbook
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 
@@ -96,8 +95,8 @@ def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, da
 
 def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
              **fields) -> tuple[ImportJob, Path]:
-    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet but, for a workbook, the
-    bounds of its archive: WorkbookRefused, and nothing kept, past one)."""
+    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet but, for a workbook, its
+    start: WorkbookRefused, and nothing kept, past a bound)."""
     get_company(company_id)
     _check_kind(kind)
     mapping = fields.pop("mapping", None)
@@ -108,13 +107,23 @@ def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_d
     try:
         path, job.lines = save_upload(stream, path, filename)
         if path.suffix == ".xlsx":
-            check_workbook(path)  # a workbook past a bound is a 422 now, not a failed job later
+            _within_bounds(path, fields.get("sheet"))
         job.upload = str(path)
         job.save()
     except BaseException:
         path.unlink(missing_ok=True)
         raise
     return job, path
+
+
+def _within_bounds(path: Path, sheet: str | None) -> None:
+    """WorkbookRefused when the workbook is past a bound (its archive, or its sheet's span, known once the reader has
+    the sheet): a 422 now rather than a failed job later. A file that cannot be read at all is left to its job, which
+    says why."""
+    try:
+        read_start(path, sheet)
+    except ValueError:
+        pass
 
 
 def run_in_background(job: ImportJob, path: Path, wait: bool = False, check: bool = False) -> None:

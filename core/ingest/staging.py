@@ -17,7 +17,6 @@ from core.clock import utcnow
 from core.errors import Conflict
 from core.ingest.jobs import CHUNK, ImportJob, format_of, get_job, run_in_background, save_job
 from core.ingest.preview import preview_file, read_start, station_mapping
-from core.ingest.workbook_bounds import WorkbookRefused
 from core.stations.companies import get_company
 
 STAGED_TTL = timedelta(days=1)
@@ -26,19 +25,10 @@ WAITING = ("mapping", "checked")
 
 def stage_upload(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path,
                  actor: str = "") -> ImportJob:
-    """Keep the upload for its mapping step; nothing of it is imported yet. A workbook whose start cannot be read
-    within the bounds (WorkbookRefused) is not kept: its mapping step could never be shown."""
+    """Keep the upload for its mapping step; nothing of it is imported yet (a workbook past a bound is not kept:
+    WorkbookRefused)."""
     expire_staged(company_id)
-    job, path = save_job(company_id, kind, filename, stream, data_dir, actor, state="mapping")
-    try:
-        if path.suffix == ".xlsx":
-            read_start(path)
-    except WorkbookRefused:
-        path.unlink(missing_ok=True)
-        job.delete()
-        raise
-    except ValueError:
-        pass  # a file that cannot be read at all is said by its mapping step
+    job, _ = save_job(company_id, kind, filename, stream, data_dir, actor, state="mapping")
     return job
 
 

@@ -24,22 +24,10 @@ TYPED = {"date": date.fromisoformat, "datetime": datetime.fromisoformat, "time":
          "duration": lambda seconds: timedelta(seconds=seconds)}
 
 
-def check_workbook(path: Path) -> None:
-    """WorkbookRefused when the workbook's archive is past a bound (what an upload checks before it is kept); a file
-    that is no workbook at all passes here, and its import says why it cannot be read."""
-    reader = _started("check", path)
-    try:
-        _ended(reader, list(_lines(reader)), path)
-    except WorkbookRefused:
-        raise
-    except ValueError:
-        return
-
-
 def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str, Iterator[tuple[int, list]]]:
     """(its sheets, the sheet read, (row number, cells) of each of its rows): the first sheet unless one is named.
     WorkbookRefused past a bound, ValueError when the file is no workbook or has no such sheet."""
-    reader = _started("read", path, sheet)
+    reader = _started(path, sheet)
     lines = _lines(reader)
     first = next(lines, None)
     if not isinstance(first, dict) or "sheets" not in first:
@@ -50,8 +38,8 @@ def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str,
     return first["sheets"], first["sheet"], rows
 
 
-def _started(mode: str, path: Path, sheet: str | None = None) -> subprocess.Popen:
-    command = [*READER, mode, str(Path(path).resolve()), *([sheet] if sheet is not None else [])]
+def _started(path: Path, sheet: str | None = None) -> subprocess.Popen:
+    command = [*READER, str(Path(path).resolve()), *([sheet] if sheet is not None else [])]
     return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             cwd=Path(__file__).resolve().parents[2])
 

@@ -1,4 +1,4 @@
-"""The process that reads a workbook (`python -m core.ingest.workbook_reader check|read FILE [SHEET]`), run by
+"""The process that reads a workbook (`python -m core.ingest.workbook_reader FILE [SHEET]`), run by
 core.ingest.workbook: it limits its own memory and processor time first, checks the archive's bounds
 (core.ingest.workbook_bounds), reads one sheet with python-calamine and writes it to standard output as JSON lines:
 `{"sheets": [...], "sheet": name}`, then lines of up to BATCH rows `[[row number, [cells]], ...]`, or one
@@ -34,15 +34,14 @@ REFUSED, UNREADABLE = 3, 4
 
 
 def main(argv: list[str]) -> int:
-    """Check, and with `read` read, the workbook named by argv; the exit status."""
+    """Check and read the workbook named by argv; the exit status."""
     resource.setrlimit(resource.RLIMIT_AS, (READER_MEMORY, READER_MEMORY))
     resource.setrlimit(resource.RLIMIT_CPU, (READER_CPU_S, READER_CPU_S + 5))
-    mode, path, sheet = argv[0], Path(argv[1]), (argv[2] if len(argv) > 2 else None)
+    path, sheet = Path(argv[0]), (argv[1] if len(argv) > 1 else None)
     out = sys.stdout
     try:
         check_archive(path)
-        if mode == "read":
-            _read(path, sheet, out)
+        _read(path, sheet, out)
     except MemoryError:
         return _said(out, "refused", over_memory().items[0]["msg"], REFUSED)
     except WorkbookRefused as refused:

@@ -1,18 +1,20 @@
-"""Hostile workbooks through the API (issue 47, item 2): a preview of one past a bound is a 422 naming the bound, an
-upload whose archive is past one is a 422 and keeps nothing, and an import whose reading fails ends its job with the
-reason, frees the station's lock at once and removes its file, so that the station's next import runs. The process
+"""Hostile workbooks through the API (issue 47, item 2): a preview or an upload of one past a bound is a 422 naming
+the bound and keeps nothing, and an import whose reader dies ends its job with the reason, frees the station's lock at
+once and removes its file, so that the station's next import runs. The process
 answering (here, this one) never grows by what a hostile workbook asks for."""
 from __future__ import annotations
 
 import io
 import resource
+import sys
 from datetime import timedelta
 
 import pytest
 
 from core.clock import utcnow
 from core.db.connection import get_db
-from core.ingest.jobs import ImportJob
+from core.ingest import workbook
+from core.ingest.jobs import ImportJob, run_in_background, save_job
 from tests import workbooks
 from tests.api.test_imports_api import finished, upload
 from tests.factories import make_company
@@ -26,12 +28,24 @@ def headers(app, key_for):
     return key_for(1)
 
 
+class Uploads:
+    """The folder uploads wait in; what a test leaves there (`left()`) is a file it failed to remove."""
+
+    def __init__(self, data_dir):
+        self.data_dir = data_dir
+        self._kept = data_dir / "uploads"
+        self._before = self._files()
+
+    def _files(self) -> set:
+        return set(self._kept.glob("*")) if self._kept.exists() else set()
+
+    def __call__(self) -> set:
+        return self._files() - self._before
+
+
 @pytest.fixture
 def uploads(app):
-    """The folder uploads wait in; what a test leaves there is a file it failed to remove."""
-    folder = app.config["SETTINGS"].data_dir / "uploads"
-    before = set(folder.glob("*")) if folder.exists() else set()
-    yield lambda: set(folder.glob("*")) - before if folder.exists() else set()
+    return Uploads(app.config["SETTINGS"].data_dir)
 
 
 def preview(client, headers, body: bytes):
@@ -63,18 +77,23 @@ def test_a_preview_of_a_plain_workbook_still_shows_its_rows(client, headers):
     assert answer.get_json()["columns"] == ["channel_type", "name"] and answer.get_json()["rows"]
 
 
-def test_an_upload_whose_archive_inflates_past_the_bound_is_422_and_nothing_is_kept(client, headers, uploads):
-    answer = upload(client, headers, workbooks.inflating(64), "channels.xlsx", "channels")
+@pytest.mark.parametrize(("name", "said"), [("sparse", "memory"), ("inflating", "100 times")])
+def test_an_upload_of_a_workbook_past_a_bound_is_422_and_nothing_is_kept(client, headers, uploads, name, said):
+    answer = upload(client, headers, workbooks.HOSTILE[name](), "channels.xlsx", "channels")
     assert answer.status_code == 422
-    assert "100 times" in answer.get_json()["detail"][0]["msg"]
+    assert said in answer.get_json()["detail"][0]["msg"]
     assert ImportJob.objects(company_id=1).count() == 0 and not uploads()
 
 
-def test_an_import_whose_reader_dies_fails_with_the_reason_and_the_next_import_runs(client, headers, uploads):
-    dead = finished(client, headers, upload(client, headers, workbooks.sparse(), "far.xlsx", "channels")
-                    .headers["Location"])
-    assert dead["state"] == "failed" and "memory" in dead["message"]
+def test_an_import_whose_reader_dies_fails_with_the_reason_and_the_next_import_runs(app, client, headers, uploads,
+                                                                                     monkeypatch):
+    job, path = save_job(1, "channels", "channels.xlsx", io.BytesIO(workbooks.plain()), uploads.data_dir)
+    monkeypatch.setattr(workbook, "READER", [sys.executable, "-c", "import os; os.abort()"])
+    run_in_background(job, path, wait=True)
+    job.reload()
+    assert job.state == "failed" and "memory" in job.message
     assert get_db()["locks"].find_one({"_id": "import:1"}) is None
+    monkeypatch.undo()
     following = finished(client, headers, upload(client, headers, workbooks.plain(), "channels.xlsx", "channels")
                          .headers["Location"])
     assert following["state"] == "done" and following["report"]["imported"] == 2
