@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from decimal import Decimal
 
 MAX_DEPTH = 32
@@ -73,16 +74,12 @@ def loads(document: str | bytes):
     """The document's value; MalformedJson when it is not JSON, RefusedJson for what the module's docstring lists."""
     text = _decoded(document)
     _check_depth(text)
-    refusals: list[_Refusal] = []
-    decoder = json.JSONDecoder(object_pairs_hook=lambda pairs: _object(pairs, refusals),
-                               parse_int=lambda digits: _integer(digits, refusals),
-                               parse_float=lambda written: _decimal(written, refusals),
-                               parse_constant=lambda name: _refused(refusals, f"{name} is not a JSON number."))
+    _noted.refusals = []
     try:
-        value = decoder.decode(text)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise MalformedJson([], f"{error.msg} at line {error.lineno} column {error.colno}") from None
-    if refusals:
+    if _noted.refusals:
         loc, refusal = _located(value)
         raise RefusedJson(loc, refusal.msg)
     return value
@@ -113,12 +110,12 @@ def _check_depth(text: str) -> None:
             depth -= 1
 
 
-def _refused(refusals: list, msg: str, key: str | None = None) -> _Refusal:
-    refusals.append(_Refusal(msg, key))
-    return refusals[-1]
+def _refused(msg: str, key: str | None = None) -> _Refusal:
+    _noted.refusals.append(_Refusal(msg, key))
+    return _noted.refusals[-1]
 
 
-def _object(pairs: list[tuple[str, object]], refusals: list):
+def _object(pairs: list[tuple[str, object]]):
     """An object, or a refusal naming the first key it gives twice."""
     found = dict(pairs)
     if len(found) == len(pairs):
@@ -127,24 +124,35 @@ def _object(pairs: list[tuple[str, object]], refusals: list):
     for key, _ in pairs:
         if key in seen:
             shown = key if len(key) <= 40 else key[:37] + "..."
-            return _refused(refusals, f"The key {shown!r} is given more than once in this object; give each key "
-                                      "once.", key)
+            return _refused(f"The key {shown!r} is given more than once in this object; give each key once.", key)
         seen.add(key)
     raise AssertionError("fewer keys than pairs, yet none repeated")
 
 
-def _integer(digits: str, refusals: list):
+def _integer(digits: str):
+    if len(digits) < _LONGEST_INTEGER:
+        return int(digits)  # fewer digits than MAX_INTEGER has: within it, whatever they are
     if len(digits.lstrip("-")) <= _LONGEST_INTEGER and abs(number := int(digits)) <= MAX_INTEGER:
         return number
-    return _refused(refusals, f"Whole numbers are at most {MAX_INTEGER:,} either side of 0 (2**53 - 1, what every "
+    return _refused(f"Whole numbers are at most {MAX_INTEGER:,} either side of 0 (2**53 - 1, what every "
                               "JSON client reads exactly); send a larger one as a string.")
 
 
-def _decimal(written: str, refusals: list):
+def _decimal(written: str):
     number = WrittenNumber(written)
     if math.isfinite(number):
         return number
-    return _refused(refusals, "The number is beyond what a float holds (about 1.8e308); give a smaller one.")
+    return _refused("The number is beyond what a float holds (about 1.8e308); give a smaller one.")
+
+
+def _constant(name: str):
+    return _refused(f"{name} is not a JSON number.")
+
+
+_noted = threading.local()
+"""The refusals of the document this thread is reading (the decoder is made once, its hooks shared)."""
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer, parse_float=_decimal,
+                            parse_constant=_constant)
 
 
 def _located(value) -> tuple[list, _Refusal]:
