@@ -59,17 +59,19 @@ def billion_laughs() -> bytes:
     """Ten levels of entities, each ten of the one below: a billion "lol"s from under a kilobyte."""
     entities = '<!ENTITY lol0 "lol">' + "".join(
         f'<!ENTITY lol{level} "{f"&lol{level - 1};" * 10}">' for level in range(1, 10))
-    xml = _cells(("A1", "&lol9;")).replace(HEAD, f'{HEAD[:HEAD.index("<worksheet")]}<!DOCTYPE worksheet '
-                                                f'[{entities}]>{HEAD[HEAD.index("<worksheet"):]}')
-    return with_sheet(xml)
+    return _declared(entities, "&lol9;")
 
 
 def external_entity(target: str = "file:///etc/passwd") -> bytes:
     """A cell whose text is an entity naming a file outside the workbook."""
-    xml = _cells(("A1", "&outside;")).replace(HEAD, f'{HEAD[:HEAD.index("<worksheet")]}<!DOCTYPE worksheet '
-                                                  f'[<!ENTITY outside SYSTEM "{target}">]>'
-                                                  f'{HEAD[HEAD.index("<worksheet"):]}')
-    return with_sheet(xml)
+    return _declared(f'<!ENTITY outside SYSTEM "{target}">', "&outside;")
+
+
+def _declared(entities: str, text: str) -> bytes:
+    """A sheet whose document type declares `entities`, with one cell of `text`."""
+    root = HEAD.index("<worksheet")
+    declared = f"{HEAD[:root]}<!DOCTYPE worksheet [{entities}]>{HEAD[root:]}"
+    return with_sheet(_cells(("A1", text)).replace(HEAD, declared))
 
 
 def column_letters(number: int) -> str:

@@ -10,14 +10,6 @@ after it).
 from __future__ import annotations
 
 from flask import Flask, request
-from gunicorn.http.errors import (
-    ExpectationFailed,
-    ForbiddenProxyRequest,
-    LimitRequestHeaders,
-    LimitRequestLine,
-    ParseException,
-    UnsupportedTransferCoding,
-)
 from werkzeug.exceptions import default_exceptions
 
 MAX_REQUEST_LINE = 32_768
@@ -26,19 +18,11 @@ MAX_HEADER = 8_190
 """Bytes of one header line, gunicorn's own bound (limit_request_field_size); 100 headers at most."""
 REFUSED = "lss.refused"
 """The WSGI environ key under which the server hands the app the status of a request it refused."""
-STATUS_OF = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransferCoding: 501, ExpectationFailed: 417,
-             ForbiddenProxyRequest: 403}
-"""The status of each refusal of gunicorn's parser that is not a plain 400 (as gunicorn itself answers them)."""
 
 
 def init_app(app: Flask) -> None:
     """The refusal is raised before anything else a request does."""
     app.before_request(answer_refusal)
-
-
-def refusal_status(error: ParseException) -> int:
-    """The status the server answers a request it could not parse with."""
-    return next((status for kind, status in STATUS_OF.items() if isinstance(error, kind)), 400)
 
 
 def answer_refusal() -> None:

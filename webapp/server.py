@@ -14,18 +14,28 @@ import errno
 import logging
 from urllib.parse import quote
 
-from gunicorn.http.errors import LimitRequestLine, ParseException
+from gunicorn.http.errors import (
+    ExpectationFailed,
+    ForbiddenProxyRequest,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    ParseException,
+    UnsupportedTransferCoding,
+)
 from gunicorn.http.message import Request
 from gunicorn.http.parser import RequestParser
 from gunicorn.workers.gthread import TConn, ThreadWorker
 from werkzeug.test import EnvironBuilder
 
-from webapp.limits import MAX_REQUEST_LINE, REFUSED, refusal_status
+from webapp.limits import MAX_REQUEST_LINE, REFUSED
 
 log = logging.getLogger("gunicorn.error")
 
 TARGET_READ = 2_048
 """How much of a refused request's target is kept to tell whose it is (an /api/ path or a page)."""
+STATUS_OF = {LimitRequestLine: 414, LimitRequestHeaders: 431, UnsupportedTransferCoding: 501, ExpectationFailed: 417,
+             ForbiddenProxyRequest: 403}
+"""The status of each refusal of gunicorn's parser that is not a plain 400 (as gunicorn itself answers them)."""
 
 
 class BoundedRequest(Request):
@@ -96,6 +106,11 @@ class BoundedWorker(ThreadWorker):
         line, headers = said
         head = [f"HTTP/1.1 {line}"] + [f"{name}: {value}" for name, value in headers if name.lower() != "connection"]
         return ("\r\n".join([*head, "Connection: close", "", ""])).encode("latin-1") + body
+
+
+def refusal_status(error: ParseException) -> int:
+    """The status the server answers a request it could not parse with."""
+    return next((status for kind, status in STATUS_OF.items() if isinstance(error, kind)), 400)
 
 
 def target_of(start: bytes) -> str | None:

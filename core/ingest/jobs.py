@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 SUFFIXES = (".csv", ".jsonl", ".xlsx")
 IMPORT_LEASE = timedelta(minutes=2)
 """How long the station's import lock outlives a process that died holding it (its holder renews it while alive)."""
-IMPORT_WAIT_S = 6 * 3600  # how long an upload waits for the station's import before it, before it fails
+IMPORT_WAIT_S = 6 * 3600  # how long an upload waits for the station's import under way before it gives up
 CHUNK = 1 << 20
 PROGRESS_EVERY_S = 0.5  # the page polls every second
 

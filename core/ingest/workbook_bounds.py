@@ -66,8 +66,8 @@ def check_archive(path: Path) -> None:
 def _checked_part(raw, part: zipfile.ZipInfo, room: int) -> int:
     """The part's inflated size, read for real; WorkbookRefused when it is past a bound or declares a DTD."""
     if part.flag_bits & 0x1 or part.compress_type not in METHODS:
-        raise ValueError(f"its part {part.filename!r} is encrypted or compressed in a way Excel does not write; "
-                         "save the workbook again from Excel")
+        raise ValueError("a part of it is encrypted or compressed in a way Excel does not write; save the workbook "
+                         "again from Excel")
     size, tail, is_xml = 0, b"", part.filename.endswith((".xml", ".rels"))
     for consumed, chunk in _inflated(raw, part):
         size += len(chunk)
@@ -75,8 +75,8 @@ def _checked_part(raw, part: zipfile.ZipInfo, room: int) -> int:
             raise WorkbookRefused.because(f"The workbook inflates to more than {MAX_INFLATED >> 20:,} MB, the most "
                                           "an import reads; split it into smaller workbooks.")
         if size > RATIO_FROM and size > MAX_RATIO * max(consumed, 1):
-            raise WorkbookRefused.because(f"The workbook's part {part.filename!r} inflates to more than {MAX_RATIO} "
-                                          "times its compressed size, which no spreadsheet does.")
+            raise WorkbookRefused.because(f"A part of the workbook inflates to more than {MAX_RATIO} times its "
+                                          "compressed size, which no spreadsheet does.")
         if is_xml:
             _check_xml(chunk, tail, first=size == len(chunk))
             tail = chunk[-16:]
@@ -124,9 +124,10 @@ def _check_xml(chunk: bytes, tail: bytes, first: bool) -> None:
                                       "need and which can expand without end or read other files; it is not read.")
 
 
-def check_span(sheet: str, rows: int, columns: int) -> None:
-    """WorkbookRefused when a sheet's cells span more rows, columns or cells than a sheet may."""
-    where = f"The sheet {sheet!r} spans {rows:,} rows and {columns:,} columns"
+def check_span(rows: int, columns: int) -> None:
+    """WorkbookRefused when a sheet's cells span more rows, columns or cells than a sheet may (its name, which a
+    station chose and a failed job keeps, is not said)."""
+    where = f"The sheet spans {rows:,} rows and {columns:,} columns"
     if rows > MAX_ROWS or columns > MAX_COLUMNS:
         raise WorkbookRefused.because(f"{where}; a sheet may span at most {MAX_ROWS:,} rows and {MAX_COLUMNS:,} "
                                       "columns. Delete the stray cells far from the data, or copy the data to a "

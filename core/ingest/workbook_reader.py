@@ -64,7 +64,7 @@ def _read(path: Path, sheet: str | None, out) -> None:
             raise ValueError(f"no sheet {chosen!r}; its sheets are {', '.join(names)}" if names
                              else "the workbook has no sheets")
         grid = book.get_sheet_by_name(chosen)
-        check_span(chosen, grid.height, grid.width)
+        check_span(grid.height, grid.width)
         out.write(json.dumps({"sheets": names, "sheet": chosen}) + "\n")
         rows = enumerate(grid.iter_rows(), (grid.start or (0, 0))[0] + 1)
         while batch := list(itertools.islice(rows, BATCH)):
