@@ -24,6 +24,10 @@ worker_class = "webapp.server.BoundedWorker"  # request lines of up to 32 KB rea
 limit_request_fields = 100
 limit_request_field_size = MAX_HEADER
 graceful_timeout = 30
+access_log_format = ('%(t)s "%(m)s %({lss.route}e)s" %(s)s %(B)s %(M)sms '
+                     'subject=%({lss.subject}e)s id=%({lss.request_id}e)s')
+"""The access log names a request's route pattern and a keyed hash of its path (webapp/observability.py): never the
+path, the query or the referer, which may hold a listener's number, name or a search's words."""
 
 
 def on_starting(server):

@@ -5,8 +5,11 @@ mid-job leaves its lease to run out and another worker to do the job.
 
 What a worker does, round after round:
 - the oldest due job of the queue (embedding the listeners a run touched, and the kinds later packages register);
-- every minute, the daily jobs that are due (each station's full run, the purge);
-- at start, a catch-up: every station's embedding is queued once, for whatever was written before it ran.
+- every minute, the daily jobs that are due (each station's full run, the purge), and the sweep of uploads: those
+  left waiting for their mapping past their hour, and any file of this host's uploads that no job holds, deleted
+  (an upload names listeners);
+- at start, a catch-up: erasures a killed process left under way are finished, and every station's embedding is
+  queued once, for whatever was written before it ran.
 A job is kept claimed while it runs (its lease renewed from a thread), and a stop request (SIGTERM) lets the job
 under way finish, then gives nothing else a start.
 """
@@ -23,7 +26,9 @@ from core.db import queue
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
 from core.errors import Conflict
+from core.ingest.staging import sweep_uploads
 from core.logs import current_request_id
+from core.privacy.erasure import resume_erasures
 from core.stations.companies import list_companies
 
 log = logging.getLogger(__name__)
@@ -51,6 +56,7 @@ class Worker:
                     next_daily = time.monotonic() + self.daily_every_s
                     for name in run_due(jobs_of(self.settings)):
                         log.info("daily job %s done", name)
+                    self.sweep()
                 if not self.work_once(on_job):
                     self.stopping.wait(self.poll_s)
             except UNAVAILABLE:  # the database is away: try again in a moment, lose nothing
@@ -60,9 +66,28 @@ class Worker:
         """Finish the job under way, then stop."""
         self.stopping.set()
 
+    def sweep(self) -> None:
+        """Delete the uploads no job holds any more (core.ingest.staging); a failure is logged, and the next round
+        sweeps again."""
+        try:
+            removed = sweep_uploads(self.settings.data_dir)
+        except UNAVAILABLE:
+            raise
+        except Exception:  # noqa: BLE001 - the jobs must go on; the log says why
+            log.exception("the sweep of uploads failed")
+            return
+        if removed:
+            log.info("%d uploads that no job holds deleted", removed)
+
     def catch_up(self) -> None:
-        """Queue each station's embedding once (whatever was written before any worker ran), under a short lease so
-        that several workers starting together queue it once."""
+        """Finish the erasures a killed process left under way, then queue each station's embedding once (whatever
+        was written before any worker ran), under a short lease so that several workers starting together queue it
+        once."""
+        try:
+            for receipt in resume_erasures():
+                log.info("an erasure cut short was finished: %s", receipt["pseudonym"])
+        except UNAVAILABLE:
+            log.warning("the database did not answer; erasures under way wait for the next start")
         try:
             with lease("worker:catch-up", wait_s=0):
                 for company in list_companies():

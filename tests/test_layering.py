@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = (
     ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs"),
     ("core.db", "core.text"),
+    ("core.personal",),
     ("core.stations", "core.access", "core.credits"),
     ("core.listeners",),
     ("core.churn",),

@@ -1,5 +1,6 @@
 """For the people on call: every request gets an id (the `X-Request-ID` it came with, or a new one) that its logs
-carry (core.logs) and its answer returns, and is counted with its route, method, status and time (core.metrics)."""
+carry (core.logs) and its answer returns, is logged by its route's pattern (never its path), and is counted with its
+route, method, status and time (core.metrics)."""
 from __future__ import annotations
 
 import time
@@ -8,6 +9,7 @@ from flask import Flask, g, request
 
 from core.logs import begin_request
 from core.metrics import observe_request
+from core.personal.keyed import log_subject
 
 
 def init_app(app: Flask) -> None:
@@ -18,6 +20,16 @@ def init_app(app: Flask) -> None:
 
 def _begin() -> None:
     g.request_id, g.started = begin_request(request.headers.get("X-Request-ID")), time.perf_counter()
+    _for_the_access_log(request.environ)
+
+
+def _for_the_access_log(environ: dict) -> None:
+    """What gunicorn's access log line says of the request (gunicorn.conf.py): the route's pattern and a keyed hash
+    of its path and query, never the path itself, which may hold a number (`/api/v1/listeners/1/27829990001`) or a
+    search's words (`?q=Zanele+Qwertyuiop`)."""
+    environ["lss.route"] = request.url_rule.rule if request.url_rule else "unmatched"
+    environ["lss.subject"] = log_subject(request.full_path)
+    environ["lss.request_id"] = g.request_id
 
 
 def _end(response):

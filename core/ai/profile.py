@@ -23,6 +23,7 @@ from core.db.leases import single_flight
 from core.explore.listener import find_listener
 from core.listeners import originator_keys, sealed_profiles
 from core.listeners.fields import DECLARED_NAMES, INFERRED
+from core.personal.registry import Store, by_listener, declare
 from core.segmentation.runs import reprofile_listeners
 
 OPERATION = "ai_listener_profile"
@@ -152,3 +153,9 @@ def seal_plain(company_id: int) -> int:
             for originator, record in records.items()}))
         collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})
     return moved
+
+
+PROFILES = declare(Store("ai_profiles", "ai_profiles", erase=by_listener(erase_ai_profile), migrate=seal_plain,
+                         personal=("originator", *RECORD)))
+CHARGES = declare(Store("credit_ledger", "credit_ledger", erase=by_listener(forget_charges),
+                        migrate=key_plain_charges, personal=("subject",)))

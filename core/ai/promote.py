@@ -13,6 +13,7 @@ from core.credits.charges import ensure_open
 from core.db import ahead
 from core.explore.listener import find_listener
 from core.listeners import sealed_profiles
+from core.personal.registry import Store, by_listener, declare
 from core.segmentation.runs import reprofile_listeners
 
 THRESHOLD = 0.70
@@ -103,3 +104,7 @@ def seal_plain(company_id: int) -> int:
             for originator, kept in entries.items()}))
         collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})
     return moved
+
+
+STORE = declare(Store("demographic_promotions", "demographic_promotions", erase=by_listener(erase_promotions),
+                      migrate=seal_plain, personal=("originator", *ENTRY)))

@@ -13,7 +13,7 @@ from pymongo.errors import DuplicateKeyError
 
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
-from core.audiences.members import enriched, live_rows, trait_counts
+from core.audiences.members import enriched, erase_members, live_rows, trait_counts
 from core.audiences.models import Audience
 from core.audiences.rules import (
     AUDIENCE_LIMIT,
@@ -35,6 +35,7 @@ from core.explore.operations import Selection, select
 from core.explore.records import reachable
 from core.listeners import originator_keys, sealed_profiles, snapshot
 from core.listeners.snapshot import Snapshot
+from core.personal.registry import Erasure, Store, declare
 from core.search.search import coverage
 from core.stations.companies import get_company
 from core.stations.models import Company
@@ -305,3 +306,25 @@ def _now() -> datetime:
 
 def _iso(moment: datetime) -> str:
     return as_utc(moment).isoformat()
+
+
+def erase_listener(erasure: Erasure) -> int:
+    """The listener out of every audience (core.audiences.members), and every spelling of them out of the names and
+    themes producers wrote ("VIP 27829990001"); how many audiences changed."""
+    changed = erase_members(erasure.company_id, erasure.originator, erasure.pseudonym)
+    collection = Audience._get_collection()
+    for doc in collection.find({"company_id": erasure.company_id}, {"name": 1, "theme": 1, "audience_id": 1}):
+        name, named = erasure.spellings.scrub(doc.get("name") or "", erasure.replacement)
+        theme, themed = erasure.spellings.scrub(doc.get("theme") or "", erasure.replacement)
+        if named or themed:
+            if named and collection.find_one({"company_id": erasure.company_id, "name_key": name_key(name),
+                                              "_id": {"$ne": doc["_id"]}}, {"_id": 1}):
+                name = f"{name} ({doc['audience_id']})"  # another audience has the scrubbed name
+            collection.update_one({"_id": doc["_id"]},
+                                  {"$set": {"name": name, "name_key": name_key(name), "theme": theme}})
+            changed += 1
+    return changed
+
+
+STORE = declare(Store("audiences", "audiences", erase=erase_listener, migrate=key_plain,
+                      personal=(*NAMING, "name", "name_key", "theme")))

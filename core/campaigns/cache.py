@@ -15,6 +15,7 @@ from core.campaigns.models import CachedRecommendation
 from core.campaigns.sealed_answers import SealedAnswers
 from core.clock import as_utc, utcnow
 from core.explore.filters import ListenerFilter
+from core.personal.registry import Store, by_listener, declare
 
 CACHE_HOURS = 24
 
@@ -62,3 +63,5 @@ def erase_recommendations(company_id: int, originator: str, _pseudonym: str = ""
 
 
 ANSWERS = SealedAnswers("recommendation", CachedRecommendation._get_collection, lambda doc: json.loads(doc["answer"]))
+STORE = declare(Store("recommendations", "recommendations", erase=by_listener(erase_recommendations),
+                      migrate=ANSWERS.seal_plain, personal=("sealed_answer", "answer", "key")))

@@ -16,6 +16,7 @@ from core.campaigns.models import SavedPlan
 from core.campaigns.sealed_answers import SealedAnswers
 from core.clock import as_utc
 from core.errors import NotFound
+from core.personal.registry import Erasure, Store, declare
 
 NAME_CHARS = 80
 
@@ -54,10 +55,11 @@ def get_plan(company_id: int, plan_id: str) -> dict:
     raise PlanNotFound("Plan not found")
 
 
-def erase_plans(company_id: int, originator: str, pseudonym: str = "") -> int:
-    """Write again, with the pseudonym for the erased listener's number, the plans that named it (a filter, the
-    brief); returns the plans changed. Their old keys are destroyed, so a backup's copy reads as nothing."""
-    return PLANS.erase(company_id, originator, pseudonym or "erased")
+def erase_plans(erasure: Erasure) -> int:
+    """Write again, the erased listener's number, name and e-mail replaced in any spelling, the plans that named
+    them (a filter, the brief, the plan's name); returns the plans changed. Their old keys are destroyed, so a
+    backup's copy reads as nothing."""
+    return PLANS.erase(erasure)
 
 
 def _plain(doc: dict) -> dict:
@@ -66,6 +68,8 @@ def _plain(doc: dict) -> dict:
 
 
 PLANS = SealedAnswers("plan", SavedPlan._get_collection, _plain, ("answer", "name"))
+STORE = declare(Store("saved_plans", "saved_plans", erase=erase_plans, migrate=PLANS.seal_plain,
+                      personal=("sealed_answer", "answer", "name")))
 
 
 def _summary(doc: dict, content: dict) -> dict:

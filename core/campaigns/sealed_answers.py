@@ -2,9 +2,10 @@
 
 An answer quotes its brief, and a brief (its words, the filters read from it, the words it could not map) may name a
 listener: a number in an `originator` filter, a name. So each answer is stored as one envelope under a data key of
-its own (core.db.vault), named per sealing (`<kind>:<station>:<version>`). An erasure writes an answer that named the
-listener again under a new key and destroys the old one, after which no copy of the old answer, in the oplog or a
-backup, can be read. Answers stored before sealing (JSON text in `answer`) still read until `encrypt` seals them.
+its own (core.db.vault), named per sealing (`<kind>:<station>:<version>`). An erasure writes an answer that named
+the listener (in any spelling: core.personal.spellings) again under a new key and destroys the old one, after which
+no copy of the old answer, in the oplog or a backup, can be read. Answers stored before sealing (JSON text in
+`answer`) still read until `encrypt` seals them.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from bson import Binary, ObjectId
 
 from core.db.connection import key_vault
+from core.personal.registry import Erasure
 
 
 @dataclass(frozen=True)
@@ -68,15 +70,15 @@ class SealedAnswers:
                                                           "$unset": {name: "" for name in self.plain_fields}})
         self.destroy(company_id, [doc])
 
-    def erase(self, company_id: int, originator: str, replacement: str) -> int:
-        """Write again, with `replacement` for the listener's originator, every answer of the station that names
-        them; how many."""
+    def erase(self, erasure: Erasure) -> int:
+        """Write again, every spelling of the listener replaced (their number however written, their name, e-mail),
+        every answer of the station that names them; how many."""
+        company_id = erasure.company_id
         docs = list(self.collection().find({"company_id": company_id}, {"_id": 1, **self.fields}))
         changed = 0
         for doc, content in zip(docs, self.opened(docs), strict=True):
-            text = "" if content is None else json.dumps(content, ensure_ascii=False)
-            if originator in text:
-                self.rewrite(company_id, doc, json.loads(text.replace(originator, replacement)))
+            if content is not None and _names(content, erasure):
+                self.rewrite(company_id, doc, _scrubbed(content, erasure))
                 changed += 1
         return changed
 
@@ -88,3 +90,27 @@ class SealedAnswers:
         for doc in plain:
             self.rewrite(company_id, doc, self.plain(doc))
         return len(plain)
+
+
+def _names(content, erasure: Erasure) -> bool:
+    """Whether any text in an answer (a brief, a filter's value, a name) names the listener."""
+    if isinstance(content, str):
+        return content == erasure.originator or erasure.spellings.names(content)
+    if isinstance(content, dict):
+        return any(_names(value, erasure) for value in content.values())
+    if isinstance(content, list):
+        return any(_names(value, erasure) for value in content)
+    return False
+
+
+def _scrubbed(content, erasure: Erasure):
+    """The answer with every text that names the listener scrubbed: an originator filter's value becomes the
+    pseudonym, which no filter matches; a spelling in free text becomes the erasure's replacement."""
+    if isinstance(content, str):
+        return erasure.pseudonym if content == erasure.originator else erasure.spellings.scrub(
+            content, erasure.replacement)[0]
+    if isinstance(content, dict):
+        return {key: _scrubbed(value, erasure) for key, value in content.items()}
+    if isinstance(content, list):
+        return [_scrubbed(value, erasure) for value in content]
+    return content

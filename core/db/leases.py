@@ -2,6 +2,7 @@
 interleave, and concurrent requests for one paid answer share one computation and one charge (single_flight)."""
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import threading
@@ -14,6 +15,7 @@ from typing import TypeVar
 from pymongo.errors import DuplicateKeyError, PyMongoError
 
 from core.clock import utcnow
+from core.config import active
 from core.db.connection import get_db
 from core.errors import Conflict
 
@@ -97,6 +99,15 @@ def single_flight(name: str, look: Callable[[], T | None]) -> Iterator[T | None]
     if found is not None:
         yield found
         return
-    with lease(f"single-flight:{name}", FLIGHT_TTL, FLIGHT_WAIT_S, "Another request is still making this answer; "
-               "ask again in a minute, when it will be served from the cache."):
+    busy = "Another request is still making this answer; ask again in a minute, when it will be served from the cache."
+    with lease(f"single-flight:{_keyed(name)}", FLIGHT_TTL, FLIGHT_WAIT_S, busy):
         yield look()
+
+
+def _keyed(name: str) -> str:
+    """A single flight's lock id, which lives in the oplog and in backups: a keyed hash of its name, because a name
+    says whose answer it makes (`ai_listener_profile:1:27829990001`). Keyed by the server secret, so a copy of the
+    database cannot confirm a guessed number (core.personal.keyed, a layer above, keys what a station sends us the
+    same way)."""
+    key = hashlib.sha256(b"lock names:" + active().secret_key.encode()).digest()
+    return hashlib.blake2b(name.encode(), key=key, digest_size=16).hexdigest()

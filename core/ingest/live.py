@@ -19,7 +19,7 @@ from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
 from core.ingest.values import FieldWarnings, RowError
 from core.listeners.declared import read_listeners
-from core.listeners.events import read_batches, write_batches
+from core.listeners.events import comparable_keys, read_batches, write_batches
 from core.segmentation.runs import resegment_live, segment_lease
 from core.stations.companies import ensure_company
 
@@ -84,7 +84,7 @@ def _store(company_id: int, events: list[tuple[int, InteractionRow]], answers: l
     stored = read_batches(company_id, originators, with_keys=True)
     seen: dict[str, set] = defaultdict(set)
     for batch in stored:
-        seen[batch["originator"]].update(batch.get("keys") or ())
+        seen[batch["originator"]].update(comparable_keys(company_id, batch.get("keys") or ()))
     pending: dict[str, PendingEvents] = defaultdict(PendingEvents)
     for index, event in events:
         keys = seen[event.originator]

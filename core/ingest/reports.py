@@ -12,6 +12,7 @@ from bson import Binary, ObjectId
 
 from core.db.connection import key_vault
 from core.ingest.models import ImportReport
+from core.personal.registry import Erasure, Store, declare
 
 
 def key_name(report_id: ObjectId, version: str) -> str:
@@ -51,3 +52,22 @@ def seal_plain(company_id: int) -> int:
     for report in plain:
         rewrite(report, list(report["errors"]))
     return len(plain)
+
+
+def erase_listener_rows(erasure: Erasure) -> int:
+    """Bad rows quote the values they rejected: drop, from every report of the station, those that name the listener
+    in any spelling; how many rows."""
+    touched = 0
+    for report in ImportReport._get_collection().find(
+            {"company_ids": erasure.company_id, "error_count": {"$gt": 0}},
+            {"errors": 1, "sealed_errors": 1, "errors_key": 1}):
+        errors = opened_errors(report)
+        kept = [error for error in errors if not erasure.spellings.names(str(error.get("reason", "")))]
+        if len(kept) != len(errors):
+            rewrite(report, kept)  # under a new key: the old one, and every copy of the list, gone
+            touched += len(errors) - len(kept)
+    return touched
+
+
+REPORTS = declare(Store("import_reports", "import_reports", erase=erase_listener_rows, migrate=seal_plain,
+                        personal=("errors", "sealed_errors")))

@@ -18,6 +18,7 @@ from core.ingest.values import FieldWarnings, RowError, as_bool, as_int, as_list
 from core.listeners.events import accepted_millis
 from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
+from core.personal.keyed import interaction_keys
 
 EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
@@ -200,11 +201,12 @@ class StationTime:
         message = warnings.optional(row, "message", text_of, required=False)
         iid = warnings.optional(row, "interaction_id", _interaction_id)
         if iid:
-            key = "id:" + iid
+            plain = "id:" + iid
         else:
             canonical = json.dumps([company_id, originator, millis, channel, campaign, given, message],
                                    separators=(",", ":"), ensure_ascii=False)
-            key = ("row:" + hashlib.sha1(canonical.encode()).hexdigest())[:32]
+            plain = ("row:" + hashlib.sha1(canonical.encode()).hexdigest())[:32]
+        [key] = interaction_keys(company_id, [plain])  # a CRM's ids often hold the number: never stored plain
         return InteractionRow(originator, millis, channel, campaign, slot, message, key)
 
     def _when(self, value) -> tuple[int, datetime]:

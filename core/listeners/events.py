@@ -3,7 +3,8 @@
 A batch holds one listener's events of one import as parallel columns. Times, channels and timeslots are packed
 little-endian binary (int64 epoch milliseconds, int16, int32 with -1 for "no show"): the embedded database pays per
 BSON element, and reading 2M interactions as packed columns costs a quarter of reading them as arrays of dates.
-Campaign types and idempotency keys stay readable lists; messages are sealed (core.listeners.sealed_messages).
+Campaign types stay a readable list, idempotency keys a list of keyed hashes (core.personal.keyed); messages are
+sealed (core.listeners.sealed_messages).
 
 Interaction times have an accepted range (ingest.md), defined here once: the importer refuses a row outside it, and
 every reader here leaves out a stored interaction outside it (a placeholder date such as 0001-01-01 or 9999-12-31
@@ -23,11 +24,13 @@ from core.clock import as_utc
 from core.db.quirks import find_by_originator, insert_all, projection
 from core.listeners import originator_keys, sealed_messages, sealed_profiles
 from core.listeners.models import InteractionBatch
+from core.personal.keyed import interaction_keys, is_keyed
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
 HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1,
                   **sealed_messages.SEALED_FIELDS}
 MESSAGE_FIELDS = {"_id": 0, "originator": 1, "times": 1, "messages": 1, **sealed_messages.SEALED_FIELDS}
+ERASED_KEY = "erased:"  # an erased listener's keys, re-keyed by erasure (core.privacy.erasure)
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 """The earliest interaction time accepted: exports' placeholder dates (0001-01-01, 1899-12-31) fall before it."""
@@ -121,6 +124,27 @@ def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = 
     for its duplicate check and for profiling."""
     wanted, names = _wanted(company_id, originators)
     return _named(list(_batches(company_id, wanted, {**FIELDS, "keys": 1} if with_keys else FIELDS)), names)
+
+
+def comparable_keys(company_id: int, keys: Iterable[str]) -> Iterable[str]:
+    """Stored idempotency keys in the form a new row's takes (core.personal.keyed): as stored in a station keyed
+    throughout, else keyed here where a batch stored before keys holds them plain (until `encrypt` keys them)."""
+    return keys if originator_keys.keyed(company_id) else interaction_keys(company_id, keys)
+
+
+def key_plain_keys(company_id: int) -> int:
+    """Key in place the idempotency keys of the station's batches stored before keys (an interaction id a CRM
+    wrote with the number in it was kept as it came); how many batches. Resumable: a batch whose keys are all
+    keyed is left alone."""
+    collection, done = InteractionBatch._get_collection(), 0
+    for batch in collection.find({"company_id": company_id}, {"keys": 1}):
+        keys = batch.get("keys") or []
+        if any(not is_keyed(key) and not key.startswith(ERASED_KEY) for key in keys):
+            keyed_keys = [key if key.startswith(ERASED_KEY) else new
+                          for key, new in zip(keys, interaction_keys(company_id, keys), strict=True)]
+            done += collection.update_one({"_id": batch["_id"], "keys": keys},
+                                          {"$set": {"keys": keyed_keys}}).modified_count
+    return done
 
 
 def _wanted(company_id: int, originators: Iterable[str] | None,

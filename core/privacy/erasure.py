@@ -1,30 +1,36 @@
 """Erasure (docs/decisions.md §7): clear every personal field, keep the behaviour under a keyed pseudonym, audit it.
 
-Irreversible. The receipt names each store and how many records were touched. With `suppress`, a keyed hash of
-the number goes on the suppression list so that later imports drop interactions from it. Stores added by later
-features (vector index, audiences, AI caches) are reached through core.privacy.hooks, so this module never
-imports them.
+Irreversible. Every store that can hold a personal value declares itself to the registry (core.personal.registry)
+where it lives, and erasure walks the registry, so this module never imports the stores it cleans. The receipt names
+each store and how many records were touched. With `suppress`, a keyed hash of the number goes on the suppression
+list so that later imports drop interactions from it.
+
+An erasure is recorded before its first store is reached, whom it erases sealed under a key of its own, and each
+store is marked done as it is reached: one cut short (a kill, a deploy) is finished by `resume_erasures` at the next
+start of a worker, store by store from where it stopped, and never leaves a listener half-erased.
 """
 from __future__ import annotations
 
-from bson import ObjectId
+from datetime import timedelta
 
-from core.clock import from_epoch, utcnow
+import bson
+from bson import Binary, ObjectId
+from mongoengine import DoesNotExist
+
+from core.clock import utcnow
 from core.config import active
-from core.db.connection import is_embedded
-from core.errors import ListenerNotFound
-from core.ingest import reports
-from core.ingest.models import ImportReport
-from core.listeners import originator_keys, sealed_messages, sealed_profiles, snapshot
-from core.listeners.fields import DECLARED, IDENTIFIERS
-from core.listeners.models import InteractionBatch, Listener
-from core.listeners.pseudonyms import keyed_hash, pseudonym
+from core.db.connection import is_embedded, key_vault
+from core.db.leases import lease
+from core.errors import Conflict, ListenerNotFound
+from core.listeners import sealed_profiles
+from core.listeners.pseudonyms import pseudonym
 from core.listeners.suppression import suppress_numbers
-from core.privacy.hooks import run_hooks
-from core.privacy.models import AuditEntry
+from core.personal.registry import Erasure, stores
+from core.personal.spellings import spellings_of
+from core.privacy.models import AuditEntry, PendingErasure
 from core.privacy.purge import ERASED, next_purge
-from core.segmentation.models import SegmentChange
-from core.segmentation.runs import resegment_listeners
+
+ERASURE_LEASE = timedelta(minutes=2)  # how soon a killed erasure's lease runs out for the next start to finish it
 
 
 def erase_listener(company_id: int, originator: str, secret: str, suppress: bool = False, actor: str = "") -> dict:
@@ -32,21 +38,61 @@ def erase_listener(company_id: int, originator: str, secret: str, suppress: bool
     doc = sealed_profiles.find_one(company_id, originator)
     if doc is None or doc.get("erased_at") is not None:  # by the key alone: core.db.quirks, extra fields
         raise ListenerNotFound.of(originator)
-    alias = pseudonym(secret, company_id, originator)
-    stores = {"listeners": _erase_profile(company_id, originator, alias),
-              "interactions": _erase_interactions(company_id, originator, alias, secret),
-              "segment_history": _rename(SegmentChange, company_id, originator, alias)}
-    stores["import_reports"] = _scrub_import_reports(company_id, [originator, *(doc.get(f) for f in IDENTIFIERS)])
-    stores.update(run_hooks(company_id, originator, alias))
-    if suppress:
-        stores["suppression_list"] = suppress_numbers(company_id, secret, [originator, doc.get("mobile_number")])
-    stores["snapshot"] = _resegment(company_id, originator, alias)
-    AuditEntry(company_id=company_id, action=ERASED, actor=actor,
-               details={"pseudonym": alias, "suppressed": suppress, "stores": stores}).save()
+    whom = {"originator": originator, "pseudonym": pseudonym(secret, company_id, originator), "suppress": suppress,
+            "actor": actor, "mobile_number": doc.get("mobile_number"), "name": doc.get("name"),
+            "values": [doc.get("email"), doc.get("id_number"), originator]}
+    pending = PendingErasure(id=ObjectId(), company_id=company_id, sealed=b"-")
+    pending.sealed = Binary(key_vault().seal_bytes(_key_name(pending.id), bson.encode(whom)))
+    pending.save()
+    with lease(_key_name(pending.id), ERASURE_LEASE, wait_s=0):
+        return _finish(pending, whom)
+
+
+def resume_erasures() -> list[dict]:
+    """Finish every erasure a process started and did not end (killed on the way); their receipts."""
+    receipts = []
+    for pending in PendingErasure.objects.order_by("started_at"):
+        try:
+            with lease(_key_name(pending.id), ERASURE_LEASE, wait_s=0):  # not one a live process is working on
+                pending.reload()
+                opened = key_vault().unseal_bytes([bytes(pending.sealed)])[0]
+                if opened is None:  # ended, its key destroyed, just before its record went
+                    pending.delete()
+                    continue
+                receipts.append(_finish(pending, bson.decode(opened)))
+        except (Conflict, DoesNotExist):
+            continue  # under way in another process, or ended meanwhile
+    return receipts
+
+
+def _finish(pending: PendingErasure, whom: dict) -> dict:
+    """Reach every store not yet reached, then audit the erasure and forget whom it erased."""
+    company_id, secret = pending.company_id, active().secret_key
+    erasure = Erasure(company_id, whom["originator"], whom["pseudonym"],
+                      spellings_of([whom["originator"], whom["mobile_number"]], [whom["name"]], whom["values"]))
+    done = dict(pending.done)
+    for store in stores():
+        if store.erase is not None and store.name not in done:
+            done[store.name] = store.erase(erasure)
+            PendingErasure.objects(id=pending.id).update_one(**{f"set__done__{store.name}": done[store.name]})
+    if whom["suppress"]:
+        done["suppression_list"] = suppress_numbers(company_id, secret, [whom["originator"], whom["mobile_number"]])
+    AuditEntry(company_id=company_id, action=ERASED, actor=whom["actor"],
+               details={"pseudonym": erasure.pseudonym, "suppressed": whom["suppress"], "stores": done}).save()
+    key_vault().destroy([_key_name(pending.id)])
+    pending.delete()
+    return _receipt(erasure.pseudonym, whom["suppress"], done)
+
+
+def _receipt(alias: str, suppressed: bool, stores_touched: dict) -> dict:
     settings = active()
     purge_by = next_purge(settings).isoformat() if settings.daily_purge and is_embedded(settings) else None
-    return {"erased": True, "pseudonym": alias, "suppressed": suppress, "stores": stores, "at": utcnow().isoformat(),
-            "disk_purge_by": purge_by, "disk_purge": _purge_promise(settings)}
+    return {"erased": True, "pseudonym": alias, "suppressed": suppressed, "stores": stores_touched,
+            "at": utcnow().isoformat(), "disk_purge_by": purge_by, "disk_purge": _purge_promise(settings)}
+
+
+def _key_name(pending_id: ObjectId) -> str:
+    return f"erasure:{pending_id}"
 
 
 def _purge_promise(settings) -> str:
@@ -56,57 +102,3 @@ def _purge_promise(settings) -> str:
     if settings.daily_purge and is_embedded(settings):
         return f"{promise} The files on disk are also rewritten at the next daily purge ({settings.purge_at} UTC)."
     return promise
-
-
-def _erase_profile(company_id: int, originator: str, alias: str) -> int:
-    """The sealed fields made unreadable in every copy (their group's key destroyed), every declared field unset,
-    the row kept under the pseudonym. A new `profile_version` makes a writer that read the listener before fail
-    its write."""
-    sealed_profiles.erase(company_id, originator)
-    unset = {field.name: "" for field in DECLARED if field.kind != "list"}
-    result = Listener._get_collection().update_one(
-        originator_keys.matching(company_id, [originator]),
-        {"$set": {"originator": alias, "tags": [], "inferred": {}, "promoted": {}, "erased_at": utcnow(),
-                  "profile_version": ObjectId()},
-         "$unset": {**unset, "profile": "", "profile_group": ""}})
-    return result.modified_count
-
-
-def _erase_interactions(company_id: int, originator: str, alias: str, secret: str) -> int:
-    """Messages made unreadable in every copy (their groups' keys destroyed); idempotency keys re-keyed so no unkeyed
-    hash of the person's rows is left."""
-    sealed_messages.erase(company_id, originator)
-    col, touched = InteractionBatch._get_collection(), 0
-    for batch in list(col.find(originator_keys.matching(company_id, [originator]), {"keys": 1})):
-        keys = ["erased:" + keyed_hash(secret, k)[:32] for k in batch.get("keys", [])]
-        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": alias, "keys": keys}})
-        touched += len(keys)
-    return touched
-
-
-def _scrub_import_reports(company_id: int, identifiers: list) -> int:
-    """Bad-row reasons quote the values they rejected: drop those that quote one of this person's identifiers."""
-    needles = [str(v).strip().lower() for v in identifiers if v and len(str(v).strip()) >= 4]
-    touched = 0
-    for report in ImportReport._get_collection().find({"company_ids": company_id, "error_count": {"$gt": 0}},
-                                                      {"errors": 1, "sealed_errors": 1, "errors_key": 1}):
-        errors = reports.opened_errors(report)
-        kept = [e for e in errors if not any(n in str(e.get("reason", "")).lower() for n in needles)]
-        if len(kept) != len(errors):
-            reports.rewrite(report, kept)  # under a new key: the old one, and every copy of the list, gone
-            touched += len(errors) - len(kept)
-    return touched
-
-
-def _rename(document, company_id: int, originator: str, alias: str) -> int:
-    return document._get_collection().update_many(originator_keys.matching(company_id, [originator]),
-                                                  {"$set": {"originator": alias}}).modified_count
-
-
-def _resegment(company_id: int, originator: str, alias: str) -> int:
-    """Move the listener's snapshot row to the pseudonym, profiled as of its last run so analytics do not shift."""
-    snap = snapshot.current(company_id)
-    row = snap.row_of(originator) if len(snap) else None
-    as_of = from_epoch(snap.cols["as_of"][row]) if row is not None else None
-    resegment_listeners(company_id, [alias], now=as_of, kind="erasure", dropped=[originator])
-    return 1

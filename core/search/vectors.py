@@ -26,6 +26,7 @@ from core.config import active
 from core.db import queue
 from core.db.quirks import IN_CHUNK, by_seq
 from core.listeners import originator_keys, sealed_profiles, snapshot
+from core.personal.registry import Store, by_listener, declare
 from core.search import index as faiss_index
 from core.search import lexical_store, progress, sealed_texts
 from core.search.composed import listener_vectors, text_hash
@@ -334,3 +335,13 @@ def status() -> dict:
             "stored": ListenerEmbedding._get_collection().count_documents({"model": model.name}),
             "indexed_here": indexed, "index_files": len(list(folder.glob("*.json"))) if folder.exists() else 0,
             "last_embedded_at": last.isoformat() if last else None}
+
+
+def _migrate_vectors(company_id: int) -> int:
+    """Originators keyed and texts sealed, of vectors stored before either was."""
+    return (originator_keys.key_plain(ListenerEmbedding._get_collection(), company_id)
+            + sealed_texts.seal_plain(company_id, WRITE_BATCH))
+
+
+STORE = declare(Store("vector_index", "listener_embeddings", erase=by_listener(erase_vectors), migrate=_migrate_vectors,
+                      personal=("originator", "text", "sealed_text")))

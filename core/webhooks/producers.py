@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.clock import as_utc
 from core.listeners import sealed_profiles, snapshot
+from core.personal.registry import Store, by_listener, declare
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.webhooks import outbox
 from core.webhooks.events import Event, queue_events, subscribed
@@ -65,3 +66,5 @@ def _not_erased(company_id: int, changes: list[dict]) -> list[dict]:
     return [c for c in changes if c["originator"] not in erased] if erased else changes
 
 
+STORE = declare(Store("webhook_events", "webhook_batches", erase=by_listener(erase_events),
+                      personal=("events", "sealed_events")))

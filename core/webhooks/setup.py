@@ -1,9 +1,9 @@
-"""The package's registrations at start-up (documents, jobs, run and erasure hooks), called by core.startup."""
+"""The package's registrations at start-up (documents, jobs and run hooks), called by core.startup; its store of
+personal values is declared where it lives (core.webhooks.producers)."""
 from __future__ import annotations
 
 from core.audiences import store as audiences
 from core.db import queue
-from core.privacy import hooks as erasure_hooks
 from core.segmentation import runs
 from core.webhooks import delivery, producers
 from core.webhooks import models as _models  # noqa: F401 - registers the package's documents
@@ -16,4 +16,3 @@ def register() -> None:
                                            backoff_s=delivery.BACKOFF_S))
     runs.after_run(producers.after_run)
     audiences.after_members_change(producers.after_members_change)
-    erasure_hooks.register("webhook_events", producers.erase_events)

@@ -13,6 +13,8 @@ from core.campaigns.cache import erase_recommendations
 from core.campaigns.models import CachedRecommendation, SavedPlan
 from core.campaigns.plans import PLANS, PlanNotFound, erase_plans, get_plan, list_plans, save_plan
 from core.clock import utcnow
+from core.personal.registry import Erasure
+from core.personal.spellings import spellings_of
 from core.privacy.encrypt import encrypt_stations
 from tests.factories import make_company
 
@@ -53,10 +55,31 @@ def test_erasure_writes_a_plan_that_named_the_number_again_and_its_old_copy_read
     plan = save_plan(1, cached())
     other = save_plan(1, cached(key="o" * 64, answer={**ANSWER, "filters": {"segment": ["super_fan"]}}))
     before = SavedPlan._get_collection().find_one({"plan_id": plan["plan_id"]})  # a backup's copy
-    assert erase_plans(1, "27820000001", "erased-abc") == 1
+    assert erase_plans(erasure_of("27820000001")) == 1
     assert get_plan(1, plan["plan_id"])["recommendation"]["filters"] == {"originator": "erased-abc"}
     assert PLANS.opened([before]) == [None]  # its key is destroyed
     assert get_plan(1, other["plan_id"])["recommendation"]["filters"] == {"segment": ["super_fan"]}
+
+
+@pytest.mark.parametrize("written", ["Zanele Qwertyuiop", "zq.probe77@EXAMPLE.org", "082 999 0001", "27829990001",
+                                     "+27 (0)82-999-0001", "0829990001"])
+def test_erasure_replaces_every_spelling_of_the_listener_in_a_plans_brief_and_name(app, written):
+    brief = f"Reach {written} and the super fans"
+    plan = save_plan(1, cached(answer={**ANSWER, "brief": brief}))
+    assert erase_plans(erasure_of("27829990001", name="Zanele Qwertyuiop", email="zq.probe77@example.org")) == 1
+    kept = get_plan(1, plan["plan_id"])
+    assert kept["name"] == kept["recommendation"]["brief"] == "Reach [erased] and the super fans"
+
+
+def test_erasure_leaves_a_plan_naming_another_number_or_a_longer_one_alone(app):
+    plan = save_plan(1, cached(answer={**ANSWER, "brief": "Reach 0829990002 and 108299900019"}))
+    assert erase_plans(erasure_of("27829990001")) == 0
+    assert get_plan(1, plan["plan_id"])["name"] == "Reach 0829990002 and 108299900019"
+
+
+def erasure_of(originator: str, name: str | None = None, email: str | None = None) -> Erasure:
+    """One listener being erased, as erasure hands them to every store."""
+    return Erasure(1, originator, "erased-abc", spellings_of([originator], [name], [email, originator]))
 
 
 def test_a_plan_and_a_cached_answer_store_no_word_of_the_brief_or_its_filters(app):

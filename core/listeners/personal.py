@@ -1,0 +1,63 @@
+"""The listener package's stores of personal values, declared to the registry (core.personal.registry): the
+listeners' own documents, which erasure reaches first, and their interaction batches.
+
+A listener's document keeps its row under the pseudonym with every declared field cleared; its sealed fields go
+with their group's key. A batch's messages go the same way, and its idempotency keys, keyed hashes already, are
+keyed again under the erasure's own purpose, so that no later import of the same rows finds them as the person's.
+"""
+from __future__ import annotations
+
+from bson import ObjectId
+
+from core.clock import utcnow
+from core.config import active
+from core.listeners import events, originator_keys, sealed_messages, sealed_profiles
+from core.listeners.fields import DECLARED, DECLARED_NAMES
+from core.listeners.models import InteractionBatch, Listener
+from core.listeners.pseudonyms import keyed_hash
+from core.personal.registry import FIRST, Erasure, Store, declare
+
+
+def erase_profile(erasure: Erasure) -> int:
+    """The sealed fields made unreadable in every copy (their group's key destroyed), every declared field unset,
+    the row kept under the pseudonym. A new `profile_version` makes a writer that read the listener before fail
+    its write."""
+    company_id, originator = erasure.company_id, erasure.originator
+    sealed_profiles.erase(company_id, originator)
+    unset = {field.name: "" for field in DECLARED if field.kind != "list"}
+    result = Listener._get_collection().update_one(
+        originator_keys.matching(company_id, [originator]),
+        {"$set": {"originator": erasure.pseudonym, "tags": [], "inferred": {}, "promoted": {},
+                  "erased_at": utcnow(), "profile_version": ObjectId()},
+         "$unset": {**unset, "profile": "", "profile_group": ""}})
+    return result.modified_count
+
+
+def erase_interactions(erasure: Erasure) -> int:
+    """Messages made unreadable in every copy (their groups' keys destroyed); the batches moved to the pseudonym,
+    their idempotency keys keyed again."""
+    company_id, secret = erasure.company_id, active().secret_key
+    sealed_messages.erase(company_id, erasure.originator)
+    col, touched = InteractionBatch._get_collection(), 0
+    for batch in list(col.find(originator_keys.matching(company_id, [erasure.originator]), {"keys": 1})):
+        keys = [events.ERASED_KEY + keyed_hash(secret, key)[:32] for key in batch.get("keys", [])]
+        col.update_one({"_id": batch["_id"]}, {"$set": {"originator": erasure.pseudonym, "keys": keys}})
+        touched += len(keys)
+    return touched
+
+
+def _migrate_interactions(company_id: int) -> int:
+    """Messages sealed, idempotency keys and originators keyed, of batches stored before each was."""
+    return (sealed_messages.seal_plain(company_id) + events.key_plain_keys(company_id)
+            + originator_keys.key_plain(InteractionBatch._get_collection(), company_id))
+
+
+LISTENERS = declare(Store(
+    "listeners", "listeners", when=FIRST, erase=erase_profile, migrate=sealed_profiles.seal_plain,
+    personal=("originator", "profile", *DECLARED_NAMES),
+    free=("_id", "company_id", "profile_group", "profile_version", "created_at", "erased_at", "inferred",
+          "promoted")))
+INTERACTIONS = declare(Store(
+    "interactions", "interactions", erase=erase_interactions, migrate=_migrate_interactions,
+    personal=("originator", "keys", "messages", "sealed_messages"),
+    free=("_id", "company_id", "import_id", "n", "times", "channels", "timeslots", "campaigns", "message_group")))
