@@ -56,6 +56,7 @@ class Worker:
                     next_daily = time.monotonic() + self.daily_every_s
                     for name in run_due(jobs_of(self.settings)):
                         log.info("daily job %s done", name)
+                    self.finish_erasures()
                     self.sweep()
                 if not self.work_once(on_job):
                     self.stopping.wait(self.poll_s)
@@ -84,10 +85,9 @@ class Worker:
         was written before any worker ran), under a short lease so that several workers starting together queue it
         once."""
         try:
-            for receipt in resume_erasures():
-                log.info("an erasure cut short was finished: %s", receipt["pseudonym"])
+            self.finish_erasures()
         except UNAVAILABLE:
-            log.warning("the database did not answer; erasures under way wait for the next start")
+            log.warning("the database did not answer; erasures under way wait for the next round")
         try:
             with lease("worker:catch-up", wait_s=0):
                 for company in list_companies():
@@ -97,6 +97,11 @@ class Worker:
             pass  # another worker is queueing it right now
         except UNAVAILABLE:
             log.warning("the database did not answer; the catch-up waits for the next start")
+
+    def finish_erasures(self) -> None:
+        """Finish the erasures a killed process left under way, once their lease has run out (core.privacy.erasure)."""
+        for receipt in resume_erasures():
+            log.info("an erasure cut short was finished: %s", receipt["pseudonym"])
 
     def work_once(self, on_job: Callable[[dict, str, float], None] | None = None) -> bool:
         """Claim and work one due job; False when none was due."""

@@ -44,7 +44,7 @@ def spellings_of(numbers: Iterable[str | None], names: Iterable[str | None] = ()
     (an e-mail, an ID number, an originator that is not a number)."""
     patterns = [_number(number) for number in numbers if number and _digits(number)]
     patterns += [_name(name) for name in names if name and len(name.strip()) >= MIN_NAME]
-    patterns += [re.compile(rf"(?<![\w.@+-]){re.escape(value.strip())}(?![\w@-])", re.IGNORECASE)
+    patterns += [re.compile(rf"(?<![\w.@+-]){re.escape(value.strip())}(?!\.?[\w@-])", re.IGNORECASE)
                  for value in values if value and len(value.strip()) >= MIN_VALUE]
     return Spellings(tuple(pattern for pattern in patterns if pattern is not None))
 
