@@ -53,7 +53,7 @@ UNUSED_PLATFORM_SESSION_DAYS = 30
 
 @stored
 class PlatformSession(Document):
-    """A campaign platform user's sign-in: their tokens, kept here only and sealed (core.access.sealing), and the
+    """A campaign platform user's sign-in: their tokens, kept here only and sealed (core.access.session_tokens), and the
     campaigns and stations the platform last said they may access. Goes by itself once unused for
     UNUSED_PLATFORM_SESSION_DAYS."""
 

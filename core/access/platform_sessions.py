@@ -1,7 +1,7 @@
 """The sessions of campaign platform users: made at sign-in, kept alive by the refresh grant, their campaigns and
 stations refreshed from the platform at most every five minutes, deleted at sign-out. The tokens never leave this
 module: callers get a PlatformAccess (who, which stations, which campaigns), and the database holds them sealed
-(core.access.sealing).
+(core.access.session_tokens).
 
 Renewal: an access token that expires within RENEW_MARGIN is renewed with the refresh token at the next request.
 When the platform refuses the refresh token, or the token has expired and the platform does not answer, the session
@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from core.access import platform
 from core.access.models import PlatformSession
 from core.access.platform_campaigns import MAX_CAMPAIGNS, campaigns_of, companies_of
-from core.access.sealing import seal, storage_id, unseal
+from core.access.session_tokens import seal, storage_id, unseal
 from core.clock import as_utc
 from core.errors import PlatformRejected, PlatformUnavailable
 

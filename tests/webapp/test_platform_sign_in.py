@@ -13,7 +13,7 @@ from urllib.parse import unquote
 import pytest
 
 from core.access.models import PlatformSession
-from core.access.sealing import storage_id, unseal
+from core.access.session_tokens import storage_id, unseal
 from tests.factories import make_company
 from tests.platform_server import (  # noqa: F401
     CLIENT_SECRET,

@@ -17,7 +17,7 @@ from core.access.platform_sessions import (
     end_platform_session,
     sign_in_platform,
 )
-from core.access.sealing import storage_id, unseal
+from core.access.session_tokens import storage_id, unseal
 from core.access.sign_in import sign_in
 from core.access.users import create_user
 from core.clock import as_utc, utcnow

@@ -1,4 +1,5 @@
-"""Platform sessions at rest: stored under the hash of their id, their tokens sealed with a key made from that id.
+"""Platform sessions at rest (not personal-data sealing, which is core.personal's): stored under the hash of their id,
+their tokens sealed with a key made from that id.
 
 The random id of a platform session is held by the person's browser alone (in the session and remember-me
 cookies). The database keeps its SHA-256, as it keeps only the hashes of API keys, and the tokens encrypted and
