@@ -2,7 +2,7 @@
 refresh re-runs it (docs/decisions.md §8)."""
 from __future__ import annotations
 
-from mongoengine import DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
+from mongoengine import BinaryField, DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
 
 from core.db.documents import stored
 
@@ -14,10 +14,12 @@ class Audience(Document):
 
     company_id = IntField(required=True)
     audience_id = StringField(required=True)  # short, random, URL-safe
-    name = StringField(required=True)
-    name_key = StringField(required=True)
-    theme = StringField(required=True)
+    name = StringField()  # stored before sealing; since, the texts are sealed (core.audiences.texts)
+    name_key = StringField(required=True)  # a keyed hash of the name's compared form
+    theme = StringField()
     description = StringField(null=True)
+    sealed_texts = BinaryField()  # name, theme, description and the strategy's queries, one envelope
+    texts_key = StringField()
     limit = IntField(required=True)
     min_score = FloatField(required=True)
     expiry_days = IntField(required=True)

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from pymongo.errors import DuplicateKeyError
 
+from core.audiences import texts
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
 from core.audiences.members import enriched, erase_members, live_rows, trait_counts
@@ -39,7 +40,6 @@ from core.personal.registry import Erasure, Store, declare
 from core.search.search import coverage
 from core.stations.companies import get_company
 from core.stations.models import Company
-from core.text.names import name_key
 
 OPERATION = "audience"
 ID_BYTES = 8  # 11 URL-safe characters
@@ -83,7 +83,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
                     tokens_out=made["tokens_out"])
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
         doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
-        _insert(_keyed(company_id, doc))
+        _insert(_as_stored(company_id, doc), doc["name"])
     _members_changed(company_id, doc, {"joined": [m["originator"] for m in doc["members"]], "left": []})
     return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
 
@@ -132,6 +132,7 @@ def delete_audience(company_id: int, audience_id: str) -> dict:
     doc = _find(company_id, audience_id)
     if not Audience._get_collection().delete_one({"_id": doc["_id"]}).deleted_count:
         raise AudienceNotFound()
+    texts.destroy(company_id, [doc])
     return {"company_id": company_id, "audience_id": audience_id, "name": doc["name"], "deleted": True}
 
 
@@ -195,8 +196,19 @@ def _keyed(company_id: int, doc: dict) -> dict:
     return _replaced(doc, keyed)
 
 
+def _as_stored(company_id: int, doc: dict) -> dict:
+    """A new audience's document as stored: its originators keyed, its texts and queries sealed
+    (core.audiences.texts)."""
+    stored = _keyed(company_id, doc)
+    strategy = {name: value for name, value in stored["strategy"].items() if name != "queries"}
+    return {**{name: value for name, value in stored.items() if name not in texts.TEXTS}, "strategy": strategy,
+            **texts.sealed(company_id, doc["audience_id"], doc, doc["strategy"]["queries"])}
+
+
 def _named(company_id: int, docs: list[dict]) -> list[dict]:
-    """Audience documents as read, with originators in place of their keys (all of them looked up at once)."""
+    """Audience documents as read, their texts opened, with originators in place of their keys (all of them looked up
+    at once)."""
+    docs = texts.opened(docs)
     values = [value for doc in docs for value in _originators_in(doc)]
     found = dict(zip(values, sealed_profiles.originators_of(company_id, values), strict=True))
     return [_replaced(doc, lambda stored: [found[value] for value in stored]) for doc in docs]
@@ -246,16 +258,17 @@ def _checked(**given) -> dict:
 
 def _refuse_taken(company_id: int, name: str) -> None:
     """409 before anything is charged; the unique index decides between two creates racing."""
-    if Audience._get_collection().find_one({"company_id": company_id, "name_key": name_key(name)}, {"_id": 1}):
+    taken = {"company_id": company_id, "name_key": {"$in": texts.name_keys(company_id, name)}}
+    if Audience._get_collection().find_one(taken, {"_id": 1}):
         raise Conflict(f"This station already has an audience named \"{name}\" (or one that reads the same: names "
                        "ignore case, spacing, invisible characters and look-alike letters); choose another.")
 
 
-def _insert(doc: dict) -> None:
+def _insert(doc: dict, name: str) -> None:
     try:
         Audience._get_collection().insert_one(doc)
     except DuplicateKeyError:
-        _refuse_taken(doc["company_id"], doc["name"])
+        _refuse_taken(doc["company_id"], name)
         raise
 
 
@@ -270,7 +283,7 @@ def _new(company_id: int, audience_id: str, asked: dict, made: dict, filters: di
     now = _now()
     strategy = {"queries": made["queries"], "filters": filters, "min_score": asked["min_score"],
                 "limit": asked["limit"], "provider": made["provider"], "model": made["model"]}
-    return {"company_id": company_id, "audience_id": audience_id, **asked, "name_key": name_key(asked["name"]),
+    return {"company_id": company_id, "audience_id": audience_id, **asked,
             "strategy": strategy, "members": members, "created_at": now, "refreshed_at": None,
             "expires_at": now + timedelta(days=asked["expiry_days"]), "changes": None}
 
@@ -309,22 +322,17 @@ def _iso(moment: datetime) -> str:
 
 
 def erase_listener(erasure: Erasure) -> int:
-    """The listener out of every audience (core.audiences.members), and every spelling of them out of the names and
-    themes producers wrote ("VIP 27829990001"); how many audiences changed."""
-    changed = erase_members(erasure.company_id, erasure.originator, erasure.pseudonym)
-    collection = Audience._get_collection()
-    for doc in collection.find({"company_id": erasure.company_id}, {"name": 1, "theme": 1, "audience_id": 1}):
-        name, named = erasure.spellings.scrub(doc.get("name") or "", erasure.replacement)
-        theme, themed = erasure.spellings.scrub(doc.get("theme") or "", erasure.replacement)
-        if named or themed:
-            if named and collection.find_one({"company_id": erasure.company_id, "name_key": name_key(name),
-                                              "_id": {"$ne": doc["_id"]}}, {"_id": 1}):
-                name = f"{name} ({doc['audience_id']})"  # another audience has the scrubbed name
-            collection.update_one({"_id": doc["_id"]},
-                                  {"$set": {"name": name, "name_key": name_key(name), "theme": theme}})
-            changed += 1
-    return changed
+    """The listener out of every audience (core.audiences.members), and every spelling of them out of the names,
+    themes and queries producers wrote ("VIP 27829990001"); how many audiences changed."""
+    return erase_members(erasure.company_id, erasure.originator, erasure.pseudonym) + texts.scrub(erasure)
 
 
-STORE = declare(Store("audiences", "audiences", erase=erase_listener, migrate=key_plain,
-                      personal=(*NAMING, "name", "name_key", "theme")))
+def _migrate(company_id: int) -> int:
+    """Originators keyed and texts sealed, of audiences stored before either was."""
+    return key_plain(company_id) + texts.seal_plain(company_id)
+
+
+STORE = declare(Store("audiences", "audiences", erase=erase_listener, migrate=_migrate,
+                      personal=(*NAMING, "sealed_texts", "name_key", *texts.TEXTS),
+                      free=("_id", "company_id", "audience_id", "texts_key", "limit", "min_score", "expiry_days",
+                            "created_at", "refreshed_at", "expires_at")))

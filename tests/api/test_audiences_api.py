@@ -59,8 +59,10 @@ def test_creating_saves_the_theme_s_members_with_the_strategy_and_costs_2(client
     assert {m["originator"] for m in body["members"]} == of_theme(1, "gospel")
     assert (body["member_count"], body["status"], body["cost"], body["balance"]) == (4, "active", 2, CREDITS - 2)
     assert body["queries"][0]["query"] == GOSPEL_THEME and body["provider"] == "local"
+    again = client.get(f"/api/v1/audiences/1/{body['audience_id']}", headers=key_for(1)).get_json()
+    assert again["queries"] == body["queries"] and again["name"] == body["name"]
     stored = Audience.objects.get(audience_id=body["audience_id"])
-    assert stored.strategy["queries"] == [q["query"] for q in body["queries"]] and stored.company_id == 1
+    assert "queries" not in stored.strategy and stored.company_id == 1  # sealed with the name and the theme
     assert {m["originator"] for m in stored.members} == {originator_keys.key_of(1, o) for o in of_theme(1, "gospel")}
     entry = CreditEntry.objects(company_id=1, operation="audience").first()
     assert (entry.amount, entry.subject) == (-200, body["audience_id"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import bson
 import pytest
 from pymongo.errors import DuplicateKeyError
 
@@ -15,6 +16,7 @@ from core.credits.ledger import account, check
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import parse_filters
 from core.listeners import originator_keys
+from core.privacy.encrypt import encrypt_stations
 from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, originator, themed_station
 
@@ -51,10 +53,19 @@ def test_the_database_itself_refuses_a_second_audience_of_one_name(station):
 
 def test_the_strategy_is_saved_whole(station):
     made = gospel(flt=parse_filters({"gender": "female"}), description="Sunday choirs")
-    strategy = Audience.objects.get(audience_id=made["audience_id"]).strategy
-    assert strategy["queries"][0] == f"{GOSPEL_THEME}. Sunday choirs"
-    assert (strategy["filters"], strategy["min_score"], strategy["limit"], strategy["provider"]) == (
+    saved = get_audience(1, made["audience_id"])
+    assert saved["queries"][0]["query"] == f"{GOSPEL_THEME}. Sunday choirs"
+    assert (saved["filters"], saved["min_score"], saved["limit"], saved["provider"]) == (
         {"gender": ["female"]}, 0, 4, "local")
+
+
+def test_an_audience_s_name_theme_and_queries_are_stored_sealed_and_its_name_still_unique(station):
+    made = gospel("VIP 27829990001", description="Sunday choirs")
+    raw = bson.encode(Audience._get_collection().find_one({"audience_id": made["audience_id"]}))
+    assert b"27829990001" not in raw and b"Sunday choirs" not in raw and GOSPEL_THEME.encode() not in raw
+    assert [a["name"] for a in list_audiences(1)["audiences"]] == ["VIP 27829990001"]
+    with pytest.raises(Conflict):
+        gospel("vip  27829990001")
 
 
 def test_a_refresh_runs_the_saved_queries_without_asking_the_provider(station, monkeypatch):
@@ -122,3 +133,20 @@ def test_the_export_table_has_a_row_per_member_with_names_beside_keys(station):
     assert row["originator"] == made["members"][0]["originator"] and row["segment_name"]
     assert set(row["channels"].split("|")) == {"SMS", "WhatsApp"}
     assert row["reachable"] in ("true", "false") and row["query"] == made["members"][0]["query"]
+
+
+def test_an_audience_stored_with_plain_texts_reads_stays_unique_and_encrypt_seals_it(station):
+    made = gospel("Choir VIPs", description="Sunday choirs")
+    stored = Audience._get_collection().find_one({"audience_id": made["audience_id"]})
+    queries = get_audience(1, made["audience_id"])["queries"]
+    Audience._get_collection().replace_one({"_id": stored["_id"]}, {  # as today's main stored it
+        **{k: v for k, v in stored.items() if k not in ("sealed_texts", "texts_key")}, "name": "Choir VIPs",
+        "name_key": "choir vips", "theme": GOSPEL_THEME, "description": "Sunday choirs",
+        "strategy": {**stored["strategy"], "queries": [q["query"] for q in queries]}})
+    assert get_audience(1, made["audience_id"])["name"] == "Choir VIPs"
+    with pytest.raises(Conflict):
+        gospel("choir VIPs")
+    encrypt_stations()
+    raw = bson.encode(Audience._get_collection().find_one({"audience_id": made["audience_id"]}))
+    assert b"Choir" not in raw and b"Sunday" not in raw
+    assert get_audience(1, made["audience_id"])["queries"] == queries
