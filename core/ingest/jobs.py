@@ -1,18 +1,21 @@
 """Import jobs: a file uploaded to one station (dashboard or API), imported in the background and watched.
 
-The upload is streamed to DATA_DIR/uploads first (its lines counted on the way, for the progress bar), then imported
-by the one importer (core.ingest.importer.import_file, for this station only) in a daemon thread of the worker that
-took the upload, and deleted. The job's progress lives in a document, so that any gunicorn worker answers the polls.
-One import per station at a time, by a lease in the database (core.db.leases): a second upload while one runs is
-queued (its job says so) and starts when the first has finished, never interleaved with it.
+The upload is streamed to DATA_DIR/uploads first (mode 0600: it names listeners; its lines counted on the way, for the
+progress bar), then imported by the one importer (core.ingest.importer.import_file, for this station only) in a daemon
+thread of the worker that took the upload, and deleted whether the import ends done or failed. The name the station
+gave the file is kept sealed (core.ingest.sealed_names), and no message or log line says it. The job's progress lives
+in a document, so that any gunicorn worker answers the polls. One import per station at a time, by a lease in the
+database (core.db.leases): a second upload while one runs is queued (its job says so) and starts when the first has
+finished, never interleaved with it.
 
 A job may carry a mapping of the file's columns to fields (core.ingest.mapped), checked against the file when the job
 runs, and may be a dry run: the whole import read, checked and counted, nothing written but its report. The
-dashboard's uploads first wait in the mapping step with their file kept (core.ingest.staging).
+dashboard's uploads first wait in the mapping step with their file kept (core.ingest.staging), at most an hour.
 """
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from datetime import timedelta
@@ -21,17 +24,16 @@ from typing import BinaryIO
 
 from bson import ObjectId
 from bson.errors import InvalidId
-from mongoengine import BooleanField, DateTimeField, Document, IntField, ListField, ObjectIdField, StringField
 
 from core.clock import utcnow
-from core.db.documents import stored
 from core.db.leases import lease
 from core.errors import NotFound, ValidationFailed
 from core.ingest import reports
 from core.ingest.importer import KINDS, import_file
-from core.ingest.models import ImportReport
+from core.ingest.models import ImportJob, ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
 from core.ingest.remembered import remember
+from core.ingest.sealed_names import name_of, sealed_name, shown_message, with_names
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 
@@ -43,38 +45,6 @@ IMPORT_LEASE = timedelta(minutes=2)
 IMPORT_WAIT_S = 6 * 3600  # how long an upload waits for the station's import under way before it gives up
 CHUNK = 1 << 20
 PROGRESS_EVERY_S = 0.5  # the page polls every second
-
-
-@stored
-class ImportJob(Document):
-    """One uploaded file: its station, kind and name, its state (queued, running, done, failed; for the dashboard's
-    mapping step also mapping, checking, checked and expired), the lines so far of how many, and when done its saved
-    report and how many listeners changed segment. `mapping` is [{"column", "field"}] (a list: a header may hold a
-    dot); `check_report_id` is the dry run's report of a file checked before its import."""
-
-    company_id = IntField(required=True)
-    kind = StringField(required=True)
-    filename = StringField(default="")
-    actor = StringField(default="")
-    state = StringField(default="queued")
-    lines = IntField(default=0)
-    done = IntField(default=0)
-    report_id = ObjectIdField()
-    segment_changes = IntField(default=0)
-    message = StringField(default="")
-    started_at = DateTimeField(default=utcnow)
-    finished_at = DateTimeField()
-    mapping = ListField()
-    sheet = StringField()
-    date_order = StringField(default="")
-    dry_run = BooleanField(default=False)
-    upload = StringField(default="")  # where the file is kept while it waits in the mapping step
-    check_report_id = ObjectIdField()
-    meta = {"collection": "import_jobs", "indexes": [("company_id", "-started_at")]}
-
-    def given_mapping(self) -> dict | None:
-        """{column: field or None} as given, or None for a file whose columns are the field names."""
-        return {pair["column"]: pair["field"] for pair in self.mapping} if self.mapping else None
 
 
 class ImportJobNotFound(NotFound):
@@ -95,21 +65,19 @@ def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, da
 
 def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
              **fields) -> tuple[ImportJob, Path]:
-    """The upload saved under DATA_DIR/uploads and its job stored (nothing is read of it yet but, for a workbook, its
-    start: WorkbookRefused, and nothing kept, past a bound)."""
+    """The upload saved under DATA_DIR/uploads and its job stored, the file's name sealed (nothing is read of it yet
+    but, for a workbook, its start: WorkbookRefused, and nothing kept, past a bound)."""
     get_company(company_id)
     _check_kind(kind)
     mapping = fields.pop("mapping", None)
     pairs = [{"column": column, "field": name} for column, name in (mapping or {}).items()]
-    job = ImportJob(id=ObjectId(), company_id=company_id, kind=kind, filename=Path(filename).name, actor=actor,
-                    mapping=pairs, **fields)
-    path = Path(data_dir) / "uploads" / str(job.id)
+    job_id = ObjectId()
+    path, lines = save_upload(stream, Path(data_dir) / "uploads" / str(job_id), filename)
     try:
-        path, job.lines = save_upload(stream, path, filename)
         if path.suffix == ".xlsx":
             _within_bounds(path, fields.get("sheet"))
-        job.upload = str(path)
-        job.save()
+        job = ImportJob(id=job_id, company_id=company_id, kind=kind, actor=actor, mapping=pairs, lines=lines,
+                        upload=str(path), **sealed_name(job_id, Path(filename).name), **fields).save()
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -141,18 +109,29 @@ def _check_kind(kind: str) -> None:
 
 
 def save_upload(stream: BinaryIO, path: Path, filename: str) -> tuple[Path, int]:
-    """Stream the upload to `path` plus its format's suffix, in chunks; the path and the number of lines (the
-    progress bar's length)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Stream the upload to `path` plus its format's suffix, in chunks, readable by this service's user alone (an
+    upload names listeners); the path and the number of lines (the progress bar's length). Nothing is left of an
+    upload cut short."""
     first = stream.read(CHUNK)
     path = path.with_name(path.name + format_of(filename, first))
     lines, last = 0, b"\n"
-    with open(path, "wb") as out:
-        for chunk in _chunks(first, stream):
-            out.write(chunk)
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
+    try:
+        with private_file(path) as out:
+            for chunk in _chunks(first, stream):
+                out.write(chunk)
+                lines += chunk.count(b"\n")
+                last = chunk[-1:]
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
     return path, lines + (last != b"\n")
+
+
+def private_file(path: Path) -> BinaryIO:
+    """A new file open for writing, mode 0600 from its creation (never readable by others, not even for a moment), in
+    a folder of mode 0700 when the folder is new."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
 
 
 def _chunks(first: bytes, stream: BinaryIO):
@@ -176,22 +155,36 @@ def format_of(filename: str, start: bytes) -> str:
 
 def _work(job: ImportJob, path: Path, check: bool = False) -> None:
     """The import itself, once the station's lease is ours; whatever happens the job says how it ended, and the file
-    is deleted unless a check leaves it for its import."""
-    found = ImportJob.objects(id=job.id)
+    is deleted unless a check leaves it for its import. A job expired while it waited (its hour passed, or an erasure
+    removed its file) is not started, and keeps the end it was given."""
     update = {"set__state": "failed"}
     try:
         with lease(f"import:{job.company_id}", IMPORT_LEASE, wait_s=IMPORT_WAIT_S):
             _abandoned(job)
-            found.update_one(set__state="checking" if check else "running", set__started_at=utcnow(), set__done=0)
+            if not _live(job).update_one(set__state="checking" if check else "running", set__started_at=utcnow(),
+                                         set__done=0):
+                update = {}
+                return
             job.reload()
-            update = _import(job, path, found, check)
+            update = _import(job, path, _live(job), check)
     except Exception:  # noqa: BLE001 - the page must learn that it failed; the log keeps why
         log.exception("import %s of company %s failed", job.id, job.company_id)
         update["set__message"] = "The import failed on our side; the error has been logged."
     finally:
-        found.update_one(set__finished_at=utcnow(), **update)
-        if update.get("set__state") != "checked":
-            path.unlink(missing_ok=True)
+        _ended(job, path, update)
+
+
+def _live(job: ImportJob):
+    """The job, unless it has expired meanwhile: an expired job's end is already said."""
+    return ImportJob.objects(id=job.id, state__ne="expired")
+
+
+def _ended(job: ImportJob, path: Path, update: dict) -> None:
+    """The job's end stored (unless it expired meanwhile), and its file deleted unless its check keeps it for its
+    import."""
+    stored = bool(update) and _live(job).update_one(set__finished_at=utcnow(), **update)
+    if not (stored and update.get("set__state") == "checked"):
+        path.unlink(missing_ok=True)
 
 
 def _abandoned(job: ImportJob) -> None:
@@ -214,7 +207,7 @@ def _import(job: ImportJob, path: Path, found, check: bool) -> dict:
     except (ValueError, ValidationFailed) as exc:  # the file cannot be read, or its mapping does not fit it
         message = "; ".join(f"{item['loc'][-1]}: {item['msg']}" for item in exc.items) \
             if isinstance(exc, ValidationFailed) else str(exc)
-        return {"set__state": "failed", "set__message": message.replace(str(path), job.filename)}
+        return {"set__state": "failed", "set__message": message.replace(str(path), path.name)}
     if check:
         return {"set__state": "checked", "set__check_report_id": report.id, "set__done": job.lines,
                 "set__date_order": mapping.date_order if mapping else ""}
@@ -269,8 +262,8 @@ def get_job(company_id: int, job_id: str) -> ImportJob:
 
 
 def recent_jobs(company_id: int, limit: int = 20) -> list[ImportJob]:
-    """The station's latest imports, newest first."""
-    return list(ImportJob.objects(company_id=company_id).order_by("-started_at").limit(limit))
+    """The station's latest imports, newest first (their file names unsealed together)."""
+    return with_names(list(ImportJob.objects(company_id=company_id).order_by("-started_at").limit(limit)))
 
 
 def job_status(job: ImportJob) -> dict:
@@ -278,10 +271,11 @@ def job_status(job: ImportJob) -> dict:
     report = ImportReport.objects(id=job.report_id).first() if job.report_id else None
     check = ImportReport.objects(id=job.check_report_id).first() if job.check_report_id else None
     ended = job.state in ("done", "failed", "checked", "expired")
-    return {"job_id": str(job.id), "company_id": job.company_id, "kind": job.kind, "filename": job.filename,
+    name = name_of(job)
+    return {"job_id": str(job.id), "company_id": job.company_id, "kind": job.kind, "filename": name,
             "state": job.state, "lines": job.lines, "done": min(job.done, job.lines),
             "percent": 100 if ended else 100 * min(job.done, job.lines) // max(job.lines, 1),
-            "message": job.message, "started_at": job.started_at.isoformat(),
+            "message": shown_message(job, name), "started_at": job.started_at.isoformat(),
             "finished_at": job.finished_at.isoformat() if job.finished_at else None,
             "dry_run": job.dry_run, "mapping": job.given_mapping(), "sheet": job.sheet or None,
             "date_order": job.date_order or None,

@@ -1,4 +1,4 @@
-"""The stored documents of ingest: one report per import, and the mappings stations confirmed."""
+"""The stored documents of ingest: one job per upload, one report per import, and the mappings stations confirmed."""
 from __future__ import annotations
 
 from mongoengine import (
@@ -9,11 +9,48 @@ from mongoengine import (
     Document,
     IntField,
     ListField,
+    ObjectIdField,
     StringField,
 )
 
 from core.clock import utcnow
 from core.db.documents import stored
+
+
+@stored
+class ImportJob(Document):
+    """One uploaded file (core.ingest.jobs): its station, kind and name, its state (queued, running, done, failed; for
+    the dashboard's mapping step also mapping, checking, checked and expired), the lines so far of how many, and when
+    done its saved report and how many listeners changed segment. `mapping` is [{"column", "field"}] (a list: a header
+    may hold a dot); `check_report_id` is the dry run's report of a file checked before its import. The name the
+    station gave the file may name a listener, so it is stored sealed (core.ingest.sealed_names)."""
+
+    company_id = IntField(required=True)
+    kind = StringField(required=True)
+    filename = StringField()  # stored before sealing; since, sealed only
+    sealed_filename = BinaryField()  # the name the station gave the file, sealed
+    filename_key = StringField()  # the version in the name of the key it is sealed under (core.ingest.sealed_names)
+    actor = StringField(default="")
+    state = StringField(default="queued")
+    lines = IntField(default=0)
+    done = IntField(default=0)
+    report_id = ObjectIdField()
+    segment_changes = IntField(default=0)
+    message = StringField(default="")  # the file is named by its upload's name here, never by the station's
+    started_at = DateTimeField(default=utcnow)
+    finished_at = DateTimeField()
+    mapping = ListField()
+    sheet = StringField()
+    date_order = StringField(default="")
+    dry_run = BooleanField(default=False)
+    upload = StringField(default="")  # where the file is kept while it waits or is imported
+    check_report_id = ObjectIdField()
+    meta = {"collection": "import_jobs",
+            "indexes": [("company_id", "-started_at"), ("state", "started_at")]}  # the second: the uploads' sweep
+
+    def given_mapping(self) -> dict | None:
+        """{column: field or None} as given, or None for a file whose columns are the field names."""
+        return {pair["column"]: pair["field"] for pair in self.mapping} if self.mapping else None
 
 
 @stored

@@ -24,6 +24,7 @@ class Spellings:
     """The patterns that find one listener in free text."""
 
     patterns: tuple[re.Pattern, ...]
+    literals: tuple[str, ...] = ()  # the common written forms, for a search that takes no pattern (a file's bytes)
 
     def scrub(self, text: str, replacement: str) -> tuple[str, int]:
         """The text with every spelling of the listener replaced, and how many were."""
@@ -42,15 +43,31 @@ def spellings_of(numbers: Iterable[str | None], names: Iterable[str | None] = ()
                  values: Iterable[str | None] = ()) -> Spellings:
     """The spellings of a listener who has these numbers (E.164 or digits), names and other identifying values
     (an e-mail, an ID number, an originator that is not a number)."""
-    patterns = [_number(number) for number in numbers if number and _digits(number)]
-    patterns += [_name(name) for name in names if name and len(name.strip()) >= MIN_NAME]
-    patterns += [re.compile(rf"(?<![\w.@+-]){re.escape(value.strip())}(?!\.?[\w@-])", re.IGNORECASE)
-                 for value in values if value and len(value.strip()) >= MIN_VALUE]
-    return Spellings(tuple(pattern for pattern in patterns if pattern is not None))
+    numbers = [number for number in numbers if number and _digits(number)]
+    names = [name.strip() for name in names if name and len(name.strip()) >= MIN_NAME]
+    values = [value.strip() for value in values if value and len(value.strip()) >= MIN_VALUE]
+    patterns = [_number(number) for number in numbers] + [_name(name) for name in names]
+    patterns += [re.compile(rf"(?<![\w.@+-]){re.escape(value)}(?!\.?[\w@-])", re.IGNORECASE) for value in values]
+    literals = [form for number in numbers for form in _written(number)] + names + values
+    return Spellings(tuple(pattern for pattern in patterns if pattern is not None), tuple(dict.fromkeys(literals)))
 
 
 def _digits(number: str) -> str:
     return re.sub(r"\D", "", number)
+
+
+def _written(number: str) -> list[str]:
+    """A number's common written forms: E.164 with and without `+`, national, and both as the phone library spaces
+    them."""
+    digits = _digits(number)
+    try:
+        parsed = phonenumbers.parse("+" + digits)
+    except phonenumbers.NumberParseException:
+        return [digits]
+    formats = (phonenumbers.PhoneNumberFormat.E164, phonenumbers.PhoneNumberFormat.INTERNATIONAL,
+               phonenumbers.PhoneNumberFormat.NATIONAL)
+    return [digits, *(phonenumbers.format_number(parsed, form) for form in formats),
+            "0" + str(parsed.national_number)]
 
 
 def _number(number: str) -> re.Pattern | None:
