@@ -16,6 +16,7 @@ from core.config import active
 
 INTERACTION = b"interaction"
 LOG = b"log subject"
+TAG = b"tag"
 PREFIX = "~"
 """How a keyed value begins: no originator, interaction id or pseudonym may (core.listeners.identifiers)."""
 
@@ -39,6 +40,12 @@ def interaction_keys(company_id: int, given: Iterable[str]) -> list[str]:
     plain = [value for value in given if not is_keyed(value)]
     made = iter(keyed(INTERACTION, (f"{company_id}:{value}" for value in plain)))
     return [value if is_keyed(value) else next(made) for value in given]
+
+
+def tag_keys(company_id: int, tags: Iterable[str]) -> list[str]:
+    """What stands for a station's tags where they are counted outside the sealed snapshot (a run's rollup): a tag
+    is a station's free text, and may hold a number ("call 082 999 0001")."""
+    return keyed(TAG, (f"{company_id}:{tag}" for tag in tags))
 
 
 def log_subject(value: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.listeners.snapshot import Snapshot
+from core.personal.keyed import tag_keys
 from core.segmentation.insights import being, members
 from core.segmentation.rules import SEGMENTS
 from core.stations.models import Company
@@ -22,7 +23,7 @@ def sums(s: Snapshot) -> dict:
     so that a live batch updates them by the difference of the listeners it touched instead of a pass over all.
 
     Shape: {"total", "segments": {key: {"count", "sums": {average: {"sum", "n"}}, "tops": {habit: [[value, n]]},
-    "weekday", "complete"}}, "tags": [[tag, {key: n}]]}; value lists keep the snapshot's vocabulary order."""
+    "weekday", "complete"}}, "tags": [[tag key, {key: n}]]}; value lists keep the snapshot's vocabulary order."""
     total = len(s)
     segment = s.cols["segment"] if total else np.zeros(0, dtype=np.int16)
     out = {"total": total, "segments": {}, "tags": []}
@@ -31,9 +32,9 @@ def sums(s: Snapshot) -> dict:
         rows = np.flatnonzero(segment == code)
         out["segments"][key] = _segment_sums(s, rows) if len(rows) else {"count": 0}
         per_tag.append(s.cols["tags"][rows].sum(axis=0) if total and len(s.vocab.get("tags", [])) else [])
-    if total:
-        out["tags"] = [[tag, {key: int(per_tag[k][t]) for k, key in enumerate(SEGMENTS)}]
-                       for t, tag in enumerate(_plain(s.vocab.get("tags", [])))]
+    if total:  # each tag by its keyed hash: a run's document is not sealed (core.segmentation.overview names them)
+        tags = tag_keys(s.company_id, map(str, _plain(s.vocab.get("tags", []))))
+        out["tags"] = [[tag, {key: int(per_tag[k][t]) for k, key in enumerate(SEGMENTS)}] for t, tag in enumerate(tags)]
     return out
 
 
