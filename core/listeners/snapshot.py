@@ -9,7 +9,9 @@ Live interactions do not rewrite the file: each batch adds a delta document (the
 of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
 Files and deltas are sealed (core.db.vault) under a data key per file, destroyed when a newer file replaces it: a
-copy of an older one, in a backup or the oplog, is unreadable from then on (docs/decisions.md §7).
+copy of an older one, in a backup or the oplog, is unreadable from then on (docs/decisions.md §7). A backup restored
+from before the company's latest run therefore names a file nobody can read: the snapshot is lost (`SnapshotLost`),
+and being derived data it is rebuilt by a full segmentation run (`when_lost`) before anyone reads it.
 
 Columns are of the kinds core.listeners.columns declares (codes, member matrices, text, numbers); the `Snapshot`
 itself and what joins and splices snapshots are in core.listeners.snapshot_rows, and named here too.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bson
@@ -28,6 +31,7 @@ from gridfs.errors import NoFile
 
 from core.db.connection import get_db, key_vault
 from core.db.vault import is_envelope
+from core.errors import DomainError
 from core.listeners import host_columns
 from core.listeners.columns import with_added
 from core.listeners.models import SnapshotDelta
@@ -38,6 +42,24 @@ from core.stations.models import Company
 
 BUCKET = "snapshots"
 READ_ATTEMPTS = 3  # reads of the company's current file, should each find it pruned by a newer one meanwhile
+
+
+class KeyDestroyed(LookupError):
+    """A stored file or delta whose key was destroyed: the file was replaced (meanwhile, or before a backup of it
+    was restored)."""
+
+
+class SnapshotLost(DomainError):
+    """The company's current snapshot file cannot be read, and no newer one replaced it: its key was destroyed (a
+    backup of the data restored from before a later run) or the file is gone. Until a full run rebuilds it, 503."""
+
+    status = 503
+    retry_after = 60
+
+    def __init__(self, company_id: int):
+        super().__init__("This station's listeners are being rebuilt after a restore of its data; "
+                         "try again in a few minutes.")
+        self.company_id = company_id
 
 
 def _packed(snapshot: Snapshot) -> bytes:
@@ -74,8 +96,8 @@ def _read(data: bytes, metadata: dict, file_id=None) -> Snapshot:
 
 def _read_all(stored: list[tuple[bytes, dict]], file_id=None) -> list[Snapshot]:
     """Stored files or deltas, their keys unsealed together: sealed, or plain as they were written before sealing
-    (their vocabulary beside them in the metadata; the next publish seals the company's snapshot). LookupError when
-    a key was destroyed (the file was replaced meanwhile)."""
+    (their vocabulary beside them in the metadata; the next publish seals the company's snapshot). KeyDestroyed when
+    a key was destroyed (the file was replaced)."""
     sealed = [data for data, _ in stored if is_envelope(data)]
     blobs = iter(key_vault().unseal_bytes(sealed) if sealed else [])
     read = []
@@ -85,7 +107,7 @@ def _read_all(stored: list[tuple[bytes, dict]], file_id=None) -> list[Snapshot]:
             continue
         blob = next(blobs)
         if blob is None:
-            raise LookupError(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
+            raise KeyDestroyed(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
         read.append(_unpacked(blob, file_id))
     return read
 
@@ -145,30 +167,62 @@ _cache: dict[int, _Cached] = {}
 _cache_lock = threading.Lock()
 
 
-def current(company_id: int) -> Snapshot:
+def current(company_id: int, rebuild: bool = True) -> Snapshot:
     """The company's latest snapshot: this process's copy while the company's data version has not moved; else the
-    new file, or only the deltas written since (one small query, whatever the number of listeners)."""
+    new file, or only the deltas written since (one small query, whatever the number of listeners). A lost one
+    (`SnapshotLost`) is what `when_lost` registered answers (rebuilt), unless `rebuild` is False."""
+    try:
+        return _read_current(company_id)
+    except SnapshotLost:
+        if not rebuild or not _rebuilders:
+            raise
+    return _rebuilders[-1](company_id)
+
+
+Rebuild = Callable[[int], Snapshot]
+_rebuilders: list[Rebuild] = []
+
+
+def when_lost(rebuild: Rebuild) -> None:
+    """Have `rebuild(company_id)` answer `current` for a company whose snapshot is lost: a new one it published, or
+    SnapshotLost when it cannot; registered by the segmentation package (a full run)."""
+    if rebuild not in _rebuilders:
+        _rebuilders.append(rebuild)
+
+
+def _read_current(company_id: int) -> Snapshot:
     for _ in range(READ_ATTEMPTS - 1):
         try:
             return _current(company_id)
-        except (NoFile, LookupError):  # a newer file was published, and this one pruned, while it was read
+        except (NoFile, KeyDestroyed):  # a newer file was published, and this one pruned, while it was read
             continue
     return _current(company_id)
 
 
-def _current(company_id: int) -> Snapshot:
+def _pointer(company_id: int) -> tuple[object, int]:
+    """The company's current file and data version."""
     company = Company._get_collection().find_one({"company_id": company_id},
                                                  {"_id": 0, "snapshot_file": 1, "data_version": 1}) or {}
-    file_id, version = company.get("snapshot_file"), company.get("data_version", 0)
+    return company.get("snapshot_file"), company.get("data_version", 0)
+
+
+def _current(company_id: int) -> Snapshot:
+    file_id, version = _pointer(company_id)
     with _cache_lock:
         cached = _cache.get(company_id)
     if cached and cached.file_id == file_id and cached.version == version:
         return cached.snapshot
-    if cached and cached.file_id == file_id:
-        base, seq = cached.snapshot, cached.seq
-    else:
-        base, seq = (load(file_id) if file_id is not None else empty(company_id)), -1
-    snapshot, seq = _with_deltas(base, file_id, seq)
+    try:
+        if cached and cached.file_id == file_id:
+            base, seq = cached.snapshot, cached.seq
+        else:
+            base, seq = (load(file_id) if file_id is not None else empty(company_id)), -1
+        snapshot, seq = _with_deltas(base, file_id, seq)
+    except (NoFile, KeyDestroyed) as error:
+        if _pointer(company_id)[0] != file_id:  # replaced meanwhile: the caller reads the newer one
+            raise
+        forget(company_id)  # a publish points at its file before it destroys older keys: this one is lost
+        raise SnapshotLost(company_id) from error
     with _cache_lock:
         _cache[company_id] = _Cached(file_id, version, seq, snapshot)
     return snapshot

@@ -4,13 +4,18 @@ A full run profiles every listener as of `now`. After an import or an erasure on
 re-profiled (as of now) and spliced into the previous snapshot. Writes are bulk and only of what changed: one
 snapshot file, the segment changes, one run document. After live interactions the re-profiled rows are written as a
 snapshot delta instead of a file (core.listeners.snapshot), so that a small batch costs a small write.
+
+A lost snapshot (a backup restored from before a later run names a file whose key is destroyed) is rebuilt as a
+station's first run is made: a full run over nothing, whichever run or reader meets it first (`_rebuild_lost`).
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -19,6 +24,7 @@ from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.db.quirks import insert_all
+from core.errors import Conflict
 from core.listeners import originator_keys, snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import events_of, load_events, read_batches
@@ -35,6 +41,9 @@ Progress = Callable[[str], None] | None
 
 FULL_RUN_TTL = timedelta(hours=2)
 """Longer than any full run; a process that died mid-run frees the station after it."""
+REBUILD_WAIT_S = 60
+"""How long a reader that finds the snapshot lost waits for the run holding the station (which rebuilds it) before
+it answers 503; below the web server's timeout."""
 
 
 Published = Callable[[int, list[str] | None], None]
@@ -94,10 +103,55 @@ def resegment_listeners(company_id: int, originators: Iterable[str], now: dateti
     return _run(company_id, as_utc(now), touched, kind, progress, set(dropped))
 
 
-def segment_lease(company_id: int):
+@contextmanager
+def segment_lease(company_id: int, wait_s: float = 600):
     """The lock of everything that rewrites the company's snapshot (runs, live batches), so that they never
-    interleave and the last to publish is the last to have read."""
-    return lease(f"segment:{company_id}")
+    interleave and the last to publish is the last to have read. This thread is known to hold it meanwhile, so that
+    a snapshot lost under it is rebuilt in place (`_rebuild_lost`) rather than by waiting for the lock it holds."""
+    with lease(f"segment:{company_id}", wait_s=wait_s), _marked("held", company_id):
+        yield
+
+
+_local = threading.local()
+
+
+@contextmanager
+def _marked(what: str, company_id: int):
+    """This thread's set `what` ("held": segment leases, "rebuilding": lost snapshots) holds the company meanwhile."""
+    setattr(_local, what, _marks(what) | {company_id})
+    try:
+        yield
+    finally:
+        setattr(_local, what, _marks(what) - {company_id})
+
+
+def _marks(what: str) -> frozenset[int]:
+    return getattr(_local, what, frozenset())
+
+
+def _rebuild_lost(company_id: int) -> snapshot.Snapshot:
+    """A lost snapshot rebuilt by a full run (the previous figures are gone, as before a station's first run), once:
+    under the station's lease, by this thread in place when it holds it already; else after waiting for it, unless
+    whoever held it rebuilt the snapshot meanwhile (SnapshotLost, 503, when the wait is longer than a request's)."""
+    if company_id in _marks("rebuilding"):
+        return snapshot.empty(company_id)  # a reader within the rebuild: none yet, as within a station's first run
+    with ExitStack() as stack:
+        if company_id not in _marks("held"):
+            try:
+                stack.enter_context(segment_lease(company_id, wait_s=REBUILD_WAIT_S))
+            except Conflict:
+                raise snapshot.SnapshotLost(company_id) from None
+            try:
+                return snapshot.current(company_id, rebuild=False)  # rebuilt by the holder this one waited for
+            except snapshot.SnapshotLost:
+                pass
+        run, _ = _run_held(ensure_company(company_id), as_utc(None), None, "full", lambda message: None)
+    _published(company_id, None)
+    _finished(run)
+    return snapshot.current(company_id, rebuild=False)
+
+
+snapshot.when_lost(_rebuild_lost)
 
 
 def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
@@ -110,8 +164,8 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     fresh = profile_listeners(company, docs, events_of(batches, now=now), now, timeslot_ids(company_id),
                               churn.kept(company_id))
     stopwatch.lap("compute_s")
+    previous = snapshot.current(company_id)  # before the run document, which is named after the file read
     run, previous_at = _live_run(company_id, now)
-    previous = snapshot.current(company_id)
     _carry_first_assignment(previous, fresh, run)
     _publish_live(run, company, previous, fresh, previous_at)
     stopwatch.lap("write_s")
@@ -169,22 +223,43 @@ def _run(company_id: int, now: datetime, touched: list[str] | None, kind: str, p
     say = progress or (lambda message: None)
     company = ensure_company(company_id)
     with segment_lease(company_id):
-        run = SegmentRun(company_id=company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
-        stopwatch = Stopwatch()
-        fresh = _profiled(company, touched, now, stopwatch, say)
-        previous = snapshot.current(company_id)
-        _carry_first_assignment(previous, fresh, run)  # before the splice, so that the file keeps the columns
-        merged = fresh if touched is None else snapshot.splice(_without(previous, set(touched) | dropped), fresh)
-        stopwatch.lap("compute_s")
-        say("writing segment changes, rollups and snapshot")
-        _publish(run, company, previous, fresh, merged)
-        stopwatch.lap("write_s")
-        _finish(run, stopwatch)
+        run, touched = _run_held(company, now, touched, kind, say, dropped)
     _published(company_id, touched)
     _finished(run)
     firsts = run.movements["first_assignments"]
     say(f"done: {run.listeners:,} listeners, {run.changed:,} moved to another segment"
         + (f", {firsts:,} segmented for the first time" if firsts else ""))
+    return run
+
+
+def _run_held(company, now: datetime, touched: list[str] | None, kind: str, say: Callable[[str], None],
+              dropped: set[str] = frozenset()) -> tuple[SegmentRun, list[str] | None]:
+    """A run, by a caller holding the station's segment lease; and whom it profiled (None: every listener). On a
+    lost snapshot every listener, over none, as in a station's first run (the touched rows alone would publish a
+    station of a few), readers within it seeing none too."""
+    try:
+        previous = snapshot.current(company.company_id, rebuild=False)
+    except snapshot.SnapshotLost:
+        log.warning("the snapshot of company %s is lost (a backup restored from before a later run?): this run "
+                    "rebuilds it from every listener", company.company_id)
+        with _marked("rebuilding", company.company_id):
+            return _run_on(company, now, None, kind, say, snapshot.empty(company.company_id)), None
+    return _run_on(company, now, touched, kind, say, previous, dropped), touched
+
+
+def _run_on(company, now: datetime, touched: list[str] | None, kind: str, say: Callable[[str], None],
+            previous: snapshot.Snapshot, dropped: set[str] = frozenset()) -> SegmentRun:
+    """Profile the listeners (all, or the touched ones spliced into `previous`) and publish a new file."""
+    run = SegmentRun(company_id=company.company_id, run_id=uuid.uuid4().hex, kind=kind, now=now, started_at=utcnow())
+    stopwatch = Stopwatch()
+    fresh = _profiled(company, touched, now, stopwatch, say)
+    _carry_first_assignment(previous, fresh, run)  # before the splice, so that the file keeps the columns
+    merged = fresh if touched is None else snapshot.splice(_without(previous, set(touched) | dropped), fresh)
+    stopwatch.lap("compute_s")
+    say("writing segment changes, rollups and snapshot")
+    _publish(run, company, previous, fresh, merged)
+    stopwatch.lap("write_s")
+    _finish(run, stopwatch)
     return run
 
 
