@@ -28,10 +28,12 @@ from core.db import connection, documents, queue
 from core.history import models as _history_models  # noqa: F401 - registers the package's documents
 from core.history import record as history
 from core.ingest import models as _ingest_models  # noqa: F401 - registers the package's documents
+from core.ingest import personal as _ingest_stores  # noqa: F401 - declares the package's stores of personal values
 from core.ingest import reports as _reports  # noqa: F401 - declares the package's stores of personal values
 from core.ingest import staging as _uploads  # noqa: F401 - declares the package's stores of personal values
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
 from core.listeners import personal as _listener_stores  # noqa: F401 - declares the package's personal stores
+from core.personal import db_stores as _db_stores  # noqa: F401 - declares core.db's stores of personal values
 from core.privacy import models as _privacy_models  # noqa: F401 - registers the package's documents
 from core.search import models as _search_models  # noqa: F401 - registers the package's documents
 from core.search import vectors
