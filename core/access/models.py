@@ -6,6 +6,7 @@ from mongoengine import BooleanField, DateTimeField, DictField, Document, IntFie
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -75,3 +76,17 @@ class PlatformSession(Document):
     def __repr__(self) -> str:
         """Who and until when, never the tokens."""
         return f"<PlatformSession of {self.username} until {self.expires_at}>"
+
+
+# Access holds the service's own people and clients, never a listener: a key's name says which system uses it, a
+# sign-in's counters are keyed by a client address or an account's email.
+API_KEYS = declare(Store("api_keys", "api_keys", free=(
+    "_id", "name", "key_hash", "prefix", "companies", "all_companies", "created_at", "revoked_at")))
+USERS = declare(Store("users", "users", free=(
+    "_id", "email", "password_hash", "name", "companies", "admin", "created_at", "session_version")))
+RATE_LIMITS = declare(Store("rate_limit_windows", "rate_limit_windows", free=("_id", "entries", "expireAt")))
+RATE_COUNTERS = declare(Store("rate_limit_counters", "rate_limit_counters", free=("_id", "count", "expireAt")))
+"""The limits library's fixed-window counters, beside its windows (core.access.throttle names the collection)."""
+PLATFORM_SESSIONS = declare(Store("platform_sessions", "platform_sessions", free=(
+    "_id", "username", "access_token", "refresh_token", "scope", "expires_at", "campaigns", "companies",
+    "campaigns_at", "campaigns_tried_at", "created_at", "used_at")))

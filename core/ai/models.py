@@ -6,6 +6,7 @@ from mongoengine import DateTimeField, DictField, Document, FloatField, IntField
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -52,3 +53,9 @@ class DemographicPromotion(Document):
     model = StringField()
     at = DateTimeField(default=utcnow)
     meta = {"collection": "demographic_promotions", "indexes": [("company_id", "originator")]}
+
+
+INSIGHTS = declare(Store("ai_insights", "ai_insights", free=(
+    "_id", "company_id", "data_version", "provider", "model",
+    "content",  # about segments: figures, and traits held by at least 3 of a segment's listeners (its tags too)
+    "tokens_in", "tokens_out", "made_at")))

@@ -156,6 +156,6 @@ def seal_plain(company_id: int) -> int:
 
 
 PROFILES = declare(Store("ai_profiles", "ai_profiles", erase=by_listener(erase_ai_profile), migrate=seal_plain,
-                         personal=("originator", *RECORD)))
+                         personal=("originator", *RECORD), free=("_id", "company_id")))
 CHARGES = declare(Store("credit_ledger", "credit_ledger", erase=by_listener(forget_charges),
                         migrate=key_plain_charges, personal=("subject",)))

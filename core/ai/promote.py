@@ -107,4 +107,4 @@ def seal_plain(company_id: int) -> int:
 
 
 STORE = declare(Store("demographic_promotions", "demographic_promotions", erase=by_listener(erase_promotions),
-                      migrate=seal_plain, personal=("originator", *ENTRY)))
+                      migrate=seal_plain, personal=("originator", *ENTRY), free=("_id", "company_id", "at")))

@@ -14,6 +14,7 @@ from mongoengine import (
 )
 
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -71,3 +72,15 @@ class AlertCheck(Document):
     company_id = IntField(required=True, unique=True)
     checked_at = DateTimeField(required=True)
     meta = {"collection": "alert_checks"}
+
+
+# A rule watches a segment's count; its firings keep figures; its mail goes to the station's people.
+RULES = declare(Store("alert_rules", "alert_rules", free=(
+    "_id", "company_id", "rule_id", "kind", "metric", "threshold", "delivery", "recipients", "email_now",
+    "created_at")))
+FIRINGS = declare(Store("alert_firings", "alert_firings", free=(
+    "_id", "company_id", "firing_id", "rule_id", "period", "date", "rule", "values", "source", "fired_at",
+    "delivered")))
+DIGESTS = declare(Store("alert_digests", "alert_digests", free=("_id", "company_id", "period", "recipients",
+                                                                 "sent_at")))
+CHECKS = declare(Store("alert_checks", "alert_checks", free=("_id", "company_id", "checked_at")))

@@ -64,4 +64,5 @@ def erase_recommendations(company_id: int, originator: str, _pseudonym: str = ""
 
 ANSWERS = SealedAnswers("recommendation", CachedRecommendation._get_collection, lambda doc: json.loads(doc["answer"]))
 STORE = declare(Store("recommendations", "recommendations", erase=by_listener(erase_recommendations),
-                      migrate=ANSWERS.seal_plain, personal=("sealed_answer", "answer", "key")))
+                      migrate=ANSWERS.seal_plain, personal=("sealed_answer", "answer", "key"),
+                      free=("_id", "company_id", "provider", "model", "answer_key", "made_at")))

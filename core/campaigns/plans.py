@@ -69,7 +69,8 @@ def _plain(doc: dict) -> dict:
 
 PLANS = SealedAnswers("plan", SavedPlan._get_collection, _plain, ("answer", "name"))
 STORE = declare(Store("saved_plans", "saved_plans", erase=erase_plans, migrate=PLANS.seal_plain,
-                      personal=("sealed_answer", "answer", "name")))
+                      personal=("sealed_answer", "answer", "name"),
+                      free=("_id", "company_id", "plan_id", "answer_key", "saved_by", "saved_at")))
 
 
 def _summary(doc: dict, content: dict) -> dict:

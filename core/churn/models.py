@@ -7,6 +7,7 @@ from mongoengine import DateTimeField, DictField, Document, FloatField, IntField
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -29,3 +30,8 @@ class ChurnModel(Document):
     trained_s = FloatField()
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "churn_models", "indexes": [{"fields": ["company_id"], "unique": True}]}
+
+
+MODELS = declare(Store("churn_models", "churn_models", free=(
+    "_id", "company_id", "as_of", "held_out", "horizon_days", "labelled", "quiet_share", "metrics", "chosen", "reason",
+    "reliability", "weights", "knots", "usual", "trained_s", "made_at")))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from mongoengine import BooleanField, DateTimeField, Document, IntField, StringField
 
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 KINDS = ("load", "spend", "refund", "cached")
 STATUSES = ("ok", "refunded")
@@ -48,3 +49,12 @@ class CreditEntry(Document):
     refund_of = IntField(null=True)  # the seq of the spend a refund gives back
     meta = {"collection": "credit_ledger",
             "indexes": [{"fields": ["company_id", "seq"], "unique": True}, {"fields": ["company_id", "at"]}]}
+
+
+ACCOUNTS = declare(Store("credit_accounts", "credit_accounts", free=(
+    "_id", "company_id", "balance", "seq", "paused", "reason", "paused_at")))
+ENTRIES = declare(Store("credit_entries", "credit_ledger", free=(
+    "_id", "company_id", "seq", "at", "kind", "amount", "operation", "provider", "model", "tokens_in", "tokens_out",
+    "cached", "status", "note", "refund_of")))
+"""The ledger's own fields; its `subject`, which may be a listener's, is declared personal by the operations that
+charge per listener (core.ai.profile)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from mongoengine import DateTimeField, DictField, Document, IntField, StringField
 
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -24,3 +25,7 @@ class HistoryPoint(Document):
     lost = IntField(default=0)
     meta = {"collection": "segment_history",
             "indexes": [{"fields": ["company_id", "source", "date"], "unique": True}]}
+
+
+POINTS = declare(Store("segment_history_points", "segment_history", free=(
+    "_id", "company_id", "date", "source", "as_of", "total", "segments", "moves", "new", "lost")))

@@ -1,5 +1,6 @@
 """The listener package's stores of personal values, declared to the registry (core.personal.registry): the
-listeners' own documents, which erasure reaches first, and their interaction batches.
+listeners' own documents, which erasure reaches first, and their interaction batches; the suppressed numbers
+(keyed) and the files of the columnar snapshot (sealed), which the snapshot's store erases (core.segmentation.personal).
 
 A listener's document keeps its row under the pseudonym with every declared field cleared; its sealed fields go
 with their group's key. A batch's messages go the same way, and its idempotency keys, keyed hashes already, are
@@ -11,7 +12,7 @@ from bson import ObjectId
 
 from core.clock import utcnow
 from core.config import active
-from core.listeners import events, originator_keys, sealed_messages, sealed_profiles
+from core.listeners import events, originator_keys, sealed_messages, sealed_profiles, snapshot
 from core.listeners.fields import DECLARED, DECLARED_NAMES
 from core.listeners.models import InteractionBatch, Listener
 from core.listeners.pseudonyms import keyed_hash
@@ -54,10 +55,19 @@ def _migrate_interactions(company_id: int) -> int:
 
 LISTENERS = declare(Store(
     "listeners", "listeners", when=FIRST, erase=erase_profile, migrate=sealed_profiles.seal_plain,
-    personal=("originator", "profile", *DECLARED_NAMES),
-    free=("_id", "company_id", "profile_group", "profile_version", "created_at", "erased_at", "inferred",
-          "promoted")))
+    personal=("originator", "profile", *DECLARED_NAMES,
+              "inferred", "promoted"),  # what AI guessed of the listener, and copied into declared fields: sealed
+    # in `profile` since; stored plain (then cleared) before, which `encrypt` seals
+    free=("_id", "company_id", "profile_group", "profile_version", "created_at", "erased_at")))
 INTERACTIONS = declare(Store(
     "interactions", "interactions", erase=erase_interactions, migrate=_migrate_interactions,
     personal=("originator", "keys", "messages", "sealed_messages"),
     free=("_id", "company_id", "import_id", "n", "times", "channels", "timeslots", "campaigns", "message_group")))
+SUPPRESSIONS = declare(Store("suppressions", "suppressions", personal=("number_hash",),  # keyed
+                               free=("_id", "company_id", "created_at")))
+SNAPSHOT_FILES = declare(Store(
+    "snapshot_files", f"{snapshot.BUCKET}.files",
+    personal=("metadata",),  # the vocabulary (every tag, place, language...) of a file written before sealing
+    free=("_id", "filename", "length", "chunkSize", "uploadDate")))
+SNAPSHOT_CHUNKS = declare(Store("snapshot_chunks", f"{snapshot.BUCKET}.chunks", personal=("data",),  # sealed
+                                free=("_id", "files_id", "n")))

@@ -5,6 +5,7 @@ from mongoengine import BinaryField, DateTimeField, DictField, Document, IntFiel
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -30,3 +31,9 @@ class PendingErasure(Document):
     done = DictField()
     started_at = DateTimeField(default=utcnow)
     meta = {"collection": "pending_erasures", "indexes": ["started_at"]}
+
+
+AUDIT = declare(Store("audit", "audit", personal=("details",),  # an erasure's pseudonym of the listener
+                      free=("_id", "company_id", "action", "at", "actor")))
+PENDING = declare(Store("pending_erasures", "pending_erasures", personal=("sealed",),  # whom, sealed
+                        free=("_id", "company_id", "done", "started_at")))

@@ -16,6 +16,7 @@ from mongoengine import (
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -103,3 +104,14 @@ class LookalikeCalibration(Document):
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "lookalike_calibrations",
             "indexes": [{"fields": ["company_id", "model"], "unique": True}]}
+
+
+TEXT_KEYS = declare(Store("text_keys", "text_keys", free=("_id", "company_id", "key")))
+COUNTERS = declare(Store("embedding_counters", "embedding_counters", free=(
+    "_id", "company_id", "model", "seq", "written_at", "runs")))
+SEARCH_CALIBRATIONS = declare(Store("search_calibrations", "search_calibrations", free=(
+    "_id", "company_id", "model", "weights", "upper", "accuracy", "samples",
+    "queries",  # values of the station's listeners (tags, places, languages), each held by at least 10 of them
+    "vectors", "seq", "made_at")))
+LOOKALIKE_CALIBRATIONS = declare(Store("lookalike_calibrations", "lookalike_calibrations", free=(
+    "_id", "company_id", "model", "upper", "accuracy", "samples", "seeds", "listeners", "file", "made_at")))

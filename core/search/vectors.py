@@ -343,5 +343,9 @@ def _migrate_vectors(company_id: int) -> int:
             + sealed_texts.seal_plain(company_id, WRITE_BATCH))
 
 
-STORE = declare(Store("vector_index", "listener_embeddings", erase=by_listener(erase_vectors), migrate=_migrate_vectors,
-                      personal=("originator", "text", "sealed_text")))
+STORE = declare(Store(
+    "vector_index", "listener_embeddings", erase=by_listener(erase_vectors), migrate=_migrate_vectors,
+    personal=("originator", "text", "sealed_text",
+              "vector",  # plain: made of what the listener said and their traits, which a model can partly read back
+              "text_hash"),  # plain: an unkeyed hash of the text, which confirms a guess of a short one
+    free=("_id", "company_id", "model", "seq", "text_group", "text_groups", "updated_at")))

@@ -5,6 +5,7 @@ from mongoengine import DateTimeField, DictField, Document, IntField, StringFiel
 
 from core.clock import utcnow
 from core.db.documents import stored
+from core.personal.registry import Store, declare
 
 
 @stored
@@ -39,3 +40,7 @@ class SegmentRun(Document):
     sums = DictField()  # what the rollup is made of (core.segmentation.rollups.sums), kept by live runs
     movements = DictField()
     meta = {"collection": "segment_runs", "indexes": [("company_id", "-started_at")]}
+
+
+JOBS = declare(Store("segment_jobs", "segment_jobs", free=(  # core.segmentation.requested.SegmentJob
+    "_id", "company_id", "actor", "state", "steps", "started_at", "finished_at")))

@@ -17,6 +17,8 @@ from mongoengine import (
 
 from core.db.documents import stored
 from core.db.sealed_groups import OPEN_GROUP_INDEX, GroupKey
+from core.listeners.models import GROUP_KEY_FIELDS
+from core.personal.registry import Store, declare
 
 KEEP_EVENTS = timedelta(days=30)
 """How long a delivered event stays for a replay, then MongoDB deletes it."""
@@ -91,3 +93,12 @@ class WebhookKey(GroupKey):
     """The content key of one group of the outbox's batches (core.webhooks.outbox)."""
 
     meta = {"collection": "webhook_keys", "indexes": [OPEN_GROUP_INDEX]}
+
+
+ENDPOINTS = declare(Store("webhook_endpoints", "webhook_endpoints", free=(
+    "_id", "company_id", "webhook_id", "url", "secret", "events", "shared_fields", "next_seq", "next_delivery",
+    "created_at")))
+DELIVERIES = declare(Store("webhook_deliveries", "webhook_deliveries", free=(  # ids, statuses and our own words
+    "_id", "company_id", "webhook_id", "delivery_id", "event_ids", "types", "status", "ok", "latency_ms", "attempt",
+    "error", "replay_of", "at")))
+KEYS = declare(Store("webhook_keys", "webhook_keys", free=GROUP_KEY_FIELDS))

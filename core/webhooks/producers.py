@@ -67,4 +67,6 @@ def _not_erased(company_id: int, changes: list[dict]) -> list[dict]:
 
 
 STORE = declare(Store("webhook_events", "webhook_batches", erase=by_listener(erase_events),
-                      personal=("events", "sealed_events")))
+                      personal=("events", "sealed_events", "sealed_bodies", "originators"),  # sealed, keyed
+                      free=("_id", "company_id", "webhook_id", "seq", "count", "delivered", "attempts", "created_at",
+                            "delivered_at", "replay_of", "bodies_group")))
