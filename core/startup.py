@@ -40,6 +40,7 @@ from core.search import vectors
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
 from core.segmentation import personal as _segment_stores  # noqa: F401 - declares the package's personal stores
 from core.segmentation import runs
+from core.stations import labels as _station_labels  # noqa: F401 - declares the package's stores of personal values
 from core.stations import models as _station_models  # noqa: F401 - registers the package's documents
 from core.webhooks import setup as webhooks_setup
 

@@ -74,8 +74,9 @@ class Worker:
             removed = sweep_uploads(self.settings.data_dir)
         except UNAVAILABLE:
             raise
-        except Exception:  # noqa: BLE001 - the jobs must go on; the log says why
-            log.exception("the sweep of uploads failed")
+        except Exception as failure:  # noqa: BLE001 - the jobs must go on; the log says why, without values
+            log.warning("the sweep of uploads failed: %s (at %s)", queue.failure_of(failure),
+                        queue.trace_of(failure))
             return
         if removed:
             log.info("%d uploads that no job holds deleted", removed)
@@ -118,8 +119,8 @@ class Worker:
         except UNAVAILABLE:
             raise  # the lease runs out and the job is taken again once the database is back
         except Exception as failure:  # noqa: BLE001 - a failed job is tried again later; the worker goes on
-            error = f"{type(failure).__name__}: {failure}"[:500]
-            log.exception("job %s %s failed", job["kind"], job["key"])
+            error = queue.failure_of(failure)  # its words may repeat a listener's value: logged without, no traceback
+            log.warning("job %s %s failed: %s (at %s)", job["kind"], job["key"], error, queue.trace_of(failure))
         finally:
             renewing.set()
             keeper.join()

@@ -5,7 +5,8 @@ touched, later deliveries and history rebuilds), and return. A worker `claim`s t
 lease it renews while it works (`renew`), short kinds first: a `long` kind (a station's embedding, minutes) waits
 while a due short one (a history rebuild of seconds) would otherwise wait minutes behind it. A worker that dies
 stops renewing, its lease runs out, and another worker takes the job over. A job that fails is tried again later,
-waiting longer each time, up to its kind's attempts.
+waiting longer each time, up to its kind's attempts. A failure is kept as its exception's type and words with every
+number and e-mail address replaced (`failure_of`): what a station sent is personal, and an exception may repeat it.
 
 Jobs of one kind and key are merged while they wait (`merge` says how: embedding asks for the union of the
 listeners), so a burst of live batches queues one job, not one per batch. Kinds are registered by the packages
@@ -14,8 +15,10 @@ that own the work (core.worker registers them at start-up), so this module knows
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import socket
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +35,12 @@ KEEP_DONE = timedelta(days=7)
 """How long finished jobs stay readable (for /metrics and the people on call), then MongoDB deletes them."""
 BACKOFF_S = (30, 120, 600, 1800, 3600)
 """Waits before the 2nd, 3rd, ... attempt of a failed job (the last repeats)."""
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*")
+"""An e-mail address, or what is left of one cut short ("zq.probe77@exam…", as ListenerNotFound shows it)."""
+NUMBER = re.compile(r"\+?\d(?:[\s\-.()/]*\d){5,}")
+"""Six digits or more, however spaced, dashed, dotted or bracketed, with or without a leading `+`: any spelling of
+a phone number (and of an ID number, an interaction id that embeds one, a date: all are let go)."""
+KEEP_ERROR = 500  # characters of a failure kept
 
 
 @stored
@@ -47,7 +56,7 @@ class Job(Document):
     lease_until = DateTimeField()
     started_at = DateTimeField()  # of the latest attempt
     owner = StringField()
-    error = StringField()
+    error = StringField()  # `failure_of` the exception: never a number or an e-mail address
     created_at = DateTimeField(required=True)
     finished_at = DateTimeField()
     request_id = StringField()  # the request that asked for it, carried into the worker's logs
@@ -135,9 +144,28 @@ def renew(job: dict, now: datetime | None = None) -> bool:
                                    {"$set": {"lease_until": now + lease_length()}}).modified_count)
 
 
+def without_values(text: str) -> str:
+    """The text with every e-mail address and every run of six digits or more (in any phone number's spelling)
+    replaced by a placeholder."""
+    return NUMBER.sub("<number>", EMAIL.sub("<e-mail>", text))
+
+
+def failure_of(failure: BaseException) -> str:
+    """An exception as a job record and a log line keep it: its type and its words without values."""
+    return f"{type(failure).__name__}: {without_values(str(failure))}"[:KEEP_ERROR]
+
+
+def trace_of(failure: BaseException, frames: int = 4) -> str:
+    """The innermost lines of code the exception passed through (module:function:line), which hold no value."""
+    stack = traceback.extract_tb(failure.__traceback__)[-frames:]
+    return " < ".join(f"{os.path.basename(f.filename)}:{f.name}:{f.lineno}" for f in reversed(stack))
+
+
 def finish(job: dict, error: str | None = None, now: datetime | None = None) -> str:
-    """Mark the job done, or failed: queued again after a growing wait while attempts remain. Its new state."""
+    """Mark the job done, or failed: queued again after a growing wait while attempts remain (the error kept
+    without the values it may repeat). Its new state."""
     now = now or utcnow()
+    error = None if error is None else without_values(error)[:KEEP_ERROR]
     kind = _kinds.get(job["kind"])
     allowed, backoff = (kind.attempts, kind.backoff_s) if kind else (1, BACKOFF_S)
     if error is None:

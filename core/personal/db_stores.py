@@ -12,7 +12,7 @@ from core.personal.registry import Store, declare
 JOBS = declare(Store(
     "jobs", Job._get_collection_name(),
     personal=("payload",  # keyed: an embedding job names its listeners by their keys (core.search.vectors)
-              "error"),  # plain: a failure's own words, which may repeat a value (ListenerNotFound shows 12 characters)
+              "error"),  # a failure's type and words, numbers and e-mails replaced (core.db.queue.failure_of)
     free=("_id", "kind", "key", "state", "attempts", "run_after", "lease_until", "started_at", "owner", "created_at",
           "finished_at", "request_id", "long")))
 LOCKS = declare(Store("locks", "locks", personal=("_id",),  # a single flight's is keyed: its name says whose answer
