@@ -28,13 +28,14 @@ def import_command(kind: str, file: str) -> None:
                 bar.update(lines - bar.pos)  # a CSV header and blank lines are lines but not rows
     except (ValueError, OSError) as exc:  # the file cannot be read; bad rows never raise
         raise click.ClickException(str(exc)) from exc
-    echo_report(report)
+    echo_report(report, Path(file).name)
 
 
-def echo_report(report) -> None:
-    """The counts, then the first bad rows as "line N: reason" and the first warnings as "line N: warning: reason"."""
+def echo_report(report, name: str) -> None:
+    """The counts, then the first bad rows as "line N: reason" and the first warnings as "line N: warning: reason";
+    the file's name as the operator gave it (a report does not keep it: core.ingest.personal)."""
     repeated = "duplicates" if report.kind == "interactions" else "unchanged"
-    click.echo(f"Imported {report.kind} from {Path(report.source).name}")
+    click.echo(f"Imported {report.kind} from {name}")
     click.echo(f"  rows:       {report.rows}")
     click.echo(f"  imported:   {report.imported}")
     click.echo(f"  {repeated + ':':<11} {report.duplicates}")

@@ -8,6 +8,7 @@ so that the database (another process) works while this one parses.
 from __future__ import annotations
 
 import gc
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -34,21 +35,25 @@ from core.stations.companies import bump_version, ensure_company
 from core.stations.models import Company, Show
 
 KINDS = ("channels", "shows", "profiles", "interactions")
+FILE = "file"  # a report's source: a file the CLI imported
+SOURCES = re.compile(r"upload:[0-9a-f]{24}|[a-z]*")  # the kinds of source a report says; a path is none of them
+UPLOADED = re.compile(r"[/\\]uploads[/\\]([0-9a-f]{24})\.\w+$")  # an upload's path, as reports said it before
 
 
 def import_file(kind: str, path, progress: Callable[[int], None] | None = None, resegment: bool = True,
                 company_id: int | None = None, now: datetime | None = None, mapping: Mapping | None = None,
-                sheet: str | None = None, dry_run: bool = False) -> ImportReport:
+                sheet: str | None = None, dry_run: bool = False, source: str = FILE) -> ImportReport:
     """Import a .jsonl, .csv or .xlsx file (`sheet`: a workbook's sheet, else its first); ValueError when the file
     cannot be read. With `company_id` (an upload to one station) rows without one take it and rows of another station
     are bad rows. `mapping` reads the file's columns into fields (core.ingest.mapped); without it the columns are the
     field names. `now` is the moment of import. `dry_run` validates and counts everything and writes nothing but the
-    report."""
+    report. The report says the kind of `source` (`file`, `upload:<job id>`), never the path: a station or an
+    operator names a file as it likes, after a listener too."""
     _check_kind(kind)
     rows = read_rows(path, sheet) if mapping is None else mapping.rows(read_table(path, sheet).rows)
     if company_id is not None:
         rows = station_rows(rows, company_id)
-    return import_rows(kind, rows, source=str(path), progress=progress, resegment=resegment, now=now,
+    return import_rows(kind, rows, source=source, progress=progress, resegment=resegment, now=now,
                        dry_run=dry_run)
 
 
@@ -81,6 +86,19 @@ def import_rows(kind: str, rows: Iterable[tuple[int, dict | str]], source: str =
                           dry_run=dry_run, **reports.sealed_errors(report_id, tally.errors)).save()
     report.errors = tally.errors  # as this import answers them; stored sealed only
     return report
+
+
+def forget_sources(company_id: int) -> int:
+    """Say the kind of source of the station's reports stored before (and of reports no station's rows reached),
+    which kept the path an import was given: `upload:<job id>` for an upload's, `file` for any other; how many.
+    Resumable: each report is rewritten in one update, and only those that still keep a path."""
+    stored = ImportReport._get_collection()
+    found = stored.find({"$or": [{"company_ids": company_id}, {"company_ids": {"$size": 0}}]}, {"source": 1})
+    named = [report for report in found if not SOURCES.fullmatch(report.get("source") or "")]
+    for report in named:
+        upload = UPLOADED.search(report["source"])
+        stored.update_one({"_id": report["_id"]}, {"$set": {"source": f"upload:{upload[1]}" if upload else FILE}})
+    return len(named)
 
 
 @contextmanager

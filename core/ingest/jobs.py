@@ -2,9 +2,10 @@
 
 The upload is streamed to DATA_DIR/uploads first (mode 0600: it names listeners; its lines counted on the way, for the
 progress bar), then imported by the one importer (core.ingest.importer.import_file, for this station only) in a daemon
-thread of the worker that took the upload, and deleted whether the import ends done or failed. The name the station
-gave the file is kept sealed (core.ingest.sealed_names), and no message or log line says it. The job's progress lives
-in a document, so that any gunicorn worker answers the polls. One import per station at a time, by a lease in the
+thread of the worker that took the upload, and deleted whether the import ends done or failed. What the station sent
+(the file's name, the columns its mapping names, a sheet, a failure's words that quote the file) is kept sealed
+(core.ingest.sealed_names): the job's plain message names the problem, and no log line says them. The job's progress
+lives in a document, so that any gunicorn worker answers the polls. One import per station at a time, by a lease in the
 database (core.db.leases): a second upload while one runs is queued (its job says so) and starts when the first has
 finished, never interleaved with it.
 
@@ -33,7 +34,18 @@ from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportJob, ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
 from core.ingest.remembered import remember
-from core.ingest.sealed_names import name_of, sealed_name, shown_message, with_names
+from core.ingest.sealed_names import (
+    Sealed,
+    given_mapping,
+    name_of,
+    pairs_of,
+    problem_of,
+    seal_failure,
+    sealed_fields,
+    sheet_of,
+    shown_message,
+    with_opened,
+)
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 
@@ -65,19 +77,18 @@ def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, da
 
 def save_job(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
              **fields) -> tuple[ImportJob, Path]:
-    """The upload saved under DATA_DIR/uploads and its job stored, the file's name sealed (nothing is read of it yet
-    but, for a workbook, its start: WorkbookRefused, and nothing kept, past a bound)."""
+    """The upload saved under DATA_DIR/uploads and its job stored, the file's name, mapping and sheet sealed (nothing
+    is read of it yet but, for a workbook, its start: WorkbookRefused, and nothing kept, past a bound)."""
     get_company(company_id)
     _check_kind(kind)
-    mapping = fields.pop("mapping", None)
-    pairs = [{"column": column, "field": name} for column, name in (mapping or {}).items()]
+    held = Sealed(Path(filename).name, pairs_of(fields.pop("mapping", None)), fields.pop("sheet", None) or "")
     job_id = ObjectId()
     path, lines = save_upload(stream, Path(data_dir) / "uploads" / str(job_id), filename)
     try:
         if path.suffix == ".xlsx":
-            _within_bounds(path, fields.get("sheet"))
-        job = ImportJob(id=job_id, company_id=company_id, kind=kind, actor=actor, mapping=pairs, lines=lines,
-                        upload=str(path), **sealed_name(job_id, Path(filename).name), **fields).save()
+            _within_bounds(path, held.sheet or None)
+        job = ImportJob(id=job_id, company_id=company_id, kind=kind, actor=actor, lines=lines, upload=str(path),
+                        **sealed_fields(job_id, held), **fields).save()
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -203,11 +214,12 @@ def _import(job: ImportJob, path: Path, found, check: bool) -> dict:
     try:
         mapping = _mapping(job, path)
         report = import_file(job.kind, path, progress=_Progress(found), company_id=job.company_id, mapping=mapping,
-                             sheet=job.sheet or None, dry_run=dry_run)
+                             sheet=sheet_of(job), dry_run=dry_run, source=f"upload:{job.id}")
     except (ValueError, ValidationFailed) as exc:  # the file cannot be read, or its mapping does not fit it
         message = "; ".join(f"{item['loc'][-1]}: {item['msg']}" for item in exc.items) \
             if isinstance(exc, ValidationFailed) else str(exc)
-        return {"set__state": "failed", "set__message": message.replace(str(path), path.name)}
+        seal_failure(job, message.replace(str(path), path.name))
+        return {"set__state": "failed", "set__message": problem_of(exc)}
     if check:
         return {"set__state": "checked", "set__check_report_id": report.id, "set__done": job.lines,
                 "set__date_order": mapping.date_order if mapping else ""}
@@ -220,10 +232,10 @@ def _import(job: ImportJob, path: Path, found, check: bool) -> dict:
 def _mapping(job: ImportJob, path: Path):
     """The job's Mapping, checked against the file's columns (dates in the order given, else the one its first rows
     show); None for a file whose columns are the field names."""
-    given = job.given_mapping()
+    given = given_mapping(job)
     if given is None:
         return None
-    table, sample = read_start(path, job.sheet or None)
+    table, sample = read_start(path, sheet_of(job))
     order = job.date_order or file_date_order(sample, job.company_id)[0]
     return station_mapping(job.kind, job.company_id, given, table.columns, order)
 
@@ -262,8 +274,8 @@ def get_job(company_id: int, job_id: str) -> ImportJob:
 
 
 def recent_jobs(company_id: int, limit: int = 20) -> list[ImportJob]:
-    """The station's latest imports, newest first (their file names unsealed together)."""
-    return with_names(list(ImportJob.objects(company_id=company_id).order_by("-started_at").limit(limit)))
+    """The station's latest imports, newest first (what they keep sealed unsealed together)."""
+    return with_opened(list(ImportJob.objects(company_id=company_id).order_by("-started_at").limit(limit)))
 
 
 def job_status(job: ImportJob) -> dict:
@@ -277,7 +289,7 @@ def job_status(job: ImportJob) -> dict:
             "percent": 100 if ended else 100 * min(job.done, job.lines) // max(job.lines, 1),
             "message": shown_message(job, name), "started_at": job.started_at.isoformat(),
             "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-            "dry_run": job.dry_run, "mapping": job.given_mapping(), "sheet": job.sheet or None,
+            "dry_run": job.dry_run, "mapping": given_mapping(job), "sheet": sheet_of(job),
             "date_order": job.date_order or None,
             "segment_changes": job.segment_changes, "report": None if report is None else _report(report),
             "check": None if check is None else _report(check)}

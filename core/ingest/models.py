@@ -19,38 +19,37 @@ from core.db.documents import stored
 
 @stored
 class ImportJob(Document):
-    """One uploaded file (core.ingest.jobs): its station, kind and name, its state (queued, running, done, failed; for
-    the dashboard's mapping step also mapping, checking, checked and expired), the lines so far of how many, and when
-    done its saved report and how many listeners changed segment. `mapping` is [{"column", "field"}] (a list: a header
-    may hold a dot); `check_report_id` is the dry run's report of a file checked before its import. The name the
-    station gave the file may name a listener, so it is stored sealed (core.ingest.sealed_names)."""
+    """One uploaded file (core.ingest.jobs): its station and kind, its state (queued, running, done, failed; for the
+    dashboard's mapping step also mapping, checking, checked and expired), the lines so far of how many, and when
+    done its saved report and how many listeners changed segment. `check_report_id` is the dry run's report of a file
+    checked before its import. What the station sent (the file's name, the columns its mapping names, the sheet, a
+    failure's words quoting the file) may name a listener, so it is stored in one envelope, sealed
+    (core.ingest.sealed_names)."""
 
     company_id = IntField(required=True)
     kind = StringField(required=True)
-    filename = StringField()  # stored before sealing; since, sealed only
-    sealed_filename = BinaryField()  # the name the station gave the file, sealed
-    filename_key = StringField()  # the version in the name of the key it is sealed under (core.ingest.sealed_names)
+    sealed = BinaryField()  # the file's name, mapping and sheet, a failure's words: sealed (core.ingest.sealed_names)
+    sealed_key = StringField()  # the version in the name of the key they are sealed under
+    filename = StringField()  # stored before sealing: the name, plain
+    sealed_filename = BinaryField()  # stored before the envelope held the rest: the name alone, sealed
+    filename_key = StringField()  # the version of its key, which the envelope keeps
     actor = StringField(default="")
     state = StringField(default="queued")
     lines = IntField(default=0)
     done = IntField(default=0)
     report_id = ObjectIdField()
     segment_changes = IntField(default=0)
-    message = StringField(default="")  # the file is named by its upload's name here, never by the station's
+    message = StringField(default="")  # names the problem, never quotes the file (its own words are sealed)
     started_at = DateTimeField(default=utcnow)
     finished_at = DateTimeField()
-    mapping = ListField()
-    sheet = StringField()
+    mapping = ListField(default=None)  # stored before sealing: [{"column", "field"}], plain
+    sheet = StringField()  # stored before sealing, plain
     date_order = StringField(default="")
     dry_run = BooleanField(default=False)
     upload = StringField(default="")  # where the file is kept while it waits or is imported
     check_report_id = ObjectIdField()
     meta = {"collection": "import_jobs",
             "indexes": [("company_id", "-started_at"), ("state", "started_at")]}  # the second: the uploads' sweep
-
-    def given_mapping(self) -> dict | None:
-        """{column: field or None} as given, or None for a file whose columns are the field names."""
-        return {pair["column"]: pair["field"] for pair in self.mapping} if self.mapping else None
 
 
 @stored
@@ -59,7 +58,7 @@ class ImportReport(Document):
 
     company_ids = ListField(IntField())
     kind = StringField(required=True)
-    source = StringField(default="")
+    source = StringField(default="")  # the kind of source ("file", "upload:<job id>", "demo"), never a path
     at = DateTimeField(default=utcnow)
     rows = IntField(default=0)
     imported = IntField(default=0)
@@ -82,13 +81,16 @@ class ImportReport(Document):
 
 @stored
 class RememberedMapping(Document):
-    """The mapping last confirmed for a station's files of one kind with these headers: [{"column", "field"}] (a
-    list, not a dict, since a header may hold a dot), and how its dates were read."""
+    """The mapping last confirmed for a station's files of one kind with these headers, and how its dates were read.
+    Headers may be a listener's row (a file exported without its header row), so they are found by a keyed hash and
+    the mapping is sealed (core.ingest.remembered)."""
 
     company_id = IntField(required=True)
     kind = StringField(required=True)
-    headers = StringField(required=True)  # the key: a hash of the normalised headers, sorted
-    pairs = ListField()
+    headers = StringField(required=True)  # the key: a keyed hash of the station and its normalised headers, sorted
+    sealed = BinaryField()  # [[column, field or None]], sealed
+    sealed_key = StringField()  # the version in the name of the key it is sealed under
+    pairs = ListField(default=None)  # stored before sealing: [{"column", "field"}], plain
     date_order = StringField(default="")
     updated_at = DateTimeField(default=utcnow)
     meta = {"collection": "import_mappings",

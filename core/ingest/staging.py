@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import BinaryIO
@@ -23,7 +24,15 @@ from core.clock import utcnow
 from core.errors import Conflict
 from core.ingest.jobs import CHUNK, ImportJob, format_of, get_job, private_file, run_in_background, save_job
 from core.ingest.preview import preview_file, read_start, station_mapping
-from core.ingest.sealed_names import forget_names, seal_plain
+from core.ingest.sealed_names import (
+    contents,
+    forget_names,
+    given_mapping,
+    pairs_of,
+    seal_plain,
+    sealing,
+    sheet_of,
+)
 from core.ingest.upload_search import holds_any, search_forms
 from core.personal.registry import Erasure, Store, declare
 from core.stations.companies import get_company
@@ -48,13 +57,15 @@ def stage_upload(company_id: int, kind: str, filename: str, stream: BinaryIO, da
 
 def check_staged(company_id: int, job_id: str, mapping: dict, sheet: str | None, date_order: str,
                  wait: bool = False) -> ImportJob:
-    """Keep the producer's mapping and run the whole file through the import as a dry run, in the background.
-    ValidationFailed for a mapping that does not fit the file; Conflict when the file is no longer waiting."""
+    """Keep the producer's mapping (sealed, with the sheet) and run the whole file through the import as a dry run,
+    in the background. ValidationFailed for a mapping that does not fit the file; Conflict when the file is no longer
+    waiting."""
     job = _waiting(company_id, job_id)
     table, _ = read_start(job.upload, sheet)
     station_mapping(job.kind, company_id, mapping, table.columns, date_order)  # refused here, not in the thread
-    _moved(job, WAITING, set__mapping=[{"column": column, "field": name} for column, name in mapping.items()],
-           set__sheet=sheet or None, set__date_order=date_order, set__state="checking", unset__check_report_id=1)
+    held = replace(contents(job), mapping=pairs_of(mapping), sheet=sheet or "")
+    _moved(job, WAITING, **sealing(job, held), set__date_order=date_order, set__state="checking",
+           unset__check_report_id=1)
     run_in_background(job, Path(job.upload), wait=wait, check=True)
     return job
 
@@ -80,8 +91,8 @@ def preview_staged(company_id: int, job_id: str, given: dict | None = None, shee
                    order: str | None = None) -> dict:
     """The mapping step of a kept file: as the producer last set it (or as `given`), with the rows as stored."""
     job = _waiting(company_id, job_id)
-    return preview_file(job.kind, job.upload, company_id, given if given is not None else job.given_mapping(),
-                        sheet or job.sheet or None, order or job.date_order or None)
+    return preview_file(job.kind, job.upload, company_id, given if given is not None else given_mapping(job),
+                        sheet or sheet_of(job), order or job.date_order or None)
 
 
 def _waiting(company_id: int, job_id: str) -> ImportJob:
@@ -197,11 +208,13 @@ def preview_upload(company_id: int, kind: str, filename: str, stream: BinaryIO, 
 
 
 def erase_listener(erasure: Erasure) -> int:
-    """Uploads not yet imported that hold the listener deleted, and file names that spell them written again; how
-    many jobs."""
+    """Uploads not yet imported that hold the listener deleted, and what jobs keep sealed (file names, the columns
+    their mappings name, sheets, failures' words) written again where it spells them; how many jobs."""
     spellings = list(erasure.spellings.literals)
-    return forget_listener(erasure.company_id, spellings) + forget_names(erasure.company_id, spellings)
+    return forget_listener(erasure.company_id, spellings) + forget_names(erasure.company_id, spellings,
+                                                                         erasure.spellings)
 
 
 STORE = declare(Store("import_jobs", "import_jobs", erase=erase_listener, migrate=seal_plain,
-                      personal=("filename", "sealed_filename", "upload", "message")))
+                      personal=("sealed",  # the file's name, mapping and sheet, a failure's words: sealed
+                                "filename", "sealed_filename")))  # stored before: sealed by `seal_plain`
