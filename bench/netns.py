@@ -155,17 +155,18 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-DB_PORT, WEB_PORT = 27017, 8000
+DB_PORT, KEY_VAULT_PORT, WEB_PORT = 27017, 27018, 8000
 ADMIN_KEY = "multihost-admin-key"
 MASTER_KEY = base64.b64encode(os.urandom(96)).decode()  # one master key for every host, as a cluster is configured
 
 
-def service_env(data_dir: Path, uri: str, **settings: str) -> dict:
-    """The environment of one process of the service: its own DATA_DIR, the shared database and master key, and
-    `settings`."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE",
+def service_env(data_dir: Path, uri: str, vault_uri: str, **settings: str) -> dict:
+    """The environment of one process of the service: its own DATA_DIR, the shared database, key vault and master
+    key, and `settings`."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE", "KEY_VAULT_URI",
                                                              "PROMETHEUS_MULTIPROC_DIR")}
-    return {**env, "DATA_DIR": str(data_dir), "MONGODB_URI": uri, "SECRET_KEY": "multihost-secret",
+    return {**env, "DATA_DIR": str(data_dir), "MONGODB_URI": uri, "KEY_VAULT_URI": vault_uri,
+            "SECRET_KEY": "multihost-secret",
             "MASTER_KEY": MASTER_KEY, "ADMIN_KEY": ADMIN_KEY, "DAILY_PURGE": "false", "DB_TIMEOUT_MS": "2000",
             **settings}
 
@@ -190,16 +191,16 @@ def answers(address: str, port: int) -> bool:
         return False
 
 
-def start_database(host: Host, folder: Path) -> str:
-    """SecantusDB listening on the host's address, its files in `folder`; its URI once it answers."""
+def start_database(host: Host, folder: Path, port: int = DB_PORT) -> str:
+    """SecantusDB listening on the host's address and port, its files in `folder`; its URI once it answers."""
     folder.mkdir(parents=True, exist_ok=True)
-    proc = host.start([str(BIN / "secantusd-py"), "--host", host.address, "--port", str(DB_PORT),
+    proc = host.start([str(BIN / "secantusd-py"), "--host", host.address, "--port", str(port),
                        "--storage-path", str(folder / "db"), "--log-level", "WARNING"], dict(os.environ),
                       folder / "secantus.log")
-    wait_until(lambda: answers(host.address, DB_PORT) or proc.poll() is not None, 60, "the database host")
+    wait_until(lambda: answers(host.address, port) or proc.poll() is not None, 60, "the database host")
     if proc.poll() is not None:
         raise RuntimeError(f"secantusd-py ended with {proc.returncode}: see {folder / 'secantus.log'}")
-    return f"mongodb://{host.address}:{DB_PORT}/?directConnection=true"
+    return f"mongodb://{host.address}:{port}/?directConnection=true"
 
 
 def flask(env: dict, *args: str) -> subprocess.Popen:
@@ -246,7 +247,8 @@ def start_service(net: Network, tmp: Path, listeners: int, workers: int = 2, **s
     names = ["web-a", "web-b", *(f"worker-{n}" for n in "ab"[:workers])]
     hosts = {name: net.add_host(name) for name in names}
     uri = start_database(db_host, tmp / "db")
-    env = {name: service_env(tmp / name, uri, **settings) for name in [*names, "cli"]}
+    vault_uri = start_database(db_host, tmp / "key-vault", KEY_VAULT_PORT)  # a deployment of its own, as asked
+    env = {name: service_env(tmp / name, uri, vault_uri, **settings) for name in [*names, "cli"]}
     bases = {name: start_web(hosts[name], env[name], tmp / f"{name}.log") for name in ("web-a", "web-b")}
     output(flask(env["cli"], "demo", "--listeners", str(listeners), "--now",
                  (utcnow() - timedelta(days=2)).isoformat()))

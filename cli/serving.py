@@ -12,8 +12,9 @@ from pathlib import Path
 import click
 from flask import current_app
 
+from core.config import Settings
 from core.db import embedded as embedded_db
-from core.db.connection import resolve_uri
+from core.db.connection import key_server_dir, key_vault, resolve_key_vault_uri, resolve_uri
 from core.demo.access import ensure_demo_access
 from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
@@ -34,19 +35,30 @@ def _seed_if_empty(listeners: int, seed: int) -> None:
     seed_demo(DEMO_COMPANY, listeners, seed, progress=lambda message: click.echo(f"  {message}"))
 
 
-def _worker_process(uri: str) -> subprocess.Popen:
+def _worker_process(env: dict) -> subprocess.Popen:
     """`flask --app wsgi worker`, guarded to stop when this process ends, whatever ends it."""
     command = [str(Path(sys.executable).with_name("flask")), "--app", "wsgi", "worker"]
-    return subprocess.Popen(embedded_db.guarded(command), env={**os.environ, "MONGODB_URI": uri},
-                            cwd=Path(__file__).resolve().parents[1])
+    return subprocess.Popen(embedded_db.guarded(command), env=env, cwd=Path(__file__).resolve().parents[1])
 
 
-def _gunicorn(port: int, workers: int, uri: str) -> subprocess.Popen:
+def _gunicorn(port: int, workers: int, env: dict) -> subprocess.Popen:
     """gunicorn, guarded to stop when this process ends, whatever ends it."""
     command = [str(Path(sys.executable).with_name("gunicorn")), "--config", str(GUNICORN_CONFIG),
                "--workers", str(workers), "--threads", "4",
                "--bind", f"127.0.0.1:{port}", "--access-logfile", "-", "--timeout", "120", "wsgi:app"]
-    return subprocess.Popen(embedded_db.guarded(command), env={**os.environ, "MONGODB_URI": uri})
+    return subprocess.Popen(embedded_db.guarded(command), env=env)
+
+
+def _databases(settings: Settings) -> tuple[dict, list[Path]]:
+    """The environment of this server's processes, which reach the databases it reached (the embedded ones started
+    and owned here, on their stable ports), and the folders of the embedded servers it watches."""
+    env = {**os.environ, "MONGODB_URI": resolve_uri(settings)}
+    vault_uri = resolve_key_vault_uri(settings)
+    if vault_uri:
+        env["KEY_VAULT_URI"] = vault_uri
+    key_vault()  # the keys an older version kept in the data's database moved home before any worker starts
+    keys = None if settings.key_vault_uri else key_server_dir(settings)
+    return env, [*([] if settings.mongodb_uri else [Path(settings.data_dir)]), *([keys] if keys else [])]
 
 
 def _interrupt(_signum, _frame):
@@ -62,15 +74,15 @@ def serve(port, workers, demo_listeners):
     """Start the dashboard and API with gunicorn; Ctrl-C stops the server and the embedded database."""
     settings = current_app.config["SETTINGS"]
     port = port or settings.port
-    uri = resolve_uri(settings)
+    env, watched = _databases(settings)
     _seed_if_empty(demo_listeners, seed=7)
     login, password, token = ensure_demo_access(settings.data_dir, DEMO_COMPANY)
-    helpers = [embedded_db.Supervisor(settings.data_dir)] if not settings.mongodb_uri else []
+    helpers = [embedded_db.Supervisor(folder) for folder in watched]
     for helper in helpers:
         helper.start()
     signal.signal(signal.SIGTERM, _interrupt)
-    background = _worker_process(uri)
-    server = _gunicorn(port, workers, uri)
+    background = _worker_process(env)
+    server = _gunicorn(port, workers, env)
     click.echo(f"\n  Dashboard:  http://127.0.0.1:{port}/\n  Login:      {login} / {password}\n"
                f"  API key:    {token}\n  API docs:   http://127.0.0.1:{port}/api/v1/docs\n"
                f"  Try:        curl -H 'X-API-Key: {token}' "
@@ -87,7 +99,7 @@ def serve(port, workers, demo_listeners):
             helper.stop()
         if not settings.mongodb_uri:
             click.echo("Stopping the embedded database...")
-            embedded_db.stop(settings.data_dir)
+            embedded_db.stop(settings.data_dir)  # and its key vault's server
 
 
 @click.command("worker")

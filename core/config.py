@@ -27,10 +27,13 @@ class Settings:
     secret_key: str = "dev-secret-change-me"
     # The master key that wraps every data key (core.db.vault): base64 of 96 bytes, the same on every host; unset, a
     # key file made under DATA_DIR (one host only). The key vault: another deployment (KEY_VAULT_URI) and database
-    # (KEY_VAULT_DATABASE), so that the data's backups do not hold the keys; unset, the data's own.
+    # (KEY_VAULT_DATABASE), so that the data's backups do not hold the keys; unset, on the embedded database a server
+    # of its own under DATA_DIR/keys (core.db.connection), while with MONGODB_URI the service refuses to start unless
+    # KEY_VAULT_SHARES_BACKUPS says that the vault may live in the data's own database, and its backups.
     master_key: str | None = field(default=None, repr=False)
     key_vault_uri: str | None = field(default=None, repr=False)
     key_vault_database: str | None = None
+    key_vault_shares_backups: bool = False
     admin_key: str | None = None
     ai_provider: str = "local"
     embedding_provider: str = "local"
@@ -97,6 +100,7 @@ class Settings:
             master_key=env.get("MASTER_KEY") or None,
             key_vault_uri=env.get("KEY_VAULT_URI") or None,
             key_vault_database=env.get("KEY_VAULT_DATABASE") or None,
+            key_vault_shares_backups=_flag(env.get("KEY_VAULT_SHARES_BACKUPS"), False, "KEY_VAULT_SHARES_BACKUPS"),
             admin_key=env.get("ADMIN_KEY") or None,
             ai_provider=env.get("AI_PROVIDER") or "local",
             embedding_provider=env.get("EMBEDDING_PROVIDER") or "local",
@@ -138,6 +142,11 @@ class Settings:
     def platform_configured(self) -> bool:
         """True when platform users can sign in: both URLs and this service's client id and secret are set."""
         return all((self.auth_url, self.platform_url, self.platform_client_id, self.platform_client_secret))
+
+
+class StartRefused(RuntimeError):
+    """A setting, or what it points at, that no process may start with (an unreadable master key, a key vault inside
+    the data's backups); its message is one sentence for the operator, which every entry point prints alone."""
 
 
 def _clock_time(value: str, name: str) -> str:

@@ -94,8 +94,11 @@ def _quick_password_hashing():
 
 @pytest.fixture(scope="session")
 def test_env(mongodb_uri, tmp_path_factory):
-    """The environment the app reads in tests."""
+    """The environment the app reads in tests. The session's server is not DATA_DIR's embedded one, so the service
+    takes it for a production database: its key vault is a collection of the same database, which it allows only when
+    told (the tests of where keys live start services of their own)."""
     return {"MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_test", "SECRET_KEY": "test-secret",
+            "KEY_VAULT_SHARES_BACKUPS": "yes",
             "ADMIN_KEY": "test-admin-key", "DATA_DIR": str(tmp_path_factory.mktemp("data")),
             "AUTO_EMBED": "false",  # embedding every run's listeners would slow every test; search tests turn it on
             "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}  # webhook tests deliver to loopback receivers

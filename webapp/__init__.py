@@ -11,8 +11,9 @@ from core.config import Settings
 from webapp import errors, limits, observability, pages, security
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app; connections and indexes are made once here and kept in app.extensions."""
+def create_app(test_config: dict | None = None, start: bool = True) -> Flask:
+    """Build the app; connections and indexes are made once here and kept in app.extensions (`start=False`: by the
+    first CLI command that runs, so that `flask --app wsgi ... --help` needs neither a master key nor a database)."""
     app = Flask(__name__)
     # No path is rewritten by a redirect (werkzeug's is an HTML 308, sent before any check): a doubled slash, or one
     # from a %2F in an id, matches nothing and is answered 404 like any unknown path; a trailing slash is optional.
@@ -26,7 +27,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     logs.configure()
     if settings.trusted_proxies:  # the client's address and scheme as the proxies in front say them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
-    app.extensions["db"] = startup.start(app.config["SETTINGS"])
+    if start:
+        app.extensions["db"] = startup.start(app.config["SETTINGS"])
 
     observability.init_app(app)  # first: every later hook's refusal is counted and carries the request id
     limits.init_app(app)

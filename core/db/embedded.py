@@ -11,6 +11,10 @@ Three promises keep a running service whole when the database is not:
 - the server never outlives the process that started it: it runs under a guard (core/db/guard.py) that stops it
   when its parent ends, however it ends; the recorded pid is the guard's, which lives exactly as long as the server;
 - `Supervisor` restarts a server that died, within about a second, for as long as the service runs.
+
+The key vault has a server of its own on the same terms, in DATA_DIR/keys (its storage DATA_DIR/keys/db), so that a
+backup of the data's files (DATA_DIR/db) never holds the keys that erasure destroys (core.db.connection); `stop`
+stops it with the data's.
 """
 from __future__ import annotations
 
@@ -25,18 +29,22 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 RECORD = "secantus.json"
 PORT_FILE = "secantus.port"
 STORAGE = "db"
 LOG = "secantus.log"
+KEYS = "keys"  # the key vault's server, a folder of DATA_DIR with the same record, port, lock, log and storage
 START_TIMEOUT_S = 60
 GUARD = Path(__file__).with_name("guard.py")
 KILL_AFTER_S = 45  # the guard's wait for a clean close before it kills; under `terminate`'s, so the guard ends first
 logger = logging.getLogger(__name__)
 _started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
+_launchers: dict[int, ThreadPoolExecutor] = {}  # per process id: the thread every server of that process starts from
+_launchers_lock = threading.Lock()
 
 class EmbeddedDatabaseError(RuntimeError):
     """The embedded database could not be started or reached."""
@@ -168,8 +176,8 @@ def launch(storage: Path, port: int, log_path: Path) -> subprocess.Popen:
     command = [server_command(), "--host", "127.0.0.1", "--port", str(port), "--storage-path", str(storage),
                "--log-level", "WARNING"]
     with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen(guarded(command), stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = _popen_lasting(guarded(command), stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                              start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT_S
     while not port_answers(port):
         if proc.poll() is not None:
@@ -182,42 +190,75 @@ def launch(storage: Path, port: int, log_path: Path) -> subprocess.Popen:
     return proc
 
 
+def keys_dir(data_dir: Path) -> Path:
+    """The folder of DATA_DIR's key vault server."""
+    return Path(data_dir).resolve() / KEYS
+
+
+def _popen_lasting(*args, **kwargs) -> subprocess.Popen:
+    """subprocess.Popen from a thread that lives as long as this process. The guard asks the kernel to stop the
+    server when the thread that started it ends (PR_SET_PDEATHSIG is per thread), and a request's or a job's thread
+    ends long before the process: a key server started by an import's first seal died with the import's thread."""
+    with _launchers_lock:
+        launcher = _launchers.get(os.getpid())  # a forked child has its own (its parent's thread is not in it)
+        if launcher is None:
+            launcher = _launchers[os.getpid()] = ThreadPoolExecutor(1, thread_name_prefix="embedded-launcher")
+    return launcher.submit(subprocess.Popen, *args, **kwargs).result()
+
+
 def stop(data_dir: Path, timeout: float = 60) -> bool:
-    """Stop the recorded server cleanly (SIGTERM, then SIGKILL after `timeout`); True if one was running."""
+    """Stop the recorded server cleanly (SIGTERM, then SIGKILL after `timeout`), and DATA_DIR's key vault server
+    with it, both at once; True if the data's was running."""
     data_dir = Path(data_dir).resolve()
-    with locked(data_dir):
-        return stop_locked(data_dir, timeout)
+    keys = keys_dir(data_dir)
+    with locked(data_dir), (locked(keys) if (keys / RECORD).exists() else nullcontext()):
+        records = [_forgotten(folder) for folder in (data_dir, keys)]
+        terminate_all([record["pid"] for record in records if record], timeout)
+    return records[0] is not None
 
 
 def stop_locked(data_dir: Path, timeout: float = 60) -> bool:
-    """`stop` for a caller that holds the lock.
+    """Stop DATA_DIR's server alone, for a caller that holds its lock; True if one was running.
 
     SecantusDB closes WiredTiger on SIGTERM, which takes from a fraction of a second to tens of seconds on a busy
     machine, so the wait is generous before the kill.
     """
-    record = read_record(data_dir)
-    (data_dir / RECORD).unlink(missing_ok=True)
+    record = _forgotten(data_dir)
     if record is None:
         return False
     terminate(record["pid"], timeout)
     return True
 
 
+def _forgotten(data_dir: Path) -> dict | None:
+    """The folder's live record, if any, once its file is gone (the caller holds the folder's lock)."""
+    record = read_record(data_dir)
+    (data_dir / RECORD).unlink(missing_ok=True)
+    return record
+
+
 def terminate(pid: int, timeout: float = 60) -> None:
     """SIGTERM, then SIGKILL if the process is still there after `timeout` seconds; returns when it is gone.
 
     A guarded server (see core/db/guard.py) stops cleanly on SIGTERM, however long WiredTiger takes to close."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
+    terminate_all([pid], timeout)
+
+
+def terminate_all(pids: list[int], timeout: float = 60) -> None:
+    """`terminate` for several processes, signalled together so that their closes overlap."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
     deadline = time.monotonic() + timeout
-    while pid_alive(pid) and time.monotonic() < deadline:
+    while any(pid_alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if pid_alive(pid):
-        os.kill(pid, signal.SIGKILL)
-        while pid_alive(pid):
-            time.sleep(0.05)
+    for pid in pids:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+            while pid_alive(pid):
+                time.sleep(0.05)
 
 
 class Supervisor(threading.Thread):
@@ -236,13 +277,14 @@ class Supervisor(threading.Thread):
         while not self._stopping.wait(self.interval):
             if read_record(self.data_dir) is None:
                 started = time.monotonic()
-                logger.warning("the embedded database is gone; starting it again")
+                logger.warning("the embedded database in %s is gone; starting it again", self.data_dir)
                 try:
                     ensure_running(self.data_dir)
                     self.restarts += 1
-                    logger.warning("the embedded database answers again, started in %.1fs", time.monotonic() - started)
+                    logger.warning("the embedded database in %s answers again, started in %.1fs", self.data_dir,
+                                   time.monotonic() - started)
                 except EmbeddedDatabaseError as error:  # the next round tries again
-                    logger.error("the embedded database did not start: %s", error)
+                    logger.error("the embedded database in %s did not start: %s", self.data_dir, error)
                     continue
 
     def stop(self) -> None:

@@ -150,9 +150,9 @@ class Vault:
             return
         try:
             self._explicit.encrypt(bson.encode({"v": 0}), ALGORITHM, key_id=key["_id"].bytes)
-        except MongoCryptError as error:
-            raise MasterKeyError("the master key is not the one the key vault's data keys were made under "
-                                 "(MASTER_KEY, or DATA_DIR's master.key)") from error
+        except MongoCryptError:
+            raise MasterKeyError("The master key (MASTER_KEY, or DATA_DIR's master.key) is not the one the key vault's "
+                                 "data keys were made under.") from None
         finally:
             self._io.forget()
 

@@ -7,6 +7,7 @@ from core.db.connection import VAULT_COLLECTION
 from core.db.idempotency import IdempotencyKey
 from core.db.queue import Job
 from core.db.sealed_groups import DESTRUCTIONS
+from core.db.vault_move import MARKER
 from core.personal.registry import Store, declare
 
 JOBS = declare(Store(
@@ -22,3 +23,4 @@ KEY_VAULT = declare(Store("key_vault", VAULT_COLLECTION, free=(  # names are of 
 IDEMPOTENCY = declare(Store("idempotency_keys", IdempotencyKey._get_collection_name(), free=(
     "_id", "company_id", "operation", "key", "fingerprint", "outcome", "at")))
 DESTROYED = declare(Store("sealed_group_destructions", DESTRUCTIONS, free=("_id", "n")))
+MOVES = declare(Store("key_vault_moves", MARKER, free=("_id",)))  # in the vault's own database (core.db.vault_move)

@@ -3,7 +3,8 @@
 Erasure clears personal values from every live document at once, but their bytes stay in the storage engine's
 files (freed pages, the oplog, the journal) until those are rewritten. On the embedded database the purge copies
 the live documents into fresh files and deletes the old ones (core.db.rewrite), so after the next purge no file
-under DATA_DIR holds an erased value. It runs daily at PURGE_AT (UTC) in the server, and at once with
+under DATA_DIR holds an erased value; the key vault's server (DATA_DIR/keys) is rewritten the same way, so that no
+file holds a destroyed key either. It runs daily at PURGE_AT (UTC) in the server, and at once with
 `flask --app wsgi purge`. On a real MongoDB the purge can only ask each collection to compact; what that does and
 does not guarantee is written in the README.
 """
@@ -15,7 +16,8 @@ from pymongo.errors import OperationFailure
 
 from core.clock import as_utc, utcnow
 from core.config import Settings
-from core.db.connection import get_db, is_embedded, wait_until_answering
+from core.db.connection import get_db, is_embedded, key_server_dir, wait_until_answering
+from core.db.embedded import STORAGE
 from core.db.leases import lease
 from core.db.rewrite import rewrite_storage
 from core.privacy.models import AuditEntry
@@ -31,6 +33,9 @@ def purge(settings: Settings, actor: str = "") -> dict:
             report = {"method": "compact", "guaranteed": False, "collections": _compact_all()}
         else:
             report = {"method": "rewrite", "guaranteed": True, **rewrite_storage(settings.data_dir)}
+            keys = key_server_dir(settings)
+            if keys is not None and (keys / STORAGE).exists():
+                report["key_vault"] = rewrite_storage(keys)
             wait_until_answering()
     AuditEntry(company_id=0, action=ACTION, actor=actor, details=report).save()
     return report

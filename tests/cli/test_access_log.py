@@ -24,7 +24,8 @@ def served(tmp_path_factory, mongodb_uri):
     """gunicorn with the project's configuration and its access log on, as `serve` starts it; yields (url, log)."""
     folder = tmp_path_factory.mktemp("access")
     data_dir, port, log = folder / "data", free_port(), folder / "access.log"
-    env = {**env_of(data_dir), "MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_access_log"}
+    env = {**env_of(data_dir), "MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_access_log",
+           "KEY_VAULT_SHARES_BACKUPS": "yes"}  # the suite's server is not DATA_DIR's: production to the service
     proc = subprocess.Popen([GUNICORN, "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "1",
                              "--bind", f"127.0.0.1:{port}", "--access-logfile", str(log), "wsgi:app"], cwd=ROOT,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

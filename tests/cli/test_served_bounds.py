@@ -26,7 +26,8 @@ GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 def base(tmp_path_factory, mongodb_uri):
     """gunicorn with the project's configuration over an empty database of its own, one worker of two threads."""
     data_dir, port = tmp_path_factory.mktemp("bounds") / "data", free_port()
-    env = {**env_of(data_dir), "MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_served_bounds"}
+    env = {**env_of(data_dir), "MONGODB_URI": mongodb_uri, "MONGODB_DATABASE": "lss_served_bounds",
+           "KEY_VAULT_SHARES_BACKUPS": "yes"}  # the session's server, a production database to the service
     proc = subprocess.Popen([GUNICORN, "--config", str(ROOT / "gunicorn.conf.py"), "--workers", "1", "--threads",
                              "2", "--bind", f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
