@@ -4,8 +4,8 @@ encryption (libmongocrypt, through pymongocrypt) with a local master key.
 Destroying a key is erasure: from then on nothing sealed under it can be read anywhere, not in the live documents,
 not in the oplog, not in a backup taken before, provided the vault itself is kept where the data's backups do not
 reach. The master key wraps every data key; whoever holds it and a vault can read what the vault's keys sealed, so it
-is never stored in the database. Keys are named (keyAltNames): a listener's by a keyed hash of station and number
-(core.privacy.keys), an artifact's (a snapshot file) by what it is.
+is never stored in the database. Keys are named (keyAltNames) by what they seal: a group of listeners
+(core.db.sealed_groups), an artifact (a snapshot file), an answer or a job, never by a listener's number.
 
 Keys are made and found in bulk, because an import meets thousands of new listeners at once: libmongocrypt makes
 each key document (0.13 ms) and this module inserts them together, where libmongocrypt alone inserts them one by one
