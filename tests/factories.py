@@ -9,6 +9,7 @@ from bson import json_util
 from bson.binary import UuidRepresentation
 
 from core.clock import utcnow
+from core.config import Settings
 from core.db.connection import get_db
 from core.listeners import originator_keys, sealed_profiles, snapshot
 from core.listeners.declared import read_listeners
@@ -104,3 +105,18 @@ def plain_snapshot_file(company_id: int = 1):
     Company.objects(company_id=company_id).update(set__snapshot_file=file_id, inc__data_version=1)
     snapshot.clear_cache()
     return file_id
+
+
+def deployment_apart(tmp_path) -> Settings:
+    """Core started on a data server of its own (DATA_DIR tmp_path/data) with its key vault on another server
+    (tmp_path/vault), as production keeps them; the caller stops both (`embedded.stop` of each directory)."""
+    from core import startup
+    from core.db import embedded
+
+    vault_dir, data_dir = tmp_path / "vault", tmp_path / "data"
+    vault_dir.mkdir()
+    data_dir.mkdir()
+    settings = Settings.from_env({"DATA_DIR": str(data_dir), "SECRET_KEY": "test-secret", "AUTO_EMBED": "false",
+                                  "KEY_VAULT_URI": embedded.ensure_running(vault_dir)})
+    startup.start(settings)
+    return settings

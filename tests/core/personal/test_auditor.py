@@ -36,7 +36,7 @@ from core.privacy.erasure import erase_listener
 from core.search import vectors
 from core.search.search import search_listeners
 from core.segmentation.runs import segment_company
-from tests.factories import make_company
+from tests.factories import deployment_apart, make_company
 
 pytestmark = pytest.mark.db
 
@@ -81,16 +81,11 @@ def deployment(app, tmp_path, caplog):
     """Core on a data server of its own (DATA_DIR tmp_path/data), its key vault on another; the log records of
     INFO and above kept, as a production process writes them. It takes `app` so that the app's emptying of the
     session's database comes first, never reaching this one."""
-    vault_dir, data_dir = tmp_path / "vault", tmp_path / "data"
-    vault_dir.mkdir()
-    data_dir.mkdir()
-    settings = Settings.from_env({"DATA_DIR": str(data_dir), "SECRET_KEY": "test-secret", "AUTO_EMBED": "false",
-                                  "KEY_VAULT_URI": embedded.ensure_running(vault_dir)})
-    startup.start(settings)
+    settings = deployment_apart(tmp_path)
     caplog.set_level(logging.INFO)
     yield settings
-    embedded.stop(data_dir)
-    embedded.stop(vault_dir)
+    embedded.stop(settings.data_dir)
+    embedded.stop(tmp_path / "vault")
     startup.start(app.config["SETTINGS"])
     _forget_station()
 

@@ -12,7 +12,6 @@ import pytest
 from pymongo import MongoClient
 
 from core import startup
-from core.config import Settings
 from core.db import embedded
 from core.db.connection import key_vault
 from core.db.vault import cipher, decrypted
@@ -20,6 +19,7 @@ from core.ingest.importer import import_rows
 from core.listeners import originator_keys, snapshot
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
+from tests.factories import deployment_apart
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db
@@ -43,15 +43,10 @@ def interaction(originator: str) -> dict:
 @pytest.fixture
 def deployment(_app, tmp_path):
     """Core on a data server of its own, with its key vault on another server."""
-    vault_dir, data_dir = tmp_path / "vault", tmp_path / "data"
-    vault_dir.mkdir()
-    data_dir.mkdir()
-    settings = Settings.from_env({"DATA_DIR": str(data_dir), "SECRET_KEY": "test-secret", "AUTO_EMBED": "false",
-                                  "KEY_VAULT_URI": embedded.ensure_running(vault_dir)})
-    startup.start(settings)
+    settings = deployment_apart(tmp_path)
     yield settings
-    embedded.stop(data_dir)
-    embedded.stop(vault_dir)
+    embedded.stop(settings.data_dir)
+    embedded.stop(tmp_path / "vault")
     startup.start(_app.config["SETTINGS"])
 
 
