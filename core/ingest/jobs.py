@@ -193,8 +193,11 @@ def _live(job: ImportJob):
 def _ended(job: ImportJob, path: Path, update: dict) -> None:
     """The job's end stored (unless it expired meanwhile), and its file deleted unless its check keeps it for its
     import."""
+    kept = update.get("set__state") == "checked"
+    if not kept:
+        path.unlink(missing_ok=True)  # before the end is said: whoever reads the end finds the file gone
     stored = bool(update) and _live(job).update_one(set__finished_at=utcnow(), **update)
-    if not (stored and update.get("set__state") == "checked"):
+    if kept and not stored:
         path.unlink(missing_ok=True)
 
 

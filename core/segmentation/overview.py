@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from core.churn.model import HORIZON_DAYS
 from core.listeners import snapshot
-from core.personal.keyed import tag_keys
+from core.personal.keyed import is_keyed, tag_keys
 from core.segmentation.insights import explain_segments
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
@@ -72,18 +72,19 @@ def segment_insights(company_id: int) -> dict:
 def segment_tags(company_id: int) -> dict:
     """Every tag with its listener count per segment, most used first."""
     rollup, as_of = _rollup(company_id)
-    names = _tag_names(company_id)
-    tags = [{"tag": names[key], "total": sum(per.values()), "segments": {k: per.get(k, 0) for k in SEGMENTS}}
-            for key, per in rollup.get("tags", {}).items() if key in names and any(per.values())]
+    counted = rollup.get("tags", {})
+    names = _tag_names(company_id) if any(map(is_keyed, counted)) else {}
+    tags = [{"tag": names.get(key, key), "total": sum(per.values()), "segments": {k: per.get(k, 0) for k in SEGMENTS}}
+            for key, per in counted.items() if (key in names or not is_keyed(key)) and any(per.values())]
     tags.sort(key=lambda t: (-t["total"], t["tag"]))
     return {"company_id": company_id, "as_of": as_of, "tags": tags}
 
 
 def _tag_names(company_id: int) -> dict[str, str]:
-    """Tag key -> tag, for the station's tags (its snapshot's, sealed); a tag counted plain by a run stored before
-    keys names itself. A key no listener's tag has any more (an erased listener's own) names nothing."""
+    """Tag key -> tag, for the station's tags (its snapshot's, sealed). A key no listener's tag has any more (an
+    erased listener's own) names nothing; a tag counted plain by a run stored before keys names itself."""
     tags = [str(tag) for tag in snapshot.current(company_id).vocab.get("tags", [])]
-    return {**{tag: tag for tag in tags}, **dict(zip(tag_keys(company_id, tags), tags, strict=True))}
+    return dict(zip(tag_keys(company_id, tags), tags, strict=True))
 
 
 def segment_movements(company_id: int) -> dict:
