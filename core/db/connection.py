@@ -163,13 +163,23 @@ def get_db() -> Database:
     return mongoengine.get_db()
 
 
-def wait_until_answering(timeout_s: float = 30.0) -> None:
-    """Return once the database answers a ping (after a restart the driver needs a moment to find it again)."""
+def wait_until_answering(timeout_s: float = 30.0, vault: bool = False) -> None:
+    """Return once the database answers a ping (after a restart the driver needs a moment to find it again), and
+    with `vault` the key vault's server too (restarted by a purge)."""
     deadline = time.monotonic() + timeout_s
-    while not ping():
+    while not (ping() and (not vault or _vault_answers())):
         if time.monotonic() > deadline:
             raise DatabaseUnavailable("The database did not come back after a restart.")
         time.sleep(0.1)
+
+
+def _vault_answers() -> bool:
+    """True when the key vault's server answers."""
+    try:
+        key_vault().collection.database.command("ping")
+        return True
+    except Exception:  # noqa: BLE001 - any failure means not answering yet
+        return False
 
 
 def ping() -> bool:

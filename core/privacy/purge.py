@@ -36,7 +36,7 @@ def purge(settings: Settings, actor: str = "") -> dict:
             keys = key_server_dir(settings)
             if keys is not None and (keys / STORAGE).exists():
                 report["key_vault"] = rewrite_storage(keys)
-            wait_until_answering()
+            wait_until_answering(vault=keys is not None)
     AuditEntry(company_id=0, action=ACTION, actor=actor, details=report).save()
     return report
 
