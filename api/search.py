@@ -34,9 +34,10 @@ class SearchArgsSchema(Schema):
 
 
 RESULTS = ("listener records as the filter endpoint gives them (declared fields, tags, flags, behavioural profile, "
-           "segment, RFM, inferred values), each with `score` (1 when the listener meets every criterion of a query "
-           "with no free text; else the share of results with its similarity that were relevant on the station's "
-           "own labelled queries), `similarity` (the raw (1 + cosine) / 2, null for a listener not embedded yet) "
+           "segment, RFM, inferred values), each with `score` (when the listener meets every criterion of a query "
+           "with no free text, 0.7 to 1 by how strongly: how many interactions match it, how recent; else the share "
+           "of results with its similarity that were relevant on the station's own labelled queries), "
+           "`similarity` (the raw (1 + cosine) / 2, null for a listener not embedded yet) "
            "and `matched` (the parts of the listener's profile that share words with the query, else its leading "
            "traits)")
 
@@ -47,6 +48,14 @@ class CriterionSchema(Schema):
     values = fields.List(fields.Raw(), metadata={"description": "any of them (all, for an exclude_ filter)"})
     labels = fields.List(fields.Str(), metadata={"description": "the values as the station names them (show titles, "
                                                                 "channel names, segment labels)"})
+    bound = fields.Int(allow_none=True, metadata={
+        "description": "criteria with the same number (an index of `understood.bound`) must hold on the same "
+                       "interactions (\"competition entries on WhatsApp\"); null: on its own"})
+
+
+class BoundSchema(Schema):
+    words = fields.List(fields.Str(), metadata={"description": "the words of q of each criterion bound together"})
+    label = fields.Str(metadata={"description": "the group in words, e.g. \"competition · on WhatsApp\""})
 
 
 class UnmappedSchema(Schema):
@@ -58,6 +67,8 @@ class UnderstoodSchema(Schema):
     criteria = fields.List(fields.Nested(CriterionSchema), metadata={
         "description": "what q asks of a listener, met exactly: criteria of the same words are alternatives, "
                        "criteria of different words must all hold"})
+    bound = fields.List(fields.Nested(BoundSchema), metadata={
+        "description": "groups of criteria named together, met by the same interactions"})
     free_text = fields.Str(metadata={"description": "the words left, ranked by meaning (empty: none)"})
     unmapped = fields.List(fields.Nested(UnmappedSchema), metadata={"description": "negations no filter can say"})
 
@@ -81,8 +92,9 @@ class SearchSchema(CoverageFields):
     limit = fields.Int()
     understood = fields.Nested(UnderstoodSchema, metadata={"description": "how q was read"})
     calibrated = fields.Bool(metadata={"description": "true: scores are the station's measured share of relevant "
-                                                      "results (or 1: every criterion met); false: the station is "
-                                                      "too small to measure, scores are the raw similarity"})
+                                                      "results (or 0.7 to 1: every criterion met); false: the "
+                                                      "station is too small to measure, scores are the raw "
+                                                      "similarity"})
     total = fields.Int()
     best_score = fields.Float(allow_none=True, metadata={"description": "the best score among the candidates, "
                                                                        "returned or not (null: no candidate)"})

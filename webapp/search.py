@@ -66,13 +66,19 @@ def search(company_id: int, args: dict) -> dict:
 
 
 def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict]:
-    """How the query was read, a chip per criterion ("Tags: gospel", "Channel used: not SMS"), each with the link that
+    """How the query was read, a chip per criterion ("Tags: gospel", "Channel used: not SMS") and one per group of
+    criteria met by the same interactions ("Same interactions: competition · on WhatsApp"), each with the link that
     reads its words as plain text instead."""
     pairs = [(name, value) for name, values in args.items() for value in values]
     base = url_for("search.page", company_id=company_id)
-    return [{"title": title(included(c["field"])),
-             "label": ("not " if c["field"] in EXCLUSIONS else "") + " or ".join(c["labels"]), "words": c["words"],
-             "remove": link(base, [*pairs, ("as_text", c["words"])])} for c in understood["criteria"]]
+    alone = [{"title": title(included(c["field"])),
+              "label": ("not " if c["field"] in EXCLUSIONS else "") + " or ".join(c["labels"]), "words": c["words"],
+              "remove": link(base, [*pairs, ("as_text", c["words"])])}
+             for c in understood["criteria"] if c.get("bound") is None]
+    together = [{"title": "Same interactions", "label": group["label"], "words": " ".join(group["words"]),
+                 "remove": link(base, [*pairs, *(("as_text", words) for words in group["words"])])}
+                for group in understood.get("bound", ())]
+    return alone + together
 
 
 def _one(args: dict, name: str) -> str | None:

@@ -19,6 +19,7 @@ import numpy as np
 from core.explore.filters import parse_filters
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.snapshot import Snapshot
+from core.search.bound import Facet, bindings, described, facet_of
 from core.search.glosses import glossed
 from core.search.understanding import read_criteria
 from core.search.vocabulary import WORD, Vocabulary
@@ -49,6 +50,7 @@ class Ask:
     words: str
     criteria: tuple[tuple[str, tuple], ...]
     labels: tuple[tuple[str, ...], ...] = ()  # each criterion's values as the station names them
+    span: tuple[int, int] = (0, 0)  # where in the query its words are
 
     def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
         """The listeners who meet this ask."""
@@ -71,6 +73,16 @@ class Understood:
     free_text: str
     unmapped: tuple[dict, ...] = ()
     rest: str = ""  # the query without its understood stretches, framing words kept: what meaning reads best
+    bound: tuple[tuple[int, ...], ...] = ()  # asks (by position) met by the same interactions (core.search.bound)
+
+    def bound_facets(self) -> list[tuple[Facet, ...]]:
+        """The asks of each bound group, as asks about interactions."""
+        return [tuple(facet_of(self.asks[i].criteria) for i in group) for group in self.bound]
+
+    def loose_facets(self) -> list[Facet]:
+        """The asks about interactions bound to no other."""
+        bound = {i for group in self.bound for i in group}
+        return [f for i, ask in enumerate(self.asks) if i not in bound and (f := facet_of(ask.criteria))]
 
     @property
     def ranked_text(self) -> str:
@@ -79,16 +91,31 @@ class Understood:
         return glossed(self.rest if self.free_text else self.query)
 
     def mask(self, snap: Snapshot, tz: str | None) -> np.ndarray:
-        """The listeners who meet every ask."""
+        """The listeners who meet every ask, each on its own: bound asks are met by the same interactions only
+        among these (core.search.bound reads them)."""
         mask = np.ones(len(snap), dtype=bool)
         for ask in self.asks:
             mask &= ask.mask(snap, tz)
         return mask
 
+    def _described(self, group: tuple[int, ...]) -> str:
+        """A bound group in words ("competition · on WhatsApp"): each ask's filter, values and labels."""
+        parts = []
+        for i in group:
+            facet = facet_of(self.asks[i].criteria)
+            parts.append((facet.field, facet.values, tuple(v for labels in self.asks[i].labels for v in labels)))
+        return described(parts)
+
     def as_dict(self) -> dict:
-        """How the query was understood, as answers carry it."""
-        return {"criteria": [{"words": ask.words, "field": name, "values": list(values), "labels": list(labels)}
-                             for ask in self.asks for (name, values), labels in zip(ask.criteria, ask.labels)],
+        """How the query was understood, as answers carry it; criteria of the same `bound` number must hold on
+        the same interactions (None: on their own)."""
+        group_of = {i: n for n, group in enumerate(self.bound) for i in group}
+        return {"criteria": [{"words": ask.words, "field": name, "values": list(values), "labels": list(labels),
+                              "bound": group_of.get(i)}
+                             for i, ask in enumerate(self.asks)
+                             for (name, values), labels in zip(ask.criteria, ask.labels)],
+                "bound": [{"words": [self.asks[i].words for i in group], "label": self._described(group)}
+                          for group in self.bound],
                 "free_text": self.free_text, "unmapped": [dict(u) for u in self.unmapped]}
 
 
@@ -102,8 +129,10 @@ def understand(vocab: Vocabulary, query: str, as_text: tuple[str, ...] = ()) -> 
             by_span.setdefault(tuple(item["span"]), []).append(item)
     asks = tuple(_ask(vocab, group) for group in _alternatives(query, sorted(by_span.items())))
     spans = list(by_span) + [tuple(u["span"]) for u in unmapped]
+    bound = bindings(query, [ask.span for ask in asks], [facet_of(ask.criteria) for ask in asks])
     return Understood(query, asks, _free_text(query, spans),
-                      tuple({"words": u["words"], "reason": u["reason"]} for u in unmapped), _rest(query, spans))
+                      tuple({"words": u["words"], "reason": u["reason"]} for u in unmapped), _rest(query, spans),
+                      bound)
 
 
 def _alternatives(query: str, stretches: list[tuple[tuple, list]]) -> list[list[dict]]:
@@ -124,7 +153,8 @@ def _alternatives(query: str, stretches: list[tuple[tuple, list]]) -> list[list[
 def _ask(vocab: Vocabulary, items: list[dict]) -> Ask:
     """The ask of one stretch of words: its criteria, and their values as the station names them."""
     criteria = tuple(_criteria(item) for item in items)
-    return Ask(items[0]["words"], criteria, tuple(_labels(vocab, name, values) for name, values in criteria))
+    span = (min(item["span"][0] for item in items), max(item["span"][1] for item in items))
+    return Ask(items[0]["words"], criteria, tuple(_labels(vocab, name, values) for name, values in criteria), span)
 
 
 def _criteria(item: dict) -> tuple[str, tuple]:

@@ -1,9 +1,10 @@
 """Search (look-alikes: core.search.lookalikes). A query is first understood in the station's own words
 (core.search.queries): what it asks of a listener is met exactly, within the shared filters; only its free text, if
 any, is ranked by meaning (FAISS over the candidates: never top-k then filter, which would silently return fewer). A
-listener who meets every ask of a query with no free text is an answer for certain (score 1); `similarity` keeps the
-raw (1 + cos) / 2, Atlas's scale (docs/decisions.md §5). Every answer says how many of its candidates have a vector
-yet.
+listener who meets every ask of a query with no free text is an answer for certain, scored by how strongly they meet
+it (core.search.bound: how many interactions, how recent; asks named together met by the same interactions);
+`similarity` keeps the raw (1 + cos) / 2, Atlas's scale (docs/decisions.md §5). Every answer says how many of its
+candidates have a vector yet.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.explore.records import records_later
-from core.search import calibration, progress
+from core.search import bound, calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
 from core.search.glosses import glossed
@@ -74,8 +75,9 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
 
 
 def within(sel: Selection, understood: Understood) -> Selection:
-    """The selected listeners who meet every ask of the query."""
-    return Selection(sel.company, sel.snap, sel.mask & understood.mask(sel.snap, sel.company.timezone))
+    """The selected listeners who meet every ask of the query, those named together by the same interactions."""
+    asked = Selection(sel.company, sel.snap, sel.mask & understood.mask(sel.snap, sel.company.timezone))
+    return bound.narrowed(asked, understood.bound_facets()) if understood.bound else asked
 
 
 def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
@@ -85,7 +87,7 @@ def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit
     station's, when the caller has it already (each look asks the database whether it is current)."""
     index = _index_of(asked, index)
     if understood.asks and not understood.free_text:
-        return met(asked, vector, limit, index)
+        return met(asked, vector, limit, index, understood.loose_facets())
     return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model, index), index)
 
 
@@ -106,15 +108,19 @@ def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: 
     return Ranked(evidence.rows[order], scores[order], best, evidence.similarity[order], True)
 
 
-def met(sel: Selection, vector: np.ndarray, limit: int, index: VectorIndex | None = None) -> Ranked:
-    """Listeners who meet every ask of a query without free text: all are answers (score 1), those with a vector
-    first, by similarity, then the rest (not embedded yet) by their last interaction."""
-    by_meaning = rank(sel, vector, limit, 0.0, index=index)
-    rest = np.setdiff1d(sel.rows, by_meaning.rows)
-    rest = rest[np.argsort(-sel.snap.cols["last_ts"][rest], kind="stable")][:max(0, limit - len(by_meaning.rows))]
-    rows = np.concatenate([by_meaning.rows, rest]).astype(np.int64)
-    similarity = np.concatenate([by_meaning.scores, np.full(len(rest), np.nan)])
-    return Ranked(rows, np.ones(len(rows)), 1.0 if len(rows) else None, similarity, True)
+def met(sel: Selection, vector: np.ndarray, limit: int, index: VectorIndex | None = None,
+        loose: list[bound.Facet] | None = None) -> Ranked:
+    """Listeners who meet every ask of a query without free text: all are answers, the strongest matches first
+    (core.search.bound; `loose`: the query's asks about interactions bound to no other), each with its similarity
+    (NaN: not embedded yet)."""
+    rows, scores = bound.ranked_exact(sel, loose or [])
+    rows, scores = rows[:limit].astype(np.int64), scores[:limit]
+    index = _index_of(sel, index)
+    ids = _row_ids(sel.snap, index)[rows]
+    similarity = np.full(len(rows), np.nan)
+    if (ids >= 0).any():
+        similarity[ids >= 0] = similarity_of(index.vectors_of(ids[ids >= 0]) @ np.asarray(vector, dtype=np.float32))
+    return Ranked(rows, scores, float(scores[0]) if len(rows) else None, similarity, True)
 
 
 def coverage(sel: Selection, index: VectorIndex | None = None) -> dict:

@@ -28,17 +28,29 @@ GENDER_WORDS = {
 
 AGE_WORDS = {
     ("18-24",): ("youth", "young people", "teenagers", "teens", "school leavers", "varsity students"),
-    ("18-24", "25-34"): ("young adults", "twenty somethings"),
-    ("55-64", "65+"): ("seniors", "elderly", "older listeners", "older people", "senior citizens"),
+    ("18-24", "25-34"): ("young adults", "twenty somethings", "young", "younger", "young listeners",
+                         "younger listeners", "millennials"),
+    ("55-64", "65+"): ("seniors", "elderly", "older listeners", "older people", "senior citizens", "older",
+                       "older adults", "mature listeners"),
 }
-"""Age groups -> phrases; "students" and "pensioners" are employment statuses first (EMPLOYMENT_WORDS)."""
+"""Age groups -> phrases; "students" and "pensioners" are employment statuses first (EMPLOYMENT_WORDS). "young" is
+the two youngest groups (an advertiser's "young" is under 35), "older" the two oldest; "older than 40" is read from
+its number instead (core.search.understanding)."""
+
+ROLE_WORDS = {
+    ("Employed", "gender", ("female",)): ("working moms", "working mums", "working mothers", "working women"),
+    ("Employed", "gender", ("male",)): ("working dads", "working fathers", "working men"),
+    ("Employed", "age_group", ("18-24", "25-34")): ("young professionals", "young working people"),
+}
+"""(employment status, another filter, its values) -> phrases that name both at once; where the station holds no such
+status, each word is read alone ("moms" a gender, "working" unmapped with its reason: UNMAPPED_PATTERNS)."""
 
 EMPLOYMENT_WORDS = {
     "Student": ("students", "student"),
     "Retired": ("pensioners", "retirees", "retired"),
     "Unemployed": ("unemployed", "job seekers", "jobseekers"),
     "Self-employed": ("self employed", "entrepreneurs", "small business owners"),
-    "Employed": ("working professionals", "employed"),
+    "Employed": ("working professionals", "employed", "working people"),
 }
 EMPLOYMENT_FALLBACK = {"Student": ("18-24",), "Retired": ("65+",)}
 """Where the station holds no such employment status, the age groups these words mean instead."""
@@ -129,8 +141,15 @@ REFUSAL_WORDS = {("opt_in",): ("opted out", "unsubscribed"),
                                    "withdrawn consent")}
 """Phrases that set these flags to false: the listener said no."""
 
-WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week"),
-                 False: ("weekend listeners", "weekend crowd")}
+WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week", "on weekdays", "during weekdays"),
+                 False: ("weekend listeners", "weekend crowd", "on weekends", "at weekends", "on the weekend",
+                         "at the weekend", "over the weekend")}
+
+BINDING_WORDS = frozenset("""on via by through during in at over from to for with the a an their when while
+each every enter enters entered entering entries entry entrants send sends sent sending made make makes
+use uses used using""".split())
+"""Words that join two asks about interactions into one ("competition entries on WhatsApp", "song requests during
+Gospel Hour", "SMS on weekends": core.search.bound); "and", "or", "who" and a comma keep them apart."""
 
 POSSESSIVES = {"their", "your", "his", "her", "my"}
 """A people word after one of these names someone else than the audience ("spoil their mothers")."""
@@ -180,6 +199,8 @@ UNMAPPED_PATTERNS = {
         "No filter holds this: listeners' declared profile has no such field.",
     r"\b(?:high|low|middle)[- ](?:income|earners?)\b|\baffluent\b|\bwealthy\b|\bmiddle class\b":
         "Income is a declared bracket; name the bracket itself (for example R20k-R40k).",
+    r"\bworking(?=\s+(?:moms|mums|mothers|women|dads|fathers|men)\b)":
+        "Whether they work is an employment status, and this station's listeners declare none.",
 }
 """Asks of a brief that no shared filter can express, each with the reason given back."""
 

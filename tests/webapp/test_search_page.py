@@ -131,6 +131,13 @@ def test_an_invalid_value_is_named_in_a_message_never_a_500(signed_in, field, va
         assert found(response.text) == []
 
 
+def test_conditions_named_together_show_as_one_chip_of_the_same_interactions(signed_in):
+    html = unescape(signed_in.get(SEARCH, query_string={"q": "song requests on SMS"}).text)
+    chips = re.findall(r'data-testid="understood-chip".*?</a>', html, re.DOTALL)
+    assert len(chips) == 1 and "Same interactions" in chips[0] and "song request · on SMS" in chips[0]
+    assert "as_text=song+requests&as_text=SMS" in chips[0] and len(found(html)) == 12
+
+
 def test_an_htmx_request_gets_the_results_fragment_alone(signed_in):
     response = signed_in.get(SEARCH, query_string={"q": "soccer", "min_score": "0"}, headers={"HX-Request": "true"})
     assert 'id="search-results"' in response.text and found(response.text)

@@ -144,7 +144,7 @@ def test_a_negation_no_filter_can_say_is_unmapped_with_its_reason_and_is_no_free
 
 def test_how_a_query_was_understood_is_answered_as_criteria_free_text_and_unmapped(station):
     answer = asked(station, "gospel lovers in Durban who talk about load shedding")[0].as_dict()
-    assert set(answer) == {"criteria", "free_text", "unmapped"}
+    assert set(answer) == {"criteria", "bound", "free_text", "unmapped"} and answer["bound"] == []
     assert all({"words", "field", "values"} <= set(c) for c in answer["criteria"])
     assert [(c["words"], c["field"], c["values"]) for c in answer["criteria"]] == [
         ("gospel", "tags", ["gospel"]), ("Durban", "location", ["Durban"])]
