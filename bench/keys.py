@@ -5,7 +5,7 @@ listener to seal a listener's personal values under a new key (keys made and ins
 under the keys already made, to unseal them all (as a station's snapshot would be read), and to unseal one (as a
 listener page would), then to destroy one key. The baseline in the same run is the same values encoded and decoded
 as BSON without sealing; the last column unseals again with libmongocrypt's default key cache (60 s) in place of
-core.db.vault.KEY_CACHE_MS.
+core.personal.vault.KEY_CACHE_MS.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def values(size: int) -> dict[str, dict]:
 class Keys:
     """The scheme measured here and not taken: a data key per listener, named by a keyed hash of station and number,
     each listener's values sealed under their own key (the service seals listeners in groups of 250 under one content
-    key each, core.db.sealed_groups, because a full run reads every listener)."""
+    key each, core.personal.sealed_groups, because a full run reads every listener)."""
 
     def __init__(self, vault, secret: str):
         self.vault, self.secret = vault, secret
@@ -61,8 +61,8 @@ def per_listener_ms(work, count: int) -> tuple[float, object]:
 
 def measure(client, size: int) -> dict:
     """One row: a fresh vault, the listeners sealed, read and one destroyed."""
-    from core.db import vault as module
-    from core.db.master_key import MASTER_KEY_BYTES
+    from core.personal import vault as module
+    from core.personal.master_key import MASTER_KEY_BYTES
 
     client.drop_database("bench_keys")
     vault = client.bench_keys.datakeys

@@ -44,8 +44,9 @@ def repeated(snap, size: int):
 def measure(seeded, size: int) -> dict:
     import gridfs
 
-    from core.db.connection import get_db, key_vault
+    from core.db.connection import get_db
     from core.listeners import snapshot
+    from core.personal.vault_connection import key_vault
 
     snap = repeated(seeded, size)
     fs = gridfs.GridFSBucket(get_db(), "bench_plain")
@@ -88,7 +89,6 @@ def main(argv: list[str] | None = None) -> None:
     from bench.station import markdown
     from core import startup
     from core.config import Settings
-    from core.db.connection import disconnect
     from core.db.embedded import stop
     from core.demo.seed import seed_demo
     from core.listeners import snapshot
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         seeded = snapshot.current(COMPANY)
         rows = [measure(seeded, size) for size in args.sizes]
     finally:
-        disconnect()
+        startup.stop()
         stop(DATA)
     print(f"median of {REPEATS}; the plain baseline packs, writes, reads and unpacks the same snapshot unsealed\n")
     print(markdown(rows))

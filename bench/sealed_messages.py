@@ -97,7 +97,6 @@ def main(argv: list[str] | None = None) -> None:
     from bench.station import markdown
     from core import startup
     from core.config import Settings
-    from core.db.connection import disconnect
     from core.db.embedded import stop
 
     shutil.rmtree(DATA, ignore_errors=True)
@@ -105,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         rows = [measure(size) for size in args.sizes]
     finally:
-        disconnect()
+        startup.stop()
         stop(DATA)
     print("the plain baseline writes and reads the same batches unsealed; history: median of "
           f"{REPEATS}, each batch in a group of its own\n")

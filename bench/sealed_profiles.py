@@ -101,7 +101,6 @@ def main(argv: list[str] | None = None) -> None:
     from bench.station import markdown
     from core import startup
     from core.config import Settings
-    from core.db.connection import disconnect
     from core.db.embedded import stop
 
     shutil.rmtree(DATA, ignore_errors=True)
@@ -109,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         rows = [measure(size) for size in args.sizes]
     finally:
-        disconnect()
+        startup.stop()
         stop(DATA)
     print(f"the plain baseline writes and reads the same documents unsealed; page reads and field writes: median of "
           f"{REPEATS}\n")

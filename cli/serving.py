@@ -14,10 +14,11 @@ from flask import current_app
 
 from core.config import Settings
 from core.db import embedded as embedded_db
-from core.db.connection import key_server_dir, key_vault, resolve_key_vault_uri, resolve_uri
+from core.db.connection import resolve_uri
 from core.demo.access import ensure_demo_access
 from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
+from core.personal.vault_connection import key_server_dir, key_vault, resolve_key_vault_uri
 from core.segmentation.overview import station_summary
 from core.worker import Worker
 

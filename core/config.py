@@ -25,11 +25,12 @@ class Settings:
     data_dir: Path = Path("var")
     database_name: str = "listeners"
     secret_key: str = "dev-secret-change-me"
-    # The master key that wraps every data key (core.db.vault): base64 of 96 bytes, the same on every host; unset, a
-    # key file made under DATA_DIR (one host only). The key vault: another deployment (KEY_VAULT_URI) and database
-    # (KEY_VAULT_DATABASE), so that the data's backups do not hold the keys; unset, on the embedded database a server
-    # of its own under DATA_DIR/keys (core.db.connection), while with MONGODB_URI the service refuses to start unless
-    # KEY_VAULT_SHARES_BACKUPS says that the vault may live in the data's own database, and its backups.
+    # The master key that wraps every data key (core.personal.vault): base64 of 96 bytes, the same on every host;
+    # unset, a key file made under DATA_DIR (one host only). The key vault: another deployment (KEY_VAULT_URI) and
+    # database (KEY_VAULT_DATABASE), so that the data's backups do not hold the keys; unset, on the embedded database a
+    # server of its own under DATA_DIR/keys (core.personal.vault_connection), while with MONGODB_URI the service
+    # refuses to start unless KEY_VAULT_SHARES_BACKUPS says that the vault may live in the data's own database, and
+    # its backups.
     master_key: str | None = field(default=None, repr=False)
     key_vault_uri: str | None = field(default=None, repr=False)
     key_vault_database: str | None = None

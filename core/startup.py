@@ -34,6 +34,7 @@ from core.ingest import staging as _uploads  # noqa: F401 - declares the package
 from core.listeners import models as _listener_models  # noqa: F401 - registers the package's documents
 from core.listeners import personal as _listener_stores  # noqa: F401 - declares the package's personal stores
 from core.personal import db_stores as _db_stores  # noqa: F401 - declares core.db's stores of personal values
+from core.personal import vault_connection
 from core.privacy import models as _privacy_models  # noqa: F401 - registers the package's documents
 from core.search import models as _search_models  # noqa: F401 - registers the package's documents
 from core.search import vectors
@@ -55,7 +56,7 @@ def start(settings: Settings) -> Database:
     master key that cannot be read, or a key vault inside the data's backups, is: StartRefused, whose one sentence
     every entry point prints alone, before any database is started.
     """
-    connection.refuse_unsafe_keys(settings)  # a refused start changes nothing of the process
+    vault_connection.refuse_unsafe_keys(settings)  # a refused start changes nothing of the process
     config.activate(settings)
     runs.after_publish(vectors.schedule_refresh)
     queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners,
@@ -64,10 +65,11 @@ def start(settings: Settings) -> Database:
     queue.register(history.REBUILD_JOB, queue.Kind(run=history.rebuild_job, attempts=3))
     webhooks_setup.register()
     alerts_setup.register()
+    vault_connection.prepare(settings)  # before the data's server starts: it reads whether DATA_DIR is new
     db = connection.connect(settings)
     try:
         documents.ensure_indexes()
-        connection.open_key_vault_at_start()  # another master key than the vault's keys' stops the start here
+        vault_connection.open_key_vault_at_start()  # another master key than the vault's keys' stops the start here
     except connection.UNAVAILABLE:
         log.warning("the database did not answer at start-up; indexes will be made at the next start")
     return db
@@ -82,7 +84,7 @@ def preload_stations(settings: Settings) -> int:
     Only with MONGODB_URI: without it the first worker starts the embedded server, which the parent of the workers
     should not own. A database that does not answer leaves each worker to read its own, as before. A setting that no
     process may start with (StartRefused) stops the server here, once, rather than in every worker."""
-    connection.refuse_unsafe_keys(settings)
+    vault_connection.refuse_unsafe_keys(settings)
     if not settings.mongodb_uri:
         return 0
     try:
@@ -92,4 +94,10 @@ def preload_stations(settings: Settings) -> int:
         log.warning("the database did not answer before the workers started; each worker reads its stations itself")
         return 0
     finally:
-        connection.disconnect()
+        stop()
+
+
+def stop() -> None:
+    """Close the process's clients: the key vault's own, and the data's."""
+    vault_connection.close()
+    connection.disconnect()

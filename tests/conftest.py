@@ -208,11 +208,11 @@ def _forget_caches() -> None:
     """Every snapshot and index this process holds, and the index files it shares under DATA_DIR: a database
     restored to an earlier state (as a backup would be) must not meet what was built from a later one."""
     from core.config import active
-    from core.listeners import originator_keys, snapshot
+    from core.listeners import finding, snapshot
     from core.search import vectors
 
     snapshot.clear_cache()
-    originator_keys.forget()
+    finding.forget()
     vectors.forget_indexes()
     shutil.rmtree(Path(active().data_dir) / "vectors", ignore_errors=True)
 

@@ -8,10 +8,11 @@ import numpy as np
 from bson import json_util
 from bson.binary import UuidRepresentation
 
+from core import personal
 from core.clock import utcnow
 from core.config import Settings
 from core.db.connection import get_db
-from core.listeners import originator_keys, sealed_profiles, snapshot
+from core.listeners import finding, sealed_profiles, snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import Listener
@@ -19,7 +20,7 @@ from core.stations.companies import ensure_company
 from core.stations.models import Company
 
 JSON = json_util.DEFAULT_JSON_OPTIONS.with_options(uuid_representation=UuidRepresentation.STANDARD)
-"""How tests dump stored documents as JSON: the key vault's ids are UUIDs (core.db.vault)."""
+"""How tests dump stored documents as JSON: the key vault's ids are UUIDs (core.personal.vault)."""
 
 
 def make_company(company_id: int = 1, **fields):
@@ -64,13 +65,13 @@ def stored_listener(company_id: int, originator: str) -> Stored:
 def stored_before_keys(company_id: int) -> None:
     """Make the station one whose stores may hold plain originators, as one made before keys (until `encrypt`)."""
     make_company(company_id, originators_keyed=False)
-    originator_keys.forget()
+    finding.forget()
 
 
 def raw_listener(company_id: int, originator: str) -> dict | None:
     """The listener's document as the database holds it: sealed, under the key of its originator."""
     return Listener._get_collection().find_one({"company_id": company_id,
-                                                "originator": originator_keys.key_of(company_id, originator)})
+                                                "originator": personal.key_of(company_id, originator)})
 
 
 def stored_listeners(company_id: int) -> list[dict]:

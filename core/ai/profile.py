@@ -21,8 +21,9 @@ from core.credits.usage import usage_report
 from core.db import ahead
 from core.db.leases import single_flight
 from core.explore.listener import find_listener
-from core.listeners import originator_keys, sealed_profiles
+from core.listeners import finding, sealed_profiles
 from core.listeners.fields import DECLARED_NAMES, INFERRED
+from core.personal import originator_keys
 from core.personal.registry import Store, by_listener, declare
 from core.segmentation.runs import reprofile_listeners
 
@@ -122,7 +123,7 @@ def spend_report(company_id: int, *args) -> dict:
 def forget_charges(company_id: int, originator: str, _alias: str = "") -> int:
     """Erasure's hook: the ledger entries of the listener's profiles name nobody any more (the money stays, as the
     balance must remain the ledger's sum); how many."""
-    return forget_subjects(company_id, list(originator_keys.lookup(company_id, [originator])))
+    return forget_subjects(company_id, list(finding.lookup(company_id, [originator])))
 
 
 def key_plain_charges(company_id: int) -> int:

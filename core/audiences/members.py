@@ -12,7 +12,7 @@ import numpy as np
 from core.audiences.models import Audience
 from core.explore.operations import Selection
 from core.explore.records import reachable
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.fields import INFERRED_SINGLE
 from core.listeners.snapshot import Snapshot
 from core.search.queries import understand
@@ -67,7 +67,7 @@ def erase_members(company_id: int, originator: str, pseudonym: str = "") -> int:
     """Remove an erased listener from every audience of the company, from the last refresh's lists of who joined
     and left, and from any saved strategy that filtered on its originator (which then names the pseudonym, which no
     filter ever matches); returns the audiences cleaned."""
-    audiences, forms = Audience._get_collection(), list(originator_keys.lookup(company_id, [originator]))
+    audiences, forms = Audience._get_collection(), list(finding.lookup(company_id, [originator]))
     named = {"company_id": company_id, "strategy.filters.originator": {"$in": forms}}
     cleaned = {doc["_id"] for doc in audiences.find({"company_id": company_id, "members.originator": {"$in": forms}},
                                                     {"_id": 1})}

@@ -34,8 +34,9 @@ from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import Selection, select
 from core.explore.records import reachable
-from core.listeners import originator_keys, sealed_profiles, snapshot
+from core.listeners import sealed_profiles, snapshot
 from core.listeners.snapshot import Snapshot
+from core.personal import originator_keys
 from core.personal.registry import Erasure, Store, declare
 from core.search.search import coverage
 from core.stations.companies import get_company
@@ -188,7 +189,7 @@ def key_plain(company_id: int) -> int:
 
 def _keyed(company_id: int, doc: dict) -> dict:
     """An audience document (or part) as stored: each originator it names (members, the last refresh's joined and
-    left, a strategy's filter on one) by its key (core.listeners.originator_keys)."""
+    left, a strategy's filter on one) by its key (core.personal.originator_keys)."""
     def keyed(values: list[str]) -> list[str]:
         keys = originator_keys.keys_of(company_id, values)
         return [value if originator_keys.names_nobody(value) else key for value, key in zip(values, keys, strict=True)]

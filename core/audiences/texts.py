@@ -1,7 +1,7 @@
 """An audience's texts, sealed: its name, theme and description, which a producer types and which may name a listener
-("VIP 27829990001"), and the queries made from them. They are stored as one envelope under a data key of the
-audience's own (core.db.vault, `audience:<station>:<audience id>:<version>`), and the name's uniqueness is kept by a
-keyed hash of its compared form (core.text.names), so that the unique index still decides between two creates.
+("VIP 27829990001"), and the queries made from them. They are stored as one envelope under a data key of
+the audience's own (core.personal.vault, `audience:<station>:<audience id>:<version>`), and the name's uniqueness is
+kept by a keyed hash of its compared form (core.text.names), so that the unique index still decides between two creates.
 
 An erasure writes the texts of an audience that named the listener again, every spelling replaced, under a new key,
 and destroys the old one: no copy of the old texts, in the oplog or a backup, can be read. Audiences stored before
@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from bson import Binary, ObjectId
 
 from core.audiences.models import Audience
-from core.db.connection import key_vault
 from core.personal.keyed import keyed
 from core.personal.registry import Erasure
+from core.personal.vault_connection import key_vault
 from core.text.names import name_key
 
 TEXTS = ("name", "theme", "description")  # of the document; the queries are the strategy's

@@ -2,7 +2,7 @@
 
 An answer quotes its brief, and a brief (its words, the filters read from it, the words it could not map) may name a
 listener: a number in an `originator` filter, a name. So each answer is stored as one envelope under a data key of
-its own (core.db.vault), named per sealing (`<kind>:<station>:<version>`). An erasure writes an answer that named
+its own (core.personal.vault), named per sealing (`<kind>:<station>:<version>`). An erasure writes an answer that named
 the listener (in any spelling: core.personal.spellings) again under a new key and destroys the old one, after which
 no copy of the old answer, in the oplog or a backup, can be read. Answers stored before sealing (JSON text in
 `answer`) still read until `encrypt` seals them.
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from bson import Binary, ObjectId
 
-from core.db.connection import key_vault
 from core.personal.registry import Erasure
+from core.personal.vault_connection import key_vault
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import select
 from core.explore.records import LISTING_PROJECTION, joined_records
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.declared import iter_listeners
 from core.listeners.fields import FLAGS, INFERRED, LISTED
 from core.stations.companies import get_company
@@ -55,7 +55,7 @@ def export_records(company_id: int, flt: ListenerFilter, pair: tuple[int, int] |
     their ids and times with the station's offset."""
     selection = select(company_id, flt).on_both(pair)
     snap, company = selection.snap, selection.company
-    order = originator_keys.in_key_order(company_id, snap.originators) if len(snap) else np.zeros(0, dtype=np.int32)
+    order = finding.in_key_order(company_id, snap.originators) if len(snap) else np.zeros(0, dtype=np.int32)
     wanted = order[selection.mask[order]]
     names = {"channels": company.channel_names(), "shows": show_titles(company_id) if len(wanted) else {}}
     for start in range(0, len(wanted), ORDER_CHUNK):

@@ -14,7 +14,7 @@ from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.listeners import originator_keys, sealed_profiles
+from core.listeners import finding, sealed_profiles
 from core.listeners.events import batch_document, comparable_keys, write_batches
 from core.listeners.models import InteractionBatch
 from core.segmentation.overview import latest_run
@@ -198,7 +198,7 @@ def stored_keys(collection, company_id: int, originators: list[str]) -> dict[str
     """Idempotency keys already stored for these listeners."""
     stored = defaultdict(set)
     if originators:
-        forms = originator_keys.lookup(company_id, originators)
+        forms = finding.lookup(company_id, originators)
         for doc in collection.find({"company_id": company_id, "originator": {"$in": list(forms)}},
                                    projection({"_id": 0, "originator": 1, "keys": 1})):
             stored[forms[doc["originator"]]].update(comparable_keys(company_id, doc.get("keys") or ()))

@@ -17,11 +17,11 @@ import bson
 from bson import Binary, ObjectId
 
 from core.clock import utcnow
-from core.db.connection import key_vault
 from core.ingest.headers import normalised
 from core.ingest.models import RememberedMapping
 from core.personal.keyed import keyed
 from core.personal.registry import Erasure
+from core.personal.vault_connection import key_vault
 
 HEADERS = b"import headers"  # the keyed hashes' purpose (core.personal.keyed)
 Pairs = list[tuple[str, str | None]]

@@ -1,5 +1,5 @@
 """The bad rows of an import report, sealed: their reasons quote the values they rejected (a number, an e-mail
-address), so the list is stored as one envelope under a data key of its own (core.db.vault).
+address), so the list is stored as one envelope under a data key of its own (core.personal.vault).
 
 The key is named per sealing (`report:<report id>:<version>`): erasure writes a report's list again without the
 listener's rows under a new key and destroys the old one, after which no copy of the old list, in the oplog or a
@@ -10,9 +10,9 @@ from __future__ import annotations
 import bson
 from bson import Binary, ObjectId
 
-from core.db.connection import key_vault
 from core.ingest.models import ImportReport
 from core.personal.registry import Erasure, Store, declare
+from core.personal.vault_connection import key_vault
 
 
 def key_name(report_id: ObjectId, version: str) -> str:

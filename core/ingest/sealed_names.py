@@ -2,7 +2,7 @@
 (`zanele-0829990001.csv`), the file's columns as its mapping names them, the workbook's sheet as the station typed
 it, and a failure's own words (which quote the file's columns or values). A file exported without its header row
 has a listener's row for columns, so each of these is personal until shown otherwise, and a job stores them only as
-an envelope under a data key of its own (core.db.vault), as reports keep their bad rows (core.ingest.reports).
+an envelope under a data key of its own (core.personal.vault), as reports keep their bad rows (core.ingest.reports).
 
 The key is named per job and sealing (`upload:<job id>:<version>`): the envelope is sealed again under the same key
 when its mapping or its failure is written, and under a new key when erasure writes it again without the listener
@@ -23,11 +23,11 @@ from pathlib import Path
 import bson
 from bson import Binary, ObjectId
 
-from core.db.connection import key_vault
 from core.errors import ValidationFailed
 from core.ingest.models import ImportJob
 from core.ingest.workbook_bounds import WorkbookRefused
 from core.personal.spellings import Spellings
+from core.personal.vault_connection import key_vault
 
 UNNAMED = "the file"  # what a message says of a file whose name can no longer be read
 ERASED = "(erased)"  # what a name, a column or a sheet says where it spelt an erased listener

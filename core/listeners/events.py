@@ -22,8 +22,9 @@ from bson import Binary, ObjectId
 
 from core.clock import as_utc
 from core.db.quirks import find_by_originator, insert_all, projection
-from core.listeners import originator_keys, sealed_messages, sealed_profiles
+from core.listeners import finding, sealed_messages, sealed_profiles
 from core.listeners.models import InteractionBatch
+from core.personal import originator_keys
 from core.personal.keyed import interaction_keys, is_keyed
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
@@ -129,7 +130,7 @@ def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = 
 def comparable_keys(company_id: int, keys: Iterable[str]) -> Iterable[str]:
     """Stored idempotency keys in the form a new row's takes (core.personal.keyed): as stored in a station keyed
     throughout, else keyed here where a batch stored before keys holds them plain (until `encrypt` keys them)."""
-    return keys if originator_keys.keyed(company_id) else interaction_keys(company_id, keys)
+    return keys if finding.keyed(company_id) else interaction_keys(company_id, keys)
 
 
 def key_plain_keys(company_id: int) -> int:
@@ -153,7 +154,7 @@ def _wanted(company_id: int, originators: Iterable[str] | None,
     listeners of the values found."""
     if originators is None:
         return None, lambda stored: sealed_profiles.originators_of(company_id, stored, among)
-    forms = originator_keys.lookup(company_id, originators)
+    forms = finding.lookup(company_id, originators)
     return list(forms), lambda stored: [forms[value] for value in stored]
 
 
@@ -161,7 +162,7 @@ def _batches(company_id: int, wanted: list[str] | None, fields: dict):
     """The batch documents of the company, or of the listeners stored under these values, as stored; many listeners
     spread over the station are looked up rather than read by index ranges."""
     return find_by_originator(InteractionBatch._get_collection(), company_id, wanted, fields,
-                              population=lambda: originator_keys.station_keys(company_id))
+                              population=lambda: finding.station_keys(company_id))
 
 
 def _named(docs: list[dict], names: Callable[[list[str]], list[str]]) -> list[dict]:
@@ -206,7 +207,7 @@ def listener_history(company_id: int, originator: str, now: datetime | None = No
     read from that listener's batches alone (by the (company_id, originator) index), so that one listener's page
     never costs a read of the whole station."""
     docs = sealed_messages.opened(list(InteractionBatch._get_collection().find(
-        originator_keys.matching(company_id, [originator]), projection(HISTORY_FIELDS))))
+        finding.matching(company_id, [originator]), projection(HISTORY_FIELDS))))
     messages: list[str | None] = []
     for doc in docs:
         n = len(doc["campaigns"])

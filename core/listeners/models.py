@@ -21,8 +21,8 @@ from mongoengine import (
 
 from core.clock import utcnow
 from core.db.documents import stored
-from core.db.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 from core.personal.registry import Store, declare
+from core.personal.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 
 
 @stored
@@ -126,7 +126,7 @@ class SnapshotDelta(Document):
 
 
 GROUP_KEY_FIELDS = ("_id", "company_id", "key", "open_for", "opened_at", "members", "written")
-"""The fields of a group's content key (core.db.sealed_groups.GroupKey): a key sealed under the vault, and counts,
+"""The fields of a group's content key (core.personal.sealed_groups.GroupKey): a key sealed under the vault, and counts,
 never a value; each kind of group declares its collection with them."""
 MESSAGE_KEYS = declare(Store("message_keys", "message_keys", free=GROUP_KEY_FIELDS))
 PROFILE_KEYS = declare(Store("profile_keys", "profile_keys", free=GROUP_KEY_FIELDS))

@@ -12,10 +12,11 @@ from bson import ObjectId
 
 from core.clock import utcnow
 from core.config import active
-from core.listeners import events, originator_keys, sealed_messages, sealed_profiles, snapshot
+from core.listeners import events, finding, sealed_messages, sealed_profiles, snapshot
 from core.listeners.fields import DECLARED, DECLARED_NAMES
 from core.listeners.models import InteractionBatch, Listener
-from core.listeners.pseudonyms import keyed_hash
+from core.personal import originator_keys
+from core.personal.pseudonyms import keyed_hash
 from core.personal.registry import FIRST, Erasure, Store, declare
 
 
@@ -27,7 +28,7 @@ def erase_profile(erasure: Erasure) -> int:
     sealed_profiles.erase(company_id, originator)
     unset = {field.name: "" for field in DECLARED if field.kind != "list"}
     result = Listener._get_collection().update_one(
-        originator_keys.matching(company_id, [originator]),
+        finding.matching(company_id, [originator]),
         {"$set": {"originator": erasure.pseudonym, "tags": [], "inferred": {}, "promoted": {},
                   "erased_at": utcnow(), "profile_version": ObjectId()},
          "$unset": {**unset, "profile": "", "profile_group": ""}})
@@ -40,7 +41,7 @@ def erase_interactions(erasure: Erasure) -> int:
     company_id, secret = erasure.company_id, active().secret_key
     sealed_messages.erase(company_id, erasure.originator)
     col, touched = InteractionBatch._get_collection(), 0
-    for batch in list(col.find(originator_keys.matching(company_id, [erasure.originator]), {"keys": 1})):
+    for batch in list(col.find(finding.matching(company_id, [erasure.originator]), {"keys": 1})):
         keys = [events.ERASED_KEY + keyed_hash(secret, key)[:32] for key in batch.get("keys", [])]
         col.update_one({"_id": batch["_id"]}, {"$set": {"originator": erasure.pseudonym, "keys": keys}})
         touched += len(keys)

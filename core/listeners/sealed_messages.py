@@ -1,5 +1,5 @@
-"""The messages of interaction batches, sealed with those of other batches of the same write (core.db.sealed_groups):
-250 of an import's batches to a group, or the live batches of the hour.
+"""The messages of interaction batches, sealed with those of other batches of the same write
+(core.personal.sealed_groups): 250 of an import's batches to a group, or the live batches of the hour.
 
 A data key per listener would cost 0.64 ms a listener to read (about a minute for a station of 100,000, at every
 embedding and language inference); a group costs one unsealing per 250 batches. Erasing a listener writes the
@@ -15,9 +15,9 @@ from pymongo import UpdateOne
 
 from core.db import ahead
 from core.db.quirks import projection
-from core.db.sealed_groups import SealedGroups
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.models import InteractionBatch, MessageKey
+from core.personal.sealed_groups import SealedGroups
 
 GROUPS = SealedGroups("messages", MessageKey, size=250)
 """Batches to a group. Erasing a listener writes again the other members of each group they are in (2 ms a batch on
@@ -31,7 +31,7 @@ RESEAL_BATCH = 1_000  # batches written again together, at erasure and migration
 def sealed(docs: list[dict], shared: bool = False):
     """These batch documents, for a write of them inside the block, with their messages sealed (in place). A few
     batches of a live batch go `shared` into the station's open group, which counts them in once the block ends.
-    An erasure waits for them only so long (core.db.sealed_groups.SETTLE_SECONDS): if it destroyed the group
+    An erasure waits for them only so long (core.personal.sealed_groups.SETTLE_SECONDS): if it destroyed the group
     meanwhile, they are sealed again, from the messages still at hand, under a group of their own."""
     messages = [doc.get("messages") for doc in docs]
     claimed = seal(docs, shared)
@@ -85,7 +85,7 @@ def erase(company_id: int, originator: str) -> int:
     """Make every copy of this listener's messages unreadable: the other batches sealed with theirs are written again
     under new groups, theirs lose their messages, and the old groups' keys are destroyed; how many batches of others
     were written again."""
-    collection, forms = InteractionBatch._get_collection(), originator_keys.lookup(company_id, [originator])
+    collection, forms = InteractionBatch._get_collection(), finding.lookup(company_id, [originator])
     mine = {"company_id": company_id, "originator": {"$in": list(forms)}}
     groups = GROUPS.existing(doc["message_group"] for doc in collection.find(mine, {"message_group": 1})
                              if doc.get("message_group") is not None)

@@ -1,6 +1,7 @@
 """The stored listener documents: their personal fields (the originator, declared data but the two flags, tags,
 inferred and promoted values) sealed as one envelope per listener, 250 listeners of a write to a group
-(core.db.sealed_groups), and each document found by the keyed hash of its originator (core.listeners.originator_keys).
+(core.personal.sealed_groups), and each document found by the keyed hash of its originator
+(core.personal.originator_keys).
 
 One envelope, not a value per field, because a segmentation run reads every listener of the station: one AES-GCM
 opening per listener. So every write reads a listener's envelope, opens it, changes it and seals it again; two writers
@@ -23,10 +24,11 @@ from pymongo.errors import BulkWriteError
 
 from core.db import ahead
 from core.db.quirks import IN_CHUNK, find_by_originator, looked_up
-from core.db.sealed_groups import SealedGroups
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.fields import DECLARED_NAMES, FLAGS
 from core.listeners.models import Listener, ProfileKey
+from core.personal import originator_keys
+from core.personal.sealed_groups import SealedGroups
 
 GROUPS = SealedGroups("profiles", ProfileKey, size=250)
 SEALED = (*(name for name in DECLARED_NAMES if name not in FLAGS), "inferred", "promoted", "ai_profile",
@@ -84,15 +86,15 @@ def find(company_id: int, originators: Iterable[str] | None = None, projection: 
     collection, fields = Listener._get_collection(), fields_of(projection)
     if originators is None:
         return opened_stream(find_by_originator(collection, company_id, None, fields))
-    forms = list(originator_keys.lookup(company_id, originators))
+    forms = list(finding.lookup(company_id, originators))
     return opened_stream(find_by_originator(collection, company_id, forms, fields, exact,
-                                            population=lambda: originator_keys.station_keys(company_id)))
+                                            population=lambda: finding.station_keys(company_id)))
 
 
 def find_one(company_id: int, originator: str, projection: dict | None = None) -> dict | None:
     """One listener's document, opened; None when there is none (an erased listener is stored under its
     pseudonym, so its number finds nothing)."""
-    doc = Listener._get_collection().find_one(originator_keys.matching(company_id, [originator]), fields_of(projection))
+    doc = Listener._get_collection().find_one(finding.matching(company_id, [originator]), fields_of(projection))
     return None if doc is None else opened([doc])[0]
 
 
@@ -104,7 +106,7 @@ def read(company_id: int, originators: list[str]) -> list[dict]:
 def existing(company_id: int, originators: list[str], stored: set[str] | None = None) -> set[str]:
     """Those of these listeners that are stored, by their keys alone (the index answers; nothing is opened), or
     from `stored`, the station's stored values as `stored_values` read them."""
-    forms = originator_keys.lookup(company_id, originators)
+    forms = finding.lookup(company_id, originators)
     if stored is not None:
         return {originator for form, originator in forms.items() if form in stored}
     return {forms[doc["originator"]] for doc in looked_up(Listener._get_collection(), company_id, list(forms),
@@ -127,12 +129,12 @@ def originators_of(company_id: int, stored: list[str], among: list[str] | None =
     keys = {value for value in stored if originator_keys.is_key(value)}
     found = {key: originator for key, originator in zip(originator_keys.keys_of(company_id, among or ()), among or ())
              if key in keys}
-    found.update(originator_keys.known(company_id, keys - set(found)))
+    found.update(finding.known(company_id, keys - set(found)))
     missing = sorted(keys - set(found))
     if missing:
         wanted = None if len(missing) > LOOKED_UP_AT_MOST else missing
         raw = find_by_originator(Listener._get_collection(), company_id, wanted, {"originator": 1, **STORED},
-                                 population=lambda: originator_keys.station_keys(company_id))
+                                 population=lambda: finding.station_keys(company_id))
         for chunk in ahead.batches(raw, OPENED_AT_ONCE):
             stored_as = [doc["originator"] for doc in chunk]
             found.update(zip(stored_as, (doc.get("originator") for doc in opened(chunk)), strict=True))
@@ -182,7 +184,7 @@ def edit(company_id: int, changes: dict[str, Change], new_groups: bool = False) 
     for _ in range(ATTEMPTS):
         if not pending:
             return done
-        forms = originator_keys.lookup(company_id, pending)
+        forms = finding.lookup(company_id, pending)
         writes, raws = [], _read_raw(company_id, sorted(forms))
         for raw, state in zip(raws, opened([dict(raw) for raw in raws])):
             originator = forms[raw["originator"]]
@@ -202,7 +204,7 @@ def erase(company_id: int, originator: str) -> int:
     """Make every copy of this listener's personal fields unreadable: the other listeners of its group are written
     again under new groups, and the group's key is destroyed; how many others were written again. The caller then
     clears the listener's own document."""
-    doc = Listener._get_collection().find_one(originator_keys.matching(company_id, [originator]), {"profile_group": 1})
+    doc = Listener._get_collection().find_one(finding.matching(company_id, [originator]), {"profile_group": 1})
     group = (doc or {}).get("profile_group")
     if group is None:
         return 0
@@ -253,7 +255,7 @@ def _insert_new(docs: list[dict]) -> list[dict]:
 
 def _read_raw(company_id: int, forms: list[str]) -> list[dict]:
     return list(find_by_originator(Listener._get_collection(), company_id, forms, None,
-                                   population=lambda: originator_keys.station_keys(company_id)))
+                                   population=lambda: finding.station_keys(company_id)))
 
 
 def _store(company_id: int, writes: list[tuple[dict, dict]], new_groups: bool) -> tuple[set[str], dict[str, dict]]:

@@ -8,7 +8,7 @@ The columns that name nobody are memory maps of a copy on the host's disk, share
 Live interactions do not rewrite the file: each batch adds a delta document (the re-profiled rows, numbered) on top
 of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
-Files and deltas are sealed (core.db.vault) under a data key per file, destroyed when a newer file replaces it: a
+Files and deltas are sealed (core.personal.vault) under a data key per file, destroyed when a newer file replaces it: a
 copy of an older one, in a backup or the oplog, is unreadable from then on (docs/decisions.md §7). A backup restored
 from before the company's latest run therefore names a file nobody can read: the snapshot is lost (`SnapshotLost`),
 and being derived data it is rebuilt by a full segmentation run (`when_lost`) before anyone reads it.
@@ -29,14 +29,15 @@ import numpy as np
 from bson import ObjectId
 from gridfs.errors import NoFile
 
-from core.db.connection import get_db, key_vault
-from core.db.vault import is_envelope
+from core.db.connection import get_db
 from core.errors import DomainError
 from core.listeners import host_columns
 from core.listeners.columns import with_added
 from core.listeners.models import SnapshotDelta
 from core.listeners.snapshot_rows import Snapshot, concat, empty, latest_rows, splice_in_place
 from core.listeners.snapshot_rows import splice as splice  # the runs' name for it, with the others here
+from core.personal.vault import is_envelope
+from core.personal.vault_connection import key_vault
 from core.stations.companies import bump_version
 from core.stations.models import Company
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from core.clock import utcnow
 from core.listeners.identifiers import e164
 from core.listeners.models import Suppression
-from core.listeners.pseudonyms import keyed_hash, number_digits
+from core.personal.pseudonyms import keyed_hash, number_digits
 
 
 def suppress_numbers(company_id: int, secret: str, numbers: Iterable[str | None]) -> int:

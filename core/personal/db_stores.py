@@ -3,12 +3,12 @@ itself. The queue's job records, the leases, the key vault (when it shares the d
 keys of payments and the count of destroyed group keys."""
 from __future__ import annotations
 
-from core.db.connection import VAULT_COLLECTION
 from core.db.idempotency import IdempotencyKey
 from core.db.queue import Job
-from core.db.sealed_groups import DESTRUCTIONS
-from core.db.vault_move import MARKER
 from core.personal.registry import Store, declare
+from core.personal.sealed_groups import DESTRUCTIONS
+from core.personal.vault_connection import VAULT_COLLECTION
+from core.personal.vault_move import MARKER
 
 JOBS = declare(Store(
     "jobs", Job._get_collection_name(),
@@ -23,4 +23,4 @@ KEY_VAULT = declare(Store("key_vault", VAULT_COLLECTION, free=(  # names are of 
 IDEMPOTENCY = declare(Store("idempotency_keys", IdempotencyKey._get_collection_name(), free=(
     "_id", "company_id", "operation", "key", "fingerprint", "outcome", "at")))
 DESTROYED = declare(Store("sealed_group_destructions", DESTRUCTIONS, free=("_id", "n")))
-MOVES = declare(Store("key_vault_moves", MARKER, free=("_id",)))  # in the vault's own database (core.db.vault_move)
+MOVES = declare(Store("key_vault_moves", MARKER, free=("_id",)))  # in the vault's own database (vault_move)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.personal.registry import stores
 from core.stations.companies import list_companies
 
@@ -21,7 +21,7 @@ def encrypt_stations(said: Callable[[str], None] = lambda _: None) -> dict:
     for company in list_companies():
         company_id = company.company_id
         counts = {store.name: store.migrate(company_id) for store in stores() if store.migrate is not None}
-        originator_keys.mark_keyed(company_id)  # readers look for keys alone from now on
+        finding.mark_keyed(company_id)  # readers look for keys alone from now on
         sealed = [f"{name} ({count:,})" for name, count in counts.items() if count]
         done["sealed" if sealed else "already"].append(company_id)
         if sealed:

@@ -19,14 +19,15 @@ from mongoengine import DoesNotExist
 
 from core.clock import utcnow
 from core.config import active
-from core.db.connection import is_embedded, key_vault
+from core.db.connection import is_embedded
 from core.db.leases import lease
 from core.errors import Conflict, ListenerNotFound
 from core.listeners import sealed_profiles
-from core.listeners.pseudonyms import pseudonym
 from core.listeners.suppression import suppress_numbers
+from core.personal.pseudonyms import pseudonym
 from core.personal.registry import Erasure, stores
 from core.personal.spellings import spellings_of
+from core.personal.vault_connection import key_vault
 from core.privacy.models import AuditEntry, PendingErasure
 from core.privacy.purge import ERASED, next_purge
 

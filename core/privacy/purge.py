@@ -16,10 +16,11 @@ from pymongo.errors import OperationFailure
 
 from core.clock import as_utc, utcnow
 from core.config import Settings
-from core.db.connection import get_db, is_embedded, key_server_dir, wait_until_answering
+from core.db.connection import get_db, is_embedded, wait_until_answering
 from core.db.embedded import STORAGE
 from core.db.leases import lease
 from core.db.rewrite import rewrite_storage
+from core.personal import vault_connection
 from core.privacy.models import AuditEntry
 
 ACTION = "storage.purged"
@@ -33,10 +34,12 @@ def purge(settings: Settings, actor: str = "") -> dict:
             report = {"method": "compact", "guaranteed": False, "collections": _compact_all()}
         else:
             report = {"method": "rewrite", "guaranteed": True, **rewrite_storage(settings.data_dir)}
-            keys = key_server_dir(settings)
+            keys = vault_connection.key_server_dir(settings)
             if keys is not None and (keys / STORAGE).exists():
                 report["key_vault"] = rewrite_storage(keys)
-            wait_until_answering(vault=keys is not None)
+            wait_until_answering()
+            if keys is not None:
+                vault_connection.wait_until_answering()
     AuditEntry(company_id=0, action=ACTION, actor=actor, details=report).save()
     return report
 

@@ -46,7 +46,7 @@ class ListenerEmbedding(Document):
 
 @stored
 class TextKey(Document):
-    """The content key of one group of stored texts, sealed under the group's data key (core.db.vault): destroying
+    """The content key of one group of stored texts, sealed under the group's data key (core.personal.vault): destroying
     that data key makes every copy of the group's texts unreadable."""
 
     group = ObjectIdField(primary_key=True)

@@ -1,7 +1,7 @@
 """The texts stored with the vectors (what each listener said, their traits), sealed a group at a time.
 
 Every write of vectors seals its texts 250 to a group, each group under a content key of its own, itself sealed
-under a data key per group (core.db.vault): one pass through libmongocrypt per 250 texts, and
+under a data key per group (core.personal.vault): one pass through libmongocrypt per 250 texts, and
 AES-GCM in C for each text. Reading 100,000 texts costs under a second more (a data key per listener would cost
 0.64 ms a listener, about a minute at 100,000). Each stored document lists every group a text of its
 listener was ever sealed in (`text_groups`). Erasing a listener writes again, under new groups, the texts of the
@@ -18,8 +18,8 @@ from pymongo import UpdateOne
 
 from core.db import ahead
 from core.db.quirks import IN_CHUNK
-from core.db.sealed_groups import SealedGroups
 from core.listeners import sealed_profiles
+from core.personal.sealed_groups import SealedGroups
 from core.search.models import ListenerEmbedding, TextKey
 
 GROUPS = SealedGroups("texts", TextKey, size=250)

@@ -25,7 +25,8 @@ from core.clock import utcnow
 from core.config import active
 from core.db import queue
 from core.db.quirks import IN_CHUNK, by_seq
-from core.listeners import originator_keys, sealed_profiles, snapshot
+from core.listeners import finding, sealed_profiles, snapshot
+from core.personal import originator_keys
 from core.personal.registry import Store, by_listener, declare
 from core.search import index as faiss_index
 from core.search import lexical_store, progress, sealed_texts
@@ -119,7 +120,7 @@ def _stored_hashes(company_id: int, model: str, originators: list[str]) -> dict[
     """The text hash of each listener's stored vector: looked up in chunks of IN_CHUNK (core.db.quirks: a large
     `$in` is slow on SecantusDB), or read whole for many."""
     collection, fields = ListenerEmbedding._get_collection(), {"_id": 0, "originator": 1, "text_hash": 1}
-    query, forms = {"company_id": company_id, "model": model}, originator_keys.lookup(company_id, originators)
+    query, forms = {"company_id": company_id, "model": model}, finding.lookup(company_id, originators)
     if len(originators) >= 5000:
         found = collection.find(query, fields)
     else:
@@ -168,7 +169,7 @@ def _drop_erased(company_id: int, model: str, originators: list[str], groups: li
 def erase_vectors(company_id: int, originator: str, _pseudonym: str = "") -> int:
     """Delete a listener's vectors (and the texts stored with them) from MongoDB and from this process's indexes (an
     erasure hook)."""
-    forms = list(originator_keys.lookup(company_id, [originator]))
+    forms = list(finding.lookup(company_id, [originator]))
     keys = [{"company_id": company_id, "model": doc["model"], "originator": {"$in": forms}}  # the unique key
             for doc in EmbeddingCounter._get_collection().find({"company_id": company_id}, {"model": 1})]
     groups = sealed_texts.groups_of(keys)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.clock import from_epoch
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.snapshot import Snapshot
 from core.segmentation.models import SegmentChange
 
@@ -14,6 +14,6 @@ def segment_history(company_id: int, originator: str, snap: Snapshot | None = No
     if row is not None and "first_segment" in snap.cols:
         at = from_epoch(snap.cols["first_segmented_at"][row])
         history.append({"from": None, "to": snap.labels("first_segment")[row], "at": at.isoformat()})
-    stored_as = list(originator_keys.lookup(company_id, [originator]))
+    stored_as = list(finding.lookup(company_id, [originator]))
     changes = SegmentChange.objects(company_id=company_id, originator__in=stored_as).order_by("at")
     return history + [{"from": c.from_segment, "to": c.to_segment, "at": c.at.isoformat()} for c in changes]

@@ -4,7 +4,8 @@ pseudonym, profiled as of the last run, so that no figure shifts), and the runs,
 from __future__ import annotations
 
 from core.clock import from_epoch
-from core.listeners import originator_keys, snapshot
+from core.listeners import finding, snapshot
+from core.personal import originator_keys
 from core.personal.keyed import is_keyed, tag_keys
 from core.personal.registry import LAST, Erasure, Store, declare
 from core.segmentation.models import SegmentChange, SegmentRun
@@ -14,7 +15,7 @@ from core.segmentation.runs import resegment_listeners, segment_lease
 def erase_history(erasure: Erasure) -> int:
     """The listener's segment moves kept under the pseudonym."""
     return SegmentChange._get_collection().update_many(
-        originator_keys.matching(erasure.company_id, [erasure.originator]),
+        finding.matching(erasure.company_id, [erasure.originator]),
         {"$set": {"originator": erasure.pseudonym}}).modified_count
 
 

@@ -25,9 +25,10 @@ from core.clock import as_utc, utcnow
 from core.db.leases import lease
 from core.db.quirks import insert_all
 from core.errors import Conflict
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import events_of, load_events, read_batches
+from core.personal import originator_keys
 from core.segmentation import rollups
 from core.segmentation.models import SegmentChange, SegmentRun
 from core.segmentation.profiling import profile_listeners

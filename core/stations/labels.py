@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.db.connection import key_vault
 from core.errors import Conflict, ValidationFailed
 from core.personal.registry import Erasure, Store, declare
+from core.personal.vault_connection import key_vault
 from core.stations.companies import ensure_company
 from core.stations.models import Company, opened_tag_labels, sealed_tag_labels, stored_tag_labels, tag_labels_key
 from core.text.storable import text_problem

@@ -21,9 +21,9 @@ from mongoengine import (
 )
 
 from core.clock import utcnow
-from core.db.connection import key_vault
 from core.db.documents import stored
 from core.personal.registry import Store, declare
+from core.personal.vault_connection import key_vault
 from core.stations import defaults
 
 

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from core.clock import utcnow
 from core.db import queue
-from core.listeners import originator_keys, sealed_profiles
+from core.listeners import sealed_profiles
 from core.listeners.fields import FLAGS, LISTED
+from core.personal import originator_keys
 from core.webhooks import outbox
 from core.webhooks.models import WebhookBatch, WebhookEndpoint
 

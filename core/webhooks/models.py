@@ -16,9 +16,9 @@ from mongoengine import (
 )
 
 from core.db.documents import stored
-from core.db.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 from core.listeners.models import GROUP_KEY_FIELDS
 from core.personal.registry import Store, declare
+from core.personal.sealed_groups import OPEN_GROUP_INDEX, GroupKey
 
 KEEP_EVENTS = timedelta(days=30)
 """How long a delivered event stays for a replay, then MongoDB deletes it."""

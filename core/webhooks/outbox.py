@@ -1,5 +1,5 @@
-"""The outbox's event bodies, sealed a write at a time (core.db.sealed_groups): a body carries the listener fields an
-endpoint shares (name, e-mail, number), kept until delivered and then 30 days for a replay.
+"""The outbox's event bodies, sealed a write at a time (core.personal.sealed_groups): a body carries the listener fields
+an endpoint shares (name, e-mail, number), kept until delivered and then 30 days for a replay.
 
 A write of many batches (a run's moves) seals them 250 batches to a group; a write of one or two (a live batch's
 moves, a replay, a test event) goes into the station's open group, so that a day of live batches does not make a key
@@ -17,8 +17,8 @@ from pymongo import DeleteOne, UpdateOne
 
 from core.clock import utcnow
 from core.db.quirks import IN_CHUNK, insert_all
-from core.db.sealed_groups import SealedGroups
-from core.listeners import originator_keys
+from core.listeners import finding
+from core.personal.sealed_groups import SealedGroups
 from core.webhooks.models import WebhookBatch, WebhookKey
 
 GROUPS = SealedGroups("webhooks", WebhookKey, size=250)
@@ -69,7 +69,7 @@ def erase(company_id: int, originator: str) -> int:
     """Drop every event of the listener, and make every copy of them unreadable: the other batches of their groups
     are written again without them under new groups, a batch left empty goes, and the groups' keys are destroyed;
     how many batches held the listener's events."""
-    collection, forms = WebhookBatch._get_collection(), list(originator_keys.lookup(company_id, [originator]))
+    collection, forms = WebhookBatch._get_collection(), list(finding.lookup(company_id, [originator]))
     held = list(collection.find({"company_id": company_id, "originators": {"$in": forms}},
                                 {"bodies_group": 1, "events": 1, "company_id": 1}))
     groups = GROUPS.existing(b["bodies_group"] for b in held if b.get("bodies_group") is not None)

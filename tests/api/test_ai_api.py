@@ -8,13 +8,14 @@ from datetime import timedelta
 
 import pytest
 
+from core import personal
 from core.ai.profile import fresh_profile
 from core.ai.promote import promotion_history
 from core.clock import utcnow
 from core.credits.ledger import check, load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS
 from core.listeners.models import Listener
 from core.segmentation.runs import segment_company
@@ -154,7 +155,7 @@ def test_erasure_removes_the_ai_profile_its_promotions_and_the_ledger_s_mention(
     profile(client, key_for(1), demo)
     spends = client.get("/api/v1/agent/1/credits/usage", headers=key_for(1)).get_json()["usage"]
     assert [row["subject"] for row in spends] == [demo]  # named again from its key, which the ledger holds
-    assert CreditEntry.objects(company_id=1, subject=originator_keys.key_of(1, demo)).count() == 1
+    assert CreditEntry.objects(company_id=1, subject=personal.key_of(1, demo)).count() == 1
     _inferred(demo, inferred_location=("Soweto", 0.9))
     set_fields(1, demo, location=None)
     promote(client, key_for(1), demo)
@@ -162,7 +163,7 @@ def test_erasure_removes_the_ai_profile_its_promotions_and_the_ledger_s_mention(
     assert receipt["stores"]["credit_ledger"] == 1  # the profile's spend; a promotion is free and unrecorded
     assert fresh_profile(1, receipt["pseudonym"]) is None and promotion_history(1, receipt["pseudonym"]) == []
     assert "profile" not in Listener._get_collection().find_one({"originator": receipt["pseudonym"]})
-    assert CreditEntry.objects(company_id=1, subject__in=[demo, originator_keys.key_of(1, demo)]).count() == 0
+    assert CreditEntry.objects(company_id=1, subject__in=[demo, personal.key_of(1, demo)]).count() == 0
     assert profile(client, key_for(1), demo).status_code == 404
     assert check(1)["agrees"]
 

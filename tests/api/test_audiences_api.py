@@ -8,12 +8,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from core import personal
 from core.audiences import store
 from core.audiences.models import Audience
 from core.clock import utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
-from core.listeners import originator_keys
 from core.search import vectors
 from core.segmentation.runs import segment_company
 from tests.conftest import restored, seeded
@@ -63,7 +63,7 @@ def test_creating_saves_the_theme_s_members_with_the_strategy_and_costs_2(client
     assert again["queries"] == body["queries"] and again["name"] == body["name"]
     stored = Audience.objects.get(audience_id=body["audience_id"])
     assert "queries" not in stored.strategy and stored.company_id == 1  # sealed with the name and the theme
-    assert {m["originator"] for m in stored.members} == {originator_keys.key_of(1, o) for o in of_theme(1, "gospel")}
+    assert {m["originator"] for m in stored.members} == {personal.key_of(1, o) for o in of_theme(1, "gospel")}
     entry = CreditEntry.objects(company_id=1, operation="audience").first()
     assert (entry.amount, entry.subject) == (-200, body["audience_id"])
 
@@ -203,7 +203,7 @@ def test_erasing_a_listener_takes_it_out_of_every_audience_and_the_receipt_count
     for audience_id in ids:
         body = read(client, key_for(1), audience_id).get_json()
         assert gone not in {m["originator"] for m in body["members"]} and body["member_count"] == 3
-        assert originator_keys.key_of(1, gone) not in str(Audience.objects.get(audience_id=audience_id).members)
+        assert personal.key_of(1, gone) not in str(Audience.objects.get(audience_id=audience_id).members)
     refreshed = refresh(client, key_for(1), ids[0]).get_json()
     assert gone not in refreshed["changes"]["left"] + refreshed["changes"]["joined"]
 

@@ -6,9 +6,10 @@ from datetime import timedelta
 
 import pytest
 
+from core import personal
 from core.clock import utcnow
 from core.db.connection import get_db
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
 from core.listeners.models import InteractionBatch, SnapshotDelta
 from core.segmentation import rollups, runs
 from core.segmentation.models import SegmentRun
@@ -127,7 +128,7 @@ def test_two_clients_racing_with_one_batch_store_each_event_once(app, live_stati
     for racer in racers:
         racer.join()
     assert sorted(counts["stored"] for counts in answers) == [0, 300]
-    keys = [originator_keys.key_of(1, number) for number in numbers]
+    keys = [personal.key_of(1, number) for number in numbers]
     assert sum(doc.n for doc in InteractionBatch.objects(company_id=1, originator__in=keys)) == 300
 
 
@@ -177,7 +178,7 @@ def test_a_live_interaction_is_accepted_up_to_one_day_ahead_of_the_clock(client,
 def test_a_row_naming_another_station_writes_nothing_there(client, live_station, key_for):
     client.post(URL, json=[interaction("27820000009", company_id=2)], headers=key_for(1))
     assert InteractionBatch.objects(company_id=2).count() == 0
-    keys = [originator_keys.key_of(company_id, "27820000009") for company_id in (1, 2)]
+    keys = [personal.key_of(company_id, "27820000009") for company_id in (1, 2)]
     assert InteractionBatch.objects(originator__in=keys).count() == 0
 
 

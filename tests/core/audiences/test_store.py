@@ -8,6 +8,7 @@ import bson
 import pytest
 from pymongo.errors import DuplicateKeyError
 
+from core import personal
 from core.audiences.export import HEADERS, audience_rows
 from core.audiences.members import erase_members
 from core.audiences.models import Audience
@@ -15,7 +16,6 @@ from core.audiences.store import create_audience, get_audience, list_audiences, 
 from core.credits.ledger import account, check
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import parse_filters
-from core.listeners import originator_keys
 from core.privacy.encrypt import encrypt_stations
 from tests.conftest import restored
 from tests.themes import CREDITS, GOSPEL_THEME, originator, themed_station
@@ -100,7 +100,7 @@ def test_erasure_leaves_no_originator_in_a_saved_strategy(station):
 def test_erasure_leaves_no_originator_in_the_last_refresh_s_lists_of_who_joined_and_left(station):
     made = gospel(flt=parse_filters({"gender": "female"}))
     left = made["members"][0]["originator"]
-    key = originator_keys.key_of(1, left)  # as stored
+    key = personal.key_of(1, left)  # as stored
     Audience._get_collection().update_one({"audience_id": made["audience_id"]},  # as if they had left at a refresh
                                           {"$set": {"changes": {"joined": [key], "left": [key], "stayed": 3}}})
     assert erase_members(1, left) == 1

@@ -13,8 +13,8 @@ from core.campaigns.cache import erase_recommendations
 from core.campaigns.models import CachedRecommendation, SavedPlan
 from core.campaigns.plans import PLANS, PlanNotFound, erase_plans, get_plan, list_plans, save_plan
 from core.clock import utcnow
+from core.personal import spellings_of
 from core.personal.registry import Erasure
-from core.personal.spellings import spellings_of
 from core.privacy.encrypt import encrypt_stations
 from tests.factories import make_company
 

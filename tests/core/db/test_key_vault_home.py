@@ -16,10 +16,11 @@ from bson import Binary
 from core import startup
 from core.config import Settings
 from core.db import embedded
-from core.db.connection import KeyVaultSharesBackups, get_db, key_vault, refuse_unsafe_keys
-from core.db.master_key import master_key
-from core.db.vault import Vault
-from core.db.vault_move import MARKER, move_keys_home
+from core.db.connection import get_db
+from core.personal.master_key import master_key
+from core.personal.vault import Vault
+from core.personal.vault_connection import KeyVaultSharesBackups, key_vault, refuse_unsafe_keys
+from core.personal.vault_move import MARKER, move_keys_home
 from core.privacy.purge import purge
 
 pytestmark = pytest.mark.db

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.db.sealed_groups import SealedGroups
 from core.listeners.models import MessageKey
+from core.personal.sealed_groups import SealedGroups
 
 pytestmark = pytest.mark.db
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.db.connection import key_vault
+from core.personal.vault_connection import key_vault
 
 pytestmark = pytest.mark.db
 

@@ -10,7 +10,7 @@ from core.db import quirks
 from core.explore import export
 from core.explore.export import export_filename, export_records, export_stream
 from core.explore.filters import parse_filters
-from core.listeners.originator_keys import key_of
+from core.personal import key_of
 from core.segmentation.runs import segment_company
 from core.stations.models import Show
 from tests.factories import make_company, make_listener

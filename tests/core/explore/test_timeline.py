@@ -6,9 +6,9 @@ from datetime import datetime
 
 import pytest
 
+from core import personal
 from core.errors import ListenerNotFound, ValidationFailed
 from core.explore.timeline import listener_timeline
-from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch
 from core.privacy.erasure import erase_listener
 from core.stations.models import Show
@@ -93,7 +93,7 @@ def test_only_the_listeners_own_batches_are_read(app, monkeypatch):
     monkeypatch.setattr(type(collection), "find", spying_find)
     timeline = listener_timeline(1, LERATO)
     assert timeline["total"] == 1 and days_ago(timeline) == [1]
-    assert asked and all(f == {"company_id": 1, "originator": {"$in": [originator_keys.key_of(1, LERATO)]}}
+    assert asked and all(f == {"company_id": 1, "originator": {"$in": [personal.key_of(1, LERATO)]}}
                          for f in asked)
 
 

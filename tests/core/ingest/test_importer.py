@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from core import personal
 from core.errors import ValidationFailed
 from core.ingest import reports
 from core.ingest.files import read_rows
 from core.ingest.importer import import_file, import_rows
 from core.ingest.models import ImportReport
-from core.listeners import originator_keys, sealed_messages
+from core.listeners import sealed_messages
 from core.listeners.events import CHANNEL, SLOT, TIME
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Company, Show
@@ -48,7 +49,7 @@ def events(company_id: int = 7, originator: str = "27821234567") -> list[dict]:
     """Every stored event of one listener, as dicts, in stored order, messages opened."""
     out = []
     for batch in sealed_messages.opened(list(InteractionBatch._get_collection().find(
-            {"company_id": company_id, "originator": originator_keys.key_of(company_id, originator)}))):
+            {"company_id": company_id, "originator": personal.key_of(company_id, originator)}))):
         times, channels = np.frombuffer(batch["times"], TIME), np.frombuffer(batch["channels"], CHANNEL)
         slots = np.frombuffer(batch["timeslots"], SLOT)
         for i in range(batch["n"]):
@@ -362,7 +363,7 @@ def test_one_interaction_batch_per_listener_per_import(app, tmp_path):
     import_file("interactions", jsonl(tmp_path, "a.jsonl", [
         interaction(timestamp=f"2026-11-20T0{h}:00:00+02:00", channel_type=h % 3 + 1) for h in range(6)]))
     batch = InteractionBatch._get_collection().find_one({"company_id": 7,
-                                                         "originator": originator_keys.key_of(7, "27821234567")})
+                                                         "originator": personal.key_of(7, "27821234567")})
     assert InteractionBatch.objects.count() == 1
     assert [e["channel"] for e in events()] == [1, 2, 3, 1, 2, 3] and len(batch["keys"]) == 6
     assert batch["import_id"] == str(ImportReport.objects.get().id)
@@ -372,7 +373,7 @@ def test_listener_with_more_than_2000_events_is_split_into_several_batches(app, 
     rows = [interaction(interaction_id=f"e{i}") for i in range(2001)]
     import_file("interactions", jsonl(tmp_path, "a.jsonl", rows), resegment=False)
     sizes = sorted(len(b["keys"]) for b in InteractionBatch._get_collection().find(
-        {"originator": originator_keys.key_of(7, "27821234567")}))
+        {"originator": personal.key_of(7, "27821234567")}))
     assert sizes == [1, 2000]
 
 

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from core import personal
 from core.db.connection import get_db
 from core.ingest.importer import KINDS, import_file
 from core.ingest.jobs import start_import
 from core.ingest.preview import preview_file, station_mapping
 from core.ingest.remembered import recall
 from core.ingest.templates import template_csv, template_xlsx
-from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Show
 from tests.core.ingest.test_files import workbook
@@ -68,7 +68,7 @@ def test_without_an_originator_column_the_mobile_number_is_the_originator_and_me
         "Thandi Mokoena", "+27821234567", "female", "25-34", "Soweto")
     report = proposed_import("interactions", write(tmp_path, "entries.csv", ENTRIES))
     assert (report.imported, report.error_count, report.listeners_new, report.listeners_updated) == (2, 0, 0, 1)
-    assert InteractionBatch.objects(company_id=7, originator=originator_keys.key_of(7, "27821234567")).count() == 1
+    assert InteractionBatch.objects(company_id=7, originator=personal.key_of(7, "27821234567")).count() == 1
     assert Listener.objects(company_id=7).count() == 1
 
 

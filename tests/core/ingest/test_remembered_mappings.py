@@ -11,8 +11,9 @@ import json
 import bson
 import pytest
 
+from core import personal
 from core.clock import utcnow
-from core.db.connection import get_db, key_vault
+from core.db.connection import get_db
 from core.ingest.headers import normalised
 from core.ingest.jobs import start_import
 from core.ingest.remembered import recall, remember, seal_plain
@@ -113,7 +114,7 @@ def test_a_mapping_confirmed_again_replaces_the_one_kept_plain_before(station):
 
 
 def opened(doc: dict) -> bytes:
-    return key_vault().unseal_bytes([bytes(doc["sealed"])])[0] or b""
+    return personal.opened(doc["sealed"]) or b""
 
 
 def test_erasure_deletes_the_remembered_mappings_whose_columns_name_the_listener_and_their_keys(station):

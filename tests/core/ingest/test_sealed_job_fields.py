@@ -12,7 +12,8 @@ import pytest
 import xlsxwriter
 from bson import ObjectId
 
-from core.db.connection import get_db, key_vault
+from core import personal
+from core.db.connection import get_db
 from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
 from core.ingest.sealed_names import key_name, seal_plain
 from core.ingest.staging import check_staged, preview_staged, remap_staged, stage_upload
@@ -135,7 +136,7 @@ def test_encrypt_seals_a_job_stored_plain_before_and_it_reads_as_it_did(station)
 
 def test_a_job_whose_name_alone_was_sealed_before_is_sealed_whole_under_the_same_key(station):
     job_id, version = ObjectId(), str(ObjectId())
-    envelope = key_vault().seal_bytes(key_name(job_id, version), f"{NAME}.csv".encode())
+    envelope = personal.seal(key_name(job_id, version), f"{NAME}.csv".encode())
     plain_job(_id=job_id, filename_key=version, sealed_filename=envelope, filename=None)
     get_db()["import_jobs"].update_one({"_id": job_id}, {"$unset": {"filename": ""}})
     assert shown(job_id) == BEFORE
@@ -156,4 +157,4 @@ def test_erasure_writes_again_the_columns_sheet_and_words_that_name_the_listener
         said = " ".join([*(status["mapping"] or {}), status["message"]])
         assert NUMBER not in said and NAME not in said and "female" in said
     assert job_status(get_job(1, str(failed.id)))["message"].startswith("MSISDN: Unknown column 'MSISDN'")
-    assert key_vault().unseal_bytes([bytes(old["sealed"])]) == [None]
+    assert personal.opened(old["sealed"]) is None

@@ -9,10 +9,11 @@ import pytest
 
 from core.access.api_keys import create_key
 from core.clock import utcnow
-from core.db.connection import VAULT_COLLECTION, get_db
+from core.db.connection import get_db
 from core.db.leases import lease
 from core.explore.listener import get_listener
-from core.listeners import originator_keys, snapshot
+from core.listeners import finding, snapshot
+from core.personal import VAULT_COLLECTION
 from core.privacy.erasure import erase_listener
 from core.segmentation import runs
 from core.segmentation.models import SegmentRun
@@ -52,7 +53,7 @@ def restore(copy: dict[str, list[dict]]) -> None:
             if copy.get(name):
                 db[name].insert_many(copy[name])
     snapshot.clear_cache()
-    originator_keys.forget()
+    finding.forget()
 
 
 def segments() -> dict[str, str]:

@@ -10,13 +10,13 @@ import bson
 import pytest
 from bson import ObjectId
 
-from core.db import sealed_groups
-from core.db.connection import key_vault
 from core.ingest.importer import import_rows
 from core.ingest.live import record_interactions
-from core.listeners import originator_keys, sealed_messages
+from core.listeners import sealed_messages
 from core.listeners.events import batch_document, listener_history
 from core.listeners.models import InteractionBatch, MessageKey
+from core.personal import originator_keys, sealed_groups
+from core.personal.vault_connection import key_vault
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
 from core.search.texts import latest_messages

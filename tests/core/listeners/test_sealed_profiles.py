@@ -6,9 +6,10 @@ from __future__ import annotations
 import bson
 import pytest
 
+from core import personal
 from core.explore.listener import get_listener
 from core.ingest.importer import import_rows
-from core.listeners import originator_keys, sealed_profiles
+from core.listeners import sealed_profiles
 from core.listeners.declared import read_listeners
 from core.listeners.models import Listener, ProfileKey
 from core.privacy.encrypt import encrypt_stations
@@ -104,7 +105,7 @@ def test_an_erased_listener_takes_no_more_writes(station):
 
 def test_a_few_listeners_without_a_group_share_the_station_s_open_group(app):
     make_company(1)
-    Listener._get_collection().insert_many([{"company_id": 1, "originator": originator_keys.key_of(1, o)}
+    Listener._get_collection().insert_many([{"company_id": 1, "originator": personal.key_of(1, o)}
                                             for o in PEOPLE])  # under their keys, without a group
     for originator, (name, _, _) in PEOPLE.items():
         set_fields(1, originator, name=name)

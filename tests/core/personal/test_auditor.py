@@ -31,7 +31,7 @@ from core.explore.filters import parse_filters
 from core.explore.listener import find_listener, get_listener
 from core.ingest.jobs import start_import
 from core.ingest.live import record_interactions
-from core.listeners import originator_keys, snapshot
+from core.listeners import finding, snapshot
 from core.privacy.erasure import erase_listener
 from core.search import vectors
 from core.search.search import search_listeners
@@ -93,7 +93,7 @@ def deployment(app, tmp_path, caplog):
 def _forget_station() -> None:
     """This process's caches of a station, which must not outlive the database they were read from."""
     snapshot.clear_cache()
-    originator_keys.forget()
+    finding.forget()
     vectors.forget_indexes()
 
 
@@ -309,7 +309,7 @@ def test_after_an_erasure_nothing_of_the_listener_is_readable_and_every_other_li
 
 def test_a_backup_taken_before_an_erasure_and_restored_yields_nothing_of_the_listener_nor_of_their_group(
         deployment, tmp_path):
-    """Profiles are sealed 250 to a group under one key (core.db.sealed_groups; a key per listener would cost a
+    """Profiles are sealed 250 to a group under one key (core.personal.sealed_groups; a key per listener would cost a
     full run 0.64 ms a listener, docs/decisions.md §7): erasure seals the other members again under new groups and
     destroys the group's key, so a backup's copy of every member of the erased listener's group reads as nothing,
     the listener's and the others' alike, while the others read whole in the live database."""

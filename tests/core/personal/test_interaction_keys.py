@@ -9,7 +9,7 @@ import pytest
 from core.db import leases
 from core.db.connection import get_db
 from core.ingest.importer import import_file
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.models import InteractionBatch
 from core.privacy.encrypt import encrypt_stations
 from tests.core.ingest.test_importer import interaction, jsonl
@@ -49,7 +49,7 @@ def test_batches_stored_before_keys_still_de_duplicate_and_encrypt_keys_their_id
     report = import_file("interactions", jsonl(tmp_path, "b.jsonl", [interaction(interaction_id=CRM_ID)]))
     assert (report.imported, report.duplicates) == (0, 1)
     encrypt_stations()
-    assert NUMBER.encode() not in batches_as_stored() and originator_keys.keyed(7)
+    assert NUMBER.encode() not in batches_as_stored() and finding.keyed(7)
     report = import_file("interactions", jsonl(tmp_path, "c.jsonl", [interaction(interaction_id=CRM_ID)]))
     assert (report.imported, report.duplicates) == (0, 1)
     assert encrypt_stations()["already"] == [7]

@@ -13,10 +13,11 @@ from pymongo import MongoClient
 
 from core import startup
 from core.db import embedded
-from core.db.connection import key_vault
-from core.db.vault import cipher, decrypted
 from core.ingest.importer import import_rows
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
+from core.personal import originator_keys
+from core.personal.vault import cipher, decrypted
+from core.personal.vault_connection import key_vault
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
 from tests.factories import deployment_apart

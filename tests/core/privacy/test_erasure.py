@@ -7,9 +7,10 @@ import gridfs
 import pytest
 from bson import ObjectId, json_util
 
+from core import personal
 from core.db.connection import get_db
 from core.errors import ListenerNotFound
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
 from core.listeners.suppression import SuppressionList
 from core.privacy.erasure import erase_listener
 from core.privacy.models import AuditEntry
@@ -53,13 +54,13 @@ def person(app):
 
 def test_nothing_personal_is_stored_plain_even_before_erasure_only_the_key_of_the_number(person):
     stored = everything_stored()
-    assert personal_traces(stored) == [] and originator_keys.key_of(1, person).encode() in stored
+    assert personal_traces(stored) == [] and personal.key_of(1, person).encode() in stored
 
 
 def test_after_erasure_not_even_the_key_of_the_number_is_left(person):
     erase_listener(1, person, SECRET)
     stored = everything_stored()
-    assert personal_traces(stored) == [] and originator_keys.key_of(1, person).encode() not in stored
+    assert personal_traces(stored) == [] and personal.key_of(1, person).encode() not in stored
 
 
 def test_a_backup_of_the_snapshot_taken_before_erasure_reads_nothing_afterwards(person):

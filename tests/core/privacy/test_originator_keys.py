@@ -16,8 +16,9 @@ from core.db.connection import get_db
 from core.explore import export
 from core.explore.filters import parse_filters
 from core.explore.listener import get_listener
-from core.listeners import originator_keys
+from core.listeners import finding
 from core.listeners.models import InteractionBatch, Listener
+from core.personal import originator_keys
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
 from core.search import vectors
@@ -85,9 +86,9 @@ def test_encrypt_keys_what_was_stored_under_plain_numbers_and_a_second_run_keys_
                                               {"$set": {"subject": NUMBER}})
     assert NUMBER in numbers_in(every_document())
     assert get_listener(1, NUMBER)["declared"]["location"] == "Soweto"  # read in either form meanwhile
-    assert not originator_keys.keyed(1)
+    assert not finding.keyed(1)
     encrypt_stations()
-    assert numbers_in(every_document()) == set() and originator_keys.keyed(1)  # readers look for keys alone
+    assert numbers_in(every_document()) == set() and finding.keyed(1)  # readers look for keys alone
     assert get_listener(1, NUMBER)["declared"]["location"] == "Soweto"
     assert encrypt_stations()["already"] == [1]  # nothing left to key: resumable, and idempotent
 
@@ -99,7 +100,7 @@ def test_a_station_stored_before_keys_exports_whole_and_its_plain_numbers_count_
     for number in numbers:
         Listener._get_collection().update_one({"company_id": 1, "originator": originator_keys.key_of(1, number)},
                                               {"$set": {"originator": number}})
-    population = set(originator_keys.station_keys(1).tolist())
+    population = set(finding.station_keys(1).tolist())
     assert {n.encode() for n in numbers} <= population  # else they would look dense in key order: one range
     assert {originator_keys.key_of(1, n).encode() for n in numbers} <= population
     monkeypatch.setattr(quirks, "RANGE_ABOVE", 1)

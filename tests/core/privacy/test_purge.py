@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from core import personal
 from core.config import Settings, activate
 from core.daily import jobs_of
 from core.ingest.importer import import_file
-from core.listeners import originator_keys
 from core.listeners.models import InteractionBatch, Listener
 from core.privacy.erasure import erase_listener
 from core.privacy.purge import next_purge, purge
@@ -70,7 +70,7 @@ def station(own_database, tmp_path):
 
 
 def test_no_file_holds_a_listener_s_number_nor_their_sealed_values_only_the_key_of_the_number(station):
-    key = originator_keys.key_of(1, NUMBER)
+    key = personal.key_of(1, NUMBER)
     deadline = time.monotonic() + 15  # the storage engine writes its log a moment after the commit: wait for it
     while not any(key.encode() in path.read_bytes() for path in station.data_dir.rglob("*") if path.is_file()):
         assert time.monotonic() < deadline, "the listener's documents never reached the files"

@@ -7,7 +7,7 @@ import bson
 import numpy as np
 import pytest
 
-from core.listeners import originator_keys
+from core import personal
 from core.listeners.models import InteractionBatch
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
@@ -38,7 +38,7 @@ def stored() -> list[dict]:
 
 def texts_by_listener(docs: list[dict]) -> dict[str, str]:
     """Each listener's text in these stored documents, by originator (the documents hold its key)."""
-    names = {originator_keys.key_of(1, f"2783000000{n}"): f"2783000000{n}" for n in range(len(WORDS))}
+    names = {personal.key_of(1, f"2783000000{n}"): f"2783000000{n}" for n in range(len(WORDS))}
     return {names.get(doc["originator"], doc["originator"]): text for doc, text in zip(docs, opened(docs))}
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core import personal
 from core.config import active
-from core.listeners import originator_keys
 from core.privacy.erasure import erase_listener
 from core.search import lexical_store, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
@@ -56,11 +56,11 @@ def test_a_new_recipe_for_vectors_embeds_every_listener_again_once(station, monk
 
 
 def test_a_listener_whose_text_changed_is_embedded_again_with_a_later_seq(station):
-    before = ListenerEmbedding.objects.get(company_id=1, originator=originator_keys.key_of(1, "27830000002"))
+    before = ListenerEmbedding.objects.get(company_id=1, originator=personal.key_of(1, "27830000002"))
     add_interactions(1, "27830000002", [event(1, message="Soccer! Chiefs all the way")], import_id="second")
     segment_company(1, NOW)
     assert vectors.refresh_embeddings(1) == {"embedded": 1, "kept": 5, "texts": 1}
-    after = ListenerEmbedding.objects.get(company_id=1, originator=originator_keys.key_of(1, "27830000002"))
+    after = ListenerEmbedding.objects.get(company_id=1, originator=personal.key_of(1, "27830000002"))
     assert after.seq > before.seq and after.vector != before.vector
 
 
@@ -110,7 +110,7 @@ def test_erasure_removes_the_vector_from_mongodb_and_from_this_process_index(sta
     vectors.current_index(1)
     assert erase_listener(1, "27830000001", "test-secret")["stores"]["vector_index"] == 1
     assert "27830000001" not in vectors.current_index(1).current
-    assert not ListenerEmbedding.objects(company_id=1, originator=originator_keys.key_of(1, "27830000001")).count()
+    assert not ListenerEmbedding.objects(company_id=1, originator=personal.key_of(1, "27830000001")).count()
 
 
 def test_a_saved_index_of_a_replaced_database_is_not_taken_for_current(station):
@@ -129,7 +129,7 @@ def test_a_vector_written_after_its_listener_was_erased_does_not_stay(station):
     erase_listener(1, "27830000003", "test-secret")
     late = vectors.embedder().embed(["Play my song number 3, please"])
     vectors._write(1, vectors.embedder().name, ["27830000003"], ["late"], late)
-    assert not ListenerEmbedding.objects(company_id=1, originator=originator_keys.key_of(1, "27830000003")).count()
+    assert not ListenerEmbedding.objects(company_id=1, originator=personal.key_of(1, "27830000003")).count()
 
 
 def runs() -> list[dict]:
@@ -210,7 +210,7 @@ def test_the_index_files_name_listeners_by_the_keys_of_their_numbers_and_read_ba
     held = vectors.current_index(1)
     folder = vectors._path(1, vectors.embedder().name).parent
     assert held.frozen and not any(b"2783000000" in path.read_bytes() for path in folder.iterdir())
-    assert originator_keys.key_of(1, "27830000001").encode() in b"".join(p.read_bytes() for p in folder.iterdir())
+    assert personal.key_of(1, "27830000001").encode() in b"".join(p.read_bytes() for p in folder.iterdir())
     vectors.forget_indexes()
     loaded = vectors.current_index(1)
     assert loaded.frozen and loaded.current == held.current

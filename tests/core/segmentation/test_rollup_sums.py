@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from core.listeners import snapshot
-from core.personal.keyed import tag_keys
+from core.personal import tag_keys
 from core.segmentation import rollups
 from core.stations.models import Company
 from tests.memory import event, snapshot_of

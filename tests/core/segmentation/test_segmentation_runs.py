@@ -5,8 +5,9 @@ from datetime import timedelta, timezone
 
 import pytest
 
+from core import personal
 from core.explore.listener import get_listener
-from core.listeners import originator_keys, snapshot
+from core.listeners import snapshot
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import resegment_listeners, segment_company
 from core.stations.models import Show
@@ -24,7 +25,7 @@ def test_a_run_appends_history_only_for_listeners_whose_segment_changed(app):
     segment_company(1, NOW)
     run = segment_company(1, NOW + timedelta(days=10))
     moves = {(c.originator, c.from_segment, c.to_segment) for c in SegmentChange.objects(run_id=run.run_id)}
-    assert moves == {(originator_keys.key_of(1, "a"), "new_listener", "occasional_engager")}  # stored under its key
+    assert moves == {(personal.key_of(1, "a"), "new_listener", "occasional_engager")}  # stored under its key
     history = get_listener(1, "a")["segment_history"]
     assert [(h["from"], h["to"]) for h in history] == [(None, "new_listener"), ("new_listener", "occasional_engager")]
     assert history[1]["at"] == (NOW + timedelta(days=10)).isoformat()

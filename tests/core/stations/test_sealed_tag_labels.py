@@ -8,9 +8,10 @@ from __future__ import annotations
 import bson
 import pytest
 
-from core.db.connection import get_db, key_vault
+from core import personal
+from core.db.connection import get_db
+from core.personal import spellings_of
 from core.personal.registry import Erasure
-from core.personal.spellings import spellings_of
 from core.stations.companies import get_company
 from core.stations.labels import erase_labels, seal_plain_labels, set_tag_labels, tag_labels
 from core.stations.models import Company, sealed_tag_labels
@@ -32,7 +33,7 @@ def stored() -> bytes:
 
 
 def opens(envelope: bytes) -> bool:
-    return key_vault().unseal_bytes([bytes(envelope)])[0] is not None
+    return personal.opened(envelope) is not None
 
 
 def plain_station(labels: dict[str, str]) -> None:

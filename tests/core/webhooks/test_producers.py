@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
+from core import personal
 from core.audiences.store import create_audience
 from core.clock import utcnow
 from core.db import queue
 from core.db.connection import get_db
 from core.ingest.live import record_interactions
-from core.listeners import originator_keys
 from core.privacy.erasure import erase_listener
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_company
@@ -53,7 +53,7 @@ def test_a_run_s_moves_are_queued_as_left_then_entered_per_listener_with_the_sha
     assert len(moves) == 5
     bodies = queued()
     assert [b["type"] for b in bodies] == ["listener.left_segment", "listener.entered_segment"] * 5
-    named = {originator_keys.key_of(1, f"2782000000{n}"): f"2782000000{n}" for n in range(5)}  # stored as keys
+    named = {personal.key_of(1, f"2782000000{n}"): f"2782000000{n}" for n in range(5)}  # stored as keys
     for move, (left, entered) in zip(moves, zip(bodies[::2], bodies[1::2], strict=True), strict=True):
         originator = named[move["originator"]]
         expected = {"originator": originator, "from_segment": move["from_segment"],

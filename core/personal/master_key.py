@@ -1,5 +1,5 @@
-"""The local master key that wraps every data key of the key vault (core.db.vault): from the environment, or a file
-under DATA_DIR made on first use. It is never stored in the database: whoever holds it and a copy of the vault can
+"""The local master key that wraps every data key of the key vault (core.personal.vault): from the environment, or a
+file under DATA_DIR made on first use. It is never stored in the database: whoever holds it and a copy of the vault can
 read what the vault's keys sealed.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Many small values sealed a group at a time: each group under a content key of its own, itself sealed under a data
-key per group in the key vault (core.db.vault).
+key per group in the key vault (core.personal.vault).
 
 A write of a thousand values costs one pass through libmongocrypt and AES-GCM in C for each value; reading them costs
 one unsealing per group. A data key per value would cost 0.64 ms each to read (about a minute for 100,000 listeners).
@@ -24,9 +24,9 @@ from mongoengine import BinaryField, DateTimeField, Document, IntField, ObjectId
 from pymongo.errors import DuplicateKeyError
 
 from core.clock import as_utc, utcnow
-from core.db.connection import key_vault
 from core.db.quirks import IN_CHUNK
-from core.db.vault import cipher, decrypted, encrypted
+from core.personal.vault import cipher, decrypted, encrypted
+from core.personal.vault_connection import key_vault
 
 SHARED_FOR = timedelta(hours=1)
 SETTLE_SECONDS = 10.0
@@ -41,8 +41,8 @@ batch of an embedding, opens none again. Only groups whose key still exists are 
 
 
 class GroupKey(Document):
-    """The content key of one group, sealed under the group's data key (core.db.vault); the fields of the station's
-    open group beside it. Each kind of group keeps its keys in a collection of its own (a subclass)."""
+    """The content key of one group, sealed under the group's data key (core.personal.vault); the fields of the
+    station's open group beside it. Each kind of group keeps its keys in a collection of its own (a subclass)."""
 
     group = ObjectIdField(primary_key=True)
     company_id = IntField(required=True)

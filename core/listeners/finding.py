@@ -1,66 +1,24 @@
-"""The form an originator is stored in: a keyed hash of station and originator, so that no store holds a listener's
-number, while a listener is still found by its number at once (hash it, then look the hash up on the index).
-
-The originator itself is sealed with the listener's other personal fields (core.listeners.sealed_profiles), which is
-where a reader that meets a stored key learns whose it is. The hash is keyed by the server secret (`SECRET_KEY`,
-kept outside the database): a copy of the database alone cannot confirm a guessed number. Keys start with `~`,
-which no originator may contain (core.listeners.identifiers), so a key is never taken for a number and a document
-stored before keys (its originator plain) is told apart by its form. An erased listener is stored under its
-pseudonym (core.listeners.pseudonyms), plain: it names nobody.
+"""Finding a station's listeners by the stored form of their originator (core.personal.originator_keys): which values
+to ask a store for, whether a station may still hold plain originators (stored before keys), and its listeners' keys
+in sorted order for reads of many.
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 import time
 from collections.abc import Iterable
 
 import numpy as np
-from pymongo import UpdateMany
-from pymongo.errors import BulkWriteError
 
-from core.config import active
 from core.listeners import snapshot
-from core.listeners.pseudonyms import ERASED_PREFIX
+from core.personal.originator_keys import PREFIX, is_key, keys_of
+from core.personal.pseudonyms import ERASED_PREFIX
 from core.stations.models import Company
-
-PREFIX = "~"
-KEYED_AT_ONCE = 1_000  # listeners whose plain documents `key_plain` writes in one bulk
-DUPLICATE_KEY = 11000
 
 PLAIN_ASKED_EVERY_S = 60.0
 PLAIN_BYTES = "S64"  # room for any originator (core.listeners.identifiers), and so for a key
 _population: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # company -> `_index`
 _keyed: set[int] = set()  # stations known to hold no plain originator
 _plain: dict[int, float] = {}  # stations that did when last asked -> when
-
-
-def key_of(company_id: int, originator: str) -> str:
-    """The stored form of one listener's originator."""
-    return keys_of(company_id, [originator])[0]
-
-
-def keys_of(company_id: int, originators: Iterable[str]) -> list[str]:
-    """The stored forms of these originators, in order: keyed BLAKE2b of station and originator, 128 bits (a MAC
-    in its own right, and a quarter of the time of HMAC-SHA256 here: about 1 µs a key)."""
-    key, prefix = _key(active().secret_key), f"{company_id}:"
-    return [PREFIX + hashlib.blake2b((prefix + originator).encode(), key=key, digest_size=16).hexdigest()
-            for originator in originators]
-
-
-@functools.lru_cache(maxsize=4)
-def _key(secret: str) -> bytes:
-    """The hash's key, derived from the server secret (BLAKE2b takes at most 64 bytes of key)."""
-    return hashlib.sha256(b"originator keys:" + secret.encode()).digest()
-
-
-def is_key(value: str) -> bool:
-    return value.startswith(PREFIX)
-
-
-def names_nobody(value: str) -> bool:
-    """True for a value a store may hold as it is: a key, or an erased listener's pseudonym."""
-    return is_key(value) or value.startswith(ERASED_PREFIX)
 
 
 def lookup(company_id: int, originators: Iterable[str]) -> dict[str, str]:
@@ -108,27 +66,6 @@ def matching(company_id: int, originators: Iterable[str]) -> dict:
     """The query for the documents of these listeners in a store keyed by originator (for a few: `$in` on the
     (company_id, originator) index)."""
     return {"company_id": company_id, "originator": {"$in": list(lookup(company_id, originators))}}
-
-
-def key_plain(collection, company_id: int) -> int:
-    """Store under their listeners' keys the documents of a keyed store (`collection`) stored before keys, their
-    originator plain, KEYED_AT_ONCE listeners at a time; how many documents. Resumable: only documents whose
-    originator is plain are written (an erased listener's pseudonym names nobody, and stays)."""
-    found = collection.find({"company_id": company_id}, {"_id": 0, "originator": 1})
-    plain, done = sorted({doc["originator"] for doc in found if not names_nobody(doc["originator"])}), 0
-    for start in range(0, len(plain), KEYED_AT_ONCE):
-        chunk = plain[start:start + KEYED_AT_ONCE]
-        writes = [UpdateMany({"company_id": company_id, "originator": originator}, {"$set": {"originator": key}})
-                  for originator, key in zip(chunk, keys_of(company_id, chunk), strict=True)]
-        try:
-            done += collection.bulk_write(writes, ordered=False).modified_count
-        except BulkWriteError as error:  # a document under the key exists already, written since: it is the newer
-            if any(e.get("code") != DUPLICATE_KEY for e in error.details.get("writeErrors", [])):
-                raise
-            done += error.details.get("nModified", 0)
-            older = [chunk[e["index"]] for e in error.details["writeErrors"]]
-            collection.delete_many({"company_id": company_id, "originator": {"$in": older}})
-    return done
 
 
 def station_keys(company_id: int) -> np.ndarray:

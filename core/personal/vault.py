@@ -5,7 +5,7 @@ Destroying a key is erasure: from then on nothing sealed under it can be read an
 not in the oplog, not in a backup taken before, provided the vault itself is kept where the data's backups do not
 reach. The master key wraps every data key; whoever holds it and a vault can read what the vault's keys sealed, so it
 is never stored in the database. Keys are named (keyAltNames) by what they seal: a group of listeners
-(core.db.sealed_groups), an artifact (a snapshot file), an answer or a job, never by a listener's number.
+(core.personal.sealed_groups), an artifact (a snapshot file), an answer or a job, never by a listener's number.
 
 Keys are made and found in bulk, because an import meets thousands of new listeners at once: libmongocrypt makes
 each key document (0.13 ms) and this module inserts them together, where libmongocrypt alone inserts them one by one
@@ -37,8 +37,8 @@ from pymongocrypt.synchronous.auto_encrypter import AutoEncrypter
 from pymongocrypt.synchronous.explicit_encrypter import ExplicitEncrypter
 from pymongocrypt.synchronous.state_machine import MongoCryptCallback
 
-from core.db.master_key import MasterKeyError
 from core.db.quirks import IN_CHUNK, KEY_VAULT_INDEX, find_keys, insert_all
+from core.personal.master_key import MasterKeyError
 
 ALGORITHM = "AEAD_AES_256_CBC_HMAC_SHA_512-Random"
 DUPLICATE_KEY = 11000  # a name another process gave its key first
