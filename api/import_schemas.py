@@ -13,6 +13,8 @@ class RowNoteSchema(Schema):
     line = fields.Int()
     field = fields.Str(metadata={"description": "the optional field left out (warnings only)"})
     reason = fields.Str()
+    rows = fields.Int(metadata={"description": "an unknown name (a channel) is listed once, at its first line: "
+                                               "how many rows wrote it"})
 
 
 class ImportReportSchema(Schema):
@@ -70,6 +72,7 @@ class CellNoteSchema(Schema):
     reason = fields.Str()
     field = fields.Str(allow_none=True)
     columns = fields.List(fields.Str(), metadata={"description": "the file's columns the note is about"})
+    value = fields.Str(metadata={"description": "the cell as written in those columns"})
 
 
 class PreviewRowSchema(Schema):

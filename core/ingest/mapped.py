@@ -17,6 +17,8 @@ from core.ingest import readings
 from core.ingest.columns import JOINED, columns_of
 from core.ingest.dates import DAY_FIRST, ORDERS, NoDate, moment_text
 from core.listeners.identifiers import e164
+from core.stations import defaults
+from core.stations.channels import ChannelNames
 from core.text.query import unknown_name
 
 
@@ -34,14 +36,14 @@ class BadRow(str):
 @dataclass(frozen=True)
 class Mapping:
     """Which field each column of a file goes to (None: skipped), and how its dates are written; `country` reads
-    national phone numbers, `channels` the station's channel names and `shows` its show titles (lower case) as
-    channel_type and timeslot_id numbers."""
+    national phone numbers, `channels` the station's channel names (core.stations.channels) and `shows` its show
+    titles (lower case) as channel_type and timeslot_id numbers."""
 
     kind: str
     pairs: tuple[tuple[str, str | None], ...]
     date_order: str = DAY_FIRST
     country: str = "ZA"
-    channels: dict = field(default_factory=dict, compare=False)
+    channels: ChannelNames = field(default_factory=lambda: ChannelNames(defaults.CHANNELS), compare=False)
     shows: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import datetime
+from functools import partial
 
 from core.errors import ValidationFailed
 from core.ingest.columns import columns_of, named_field, required_missing
@@ -23,6 +24,7 @@ from core.ingest.station import station_rows
 from core.ingest.tally import Companies
 from core.ingest.values import FieldWarnings, RowError
 from core.stations import defaults
+from core.stations.channels import ChannelNames
 from core.stations.companies import get_company
 from core.stations.shows import show_titles
 
@@ -40,7 +42,7 @@ def station_mapping(kind: str, company_id: int, given: dict, columns: list[str],
     """A Mapping of `given` ({column: field or None}) for one station: its country reads phone numbers, its channel
     names and show titles read channel_type and timeslot_id. ValidationFailed for a column or field it lacks."""
     company = get_company(company_id)
-    channels = {name.lower(): number for number, name in company.channel_names().items()}
+    channels = ChannelNames(company.channel_names())
     shows = {title.lower(): number for number, title in show_titles(company_id).items()} \
         if kind == "interactions" else {}
     return mapping_from(kind, given, columns, date_order=order, country=company.country or defaults.COUNTRY,
@@ -86,7 +88,7 @@ def preview_file(kind: str, path, company_id: int, given: dict | None = None, sh
 def _proposal(kind: str, columns: list[str], sample: list, company_id: int, order: str) -> dict:
     """The service's own proposal for the file's columns."""
     company = get_company(company_id)
-    channels = {name.lower(): number for number, name in company.channel_names().items()}
+    channels = ChannelNames(company.channel_names())
     return propose(kind, columns, values_of(sample), company.country or defaults.COUNTRY, channels, order)
 
 
@@ -109,15 +111,16 @@ def stored_rows(kind: str, mapping: Mapping, sample: list, company_id: int, now:
     shown = []
     for (line, cells), (_, row) in zip(sample, station_rows(mapping.rows(sample), company_id)):
         entry = {"line": line, "cells": _written(cells), "values": {}, "warnings": [], "bad_row": None}
+        noted = partial(_noted, columns_for=columns_for, cells=entry["cells"])
         if not isinstance(row, dict):
-            entry["bad_row"] = _noted(str(row), named_field(row), columns_for)
+            entry["bad_row"] = noted(str(row), named_field(row))
         else:
             warnings = FieldWarnings()
             try:
                 entry["values"] = stored_fields(kind, parse(row, warnings), companies)
             except RowError as exc:
-                entry["bad_row"] = _noted(exc.reason, named_field(exc.reason), columns_for)
-            entry["warnings"] = [_noted(w.reason, w.field, columns_for) for w in warnings]
+                entry["bad_row"] = noted(exc.reason, named_field(exc.reason))
+            entry["warnings"] = [noted(w.reason, w.field) for w in warnings]
         shown.append(entry)
     return shown
 
@@ -133,9 +136,12 @@ def _columns_for(mapping: Mapping) -> dict[str, list[str]]:
     return found
 
 
-def _noted(reason: str, field: str | None, columns_for: dict) -> dict:
-    """A warning or bad-row reason with its field and the file's columns it is about."""
-    return {"reason": reason, "field": field, "columns": columns_for.get(field or "", [])}
+def _noted(reason: str, field: str | None, columns_for: dict, cells: dict) -> dict:
+    """A warning or bad-row reason with its field, the file's columns it is about and their cells as written (the
+    preview shows the row anyway; the report, which is kept, never quotes a warning's value)."""
+    columns = columns_for.get(field or "", [])
+    return {"reason": reason, "field": field, "columns": columns,
+            "value": " ".join(cells[column] for column in columns if cells.get(column))}
 
 
 def _written(cells) -> dict:

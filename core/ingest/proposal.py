@@ -18,6 +18,7 @@ from core.ingest.dates import NUMERIC, NoDate, clock_text, moment_text
 from core.ingest.headers import header_match, normalised
 from core.ingest.rows import EMAIL
 from core.listeners.identifiers import e164
+from core.stations.channels import ChannelNames
 
 SAMPLED = 200  # values per column that the detectors read
 SHARE = 0.6  # the share of a column's values a detector must recognise to say anything
@@ -42,7 +43,7 @@ class Proposed:
     why: str
 
 
-def propose(kind: str, columns: list[str], sample: list[dict], country: str, channels: dict[str, int],
+def propose(kind: str, columns: list[str], sample: list[dict], country: str, channels: ChannelNames,
             order: str) -> dict[str, Proposed]:
     """{column: Proposed} for every column of the file, from its header and its first values."""
     known = columns_of(kind)
@@ -53,7 +54,7 @@ def propose(kind: str, columns: list[str], sample: list[dict], country: str, cha
     return _assigned(kind, columns, candidates)
 
 
-def _candidate(kind: str, column: str, values: list, known: dict, country: str, channels: dict[str, int],
+def _candidate(kind: str, column: str, values: list, known: dict, country: str, channels: ChannelNames,
                order: str) -> Proposed:
     """The best field for one column, before fields are shared out among columns."""
     named, score, how = header_match(kind, column)
@@ -76,7 +77,7 @@ def _candidate(kind: str, column: str, values: list, known: dict, country: str, 
     return Proposed(None, 0.0, "")
 
 
-def _fails(named: str, values: list, country: str, channels: dict[str, int], order: str) -> bool:
+def _fails(named: str, values: list, country: str, channels: ChannelNames, order: str) -> bool:
     """True when the header's field has a detector and next to none of the values pass it."""
     checks = [value for value, name in VALUE_FIELDS.items() if name == named]
     return bool(checks) and all(_share(check, values, country, channels, order) < 0.1 for check in checks)
@@ -99,7 +100,7 @@ def _assigned(kind: str, columns: list[str], candidates: dict[str, Proposed]) ->
     return {column: result[column] for column in columns}
 
 
-def detect(values: list, country: str, channels: dict[str, int], order: str) -> tuple[str | None, float]:
+def detect(values: list, country: str, channels: ChannelNames, order: str) -> tuple[str | None, float]:
     """(what most of the values are, their share): phone, email, gender, age, sa_id, language, moment, clock,
     channel, campaign, days, flag or long_text; (None, 0) when nothing reaches SHARE."""
     values = [value for value in values if readings.text(value).strip()]
@@ -113,7 +114,7 @@ def detect(values: list, country: str, channels: dict[str, int], order: str) -> 
     return (best, best_share) if best_share >= SHARE else (None, 0.0)
 
 
-def _share(kind: str, values: list, country: str, channels: dict[str, int], order: str) -> float:
+def _share(kind: str, values: list, country: str, channels: ChannelNames, order: str) -> float:
     """The share of the values that one detector recognises."""
     if not values:
         return 0.0
@@ -180,7 +181,9 @@ def _clock(value, *_) -> bool:
 
 
 def _channel(value, _country, channels, _order) -> bool:
-    return readings.text(value).strip().lower() in channels
+    """A channel's name (never a bare number: a column of numbers says nothing of channels)."""
+    written = readings.text(value).strip()
+    return not written.isdigit() and channels.number(written) is not None
 
 
 def _campaign(value, *_) -> bool:

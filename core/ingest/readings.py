@@ -9,12 +9,14 @@ for an optional field, a bad row for a required one), with the same reasons as a
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 
 from core.clock import utcnow
-from core.ingest.dates import NoDate, clock_text, moment_text
+from core.ingest.dates import MONTH_FIRST, NoDate, clock_text, moment_text
 from core.ingest.files import cell_text
+from core.ingest.values import Unread
 from core.listeners.fields import AGE_GROUPS
+from core.stations.channels import ChannelNames
 
 
 def _spellings(**groups: str) -> dict[str, str]:
@@ -45,6 +47,7 @@ DAY_SETS = {"weekdays": [1, 2, 3, 4, 5], "weekday": [1, 2, 3, 4, 5], "weekends":
 AGE_RANGE = re.compile(r"^(\d{2})\s*(?:-|–|—|to|tot|until)\s*(\d{2})(?:\s*(?:years|yrs|jaar))?$")
 AGE_TOP = re.compile(r"^(?:(\d{2})\s*(?:\+|and over|and older|plus|en ouer)|over\s*(\d{2})|(\d{2})\s*\+\s*years?)$")
 WHOLE = re.compile(r"^\d{1,3}(?:\.0+)?$")
+BIRTH_DATE_LIKE = re.compile(r"\d{1,4}\s*[/.\-]\s*\d{1,2}\s*[/.\-]\s*\d{1,4}|\b(?:19|20)\d{2}\b")
 DAY_SPLIT = re.compile(r"\s*(?:\||,|;|/|&|\+|\band\b|\ben\b)\s*|\s+")
 DAY_RANGE = re.compile(r"^(\w+)\s*(?:-|–|to|tot)\s*(\w+)$")
 
@@ -87,18 +90,33 @@ def age_group(value, order: str) -> str:
     try:
         born = date.fromisoformat(moment_text([value], order)[:10])
     except (NoDate, ValueError):
-        return written
+        return Unread(written, _UNREAD_BIRTH_DATE + _order_example(order)) if _dated(value, key) else written
     today = utcnow().date()
     return _group_of(today.year - born.year - ((today.month, today.day) < (born.month, born.day)), written)
 
 
+_UNDER_18 = "age_group: an age or a birth date under 18: expected 18 or older (the youngest group is 18-24)"
+_UNREAD_BIRTH_DATE = (f"age_group: the birth date cannot be read: expected a date, an age or an age group "
+                      f"({', '.join(AGE_GROUPS)}); dates are read ")
+
+
+def _dated(value, key: str) -> bool:
+    """True for a cell written as a date, readable or not (`31/02/1990`, `1990-13-01`, an Excel date)."""
+    return isinstance(value, (date, datetime)) or bool(BIRTH_DATE_LIKE.search(key))
+
+
+def _order_example(order: str) -> str:
+    """How the file's dates are read, with an example."""
+    return "month first: 11/20/1990" if order == MONTH_FIRST else "day first: 20/11/1990"
+
+
 def _group_of(age: int, written: str) -> str:
-    """The group an age falls in; as written when it falls in none (under 18)."""
+    """The group an age falls in; under 18, as written with what was expected."""
     for group in AGE_GROUPS:
         low, _, high = group.partition("-")
         if age >= int(low.rstrip("+")) and (not high or age <= int(high)):
             return group
-    return written
+    return Unread(written, _UNDER_18)
 
 
 def days(value) -> list[str] | str:
@@ -133,12 +151,14 @@ def clock(value) -> str:
         return text(value)
 
 
-def channel(value, names: dict[str, int]) -> str | int:
-    """A channel_type: its number, or the station's name of it (`WhatsApp`, `sms`); else as written."""
+def channel(value, names: ChannelNames) -> str | int:
+    """A channel_type: its number, or any name of one of the station's channels (`WhatsApp`, `sms`, `Whats App`:
+    core.stations.channels); else as written, so that the importer names it with the closest known name."""
     if type(value) is int:
         return value
     written = text(value).strip()
-    return str(names.get(written.lower(), written))
+    number = names.number(written)
+    return written if number is None else str(number)
 
 
 def show(value, titles: dict[str, int]) -> str | int:

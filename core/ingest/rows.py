@@ -14,11 +14,24 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-from core.ingest.values import FieldWarnings, RowError, as_bool, as_int, as_list, as_text, unicode_text, within
+from core.ingest.values import (
+    INTEGER,
+    FieldWarnings,
+    RowError,
+    UnknownName,
+    as_bool,
+    as_int,
+    as_list,
+    as_text,
+    unicode_text,
+    within,
+)
 from core.listeners.events import accepted_millis
 from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
 from core.personal.keyed import interaction_keys
+from core.stations import defaults
+from core.stations.channels import ChannelNames, key_of
 
 EPOCH, MILLISECOND = datetime(1970, 1, 1, tzinfo=UTC), timedelta(milliseconds=1)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
@@ -119,6 +132,8 @@ def _choice(row: dict, name: str, allowed: tuple) -> str | None:
     value = text_of(row, name, required=False)
     if value is None:
         return None
+    if getattr(row[name], "rule", None):  # a mapped cell that said what it was meant to be (a birth date)
+        raise RowError(row[name].rule, got=value)
     spelling = {choice.lower(): choice for choice in allowed}
     if value.lower() not in spelling:
         raise RowError(f"{name} must be one of {', '.join(allowed)}", got=value)
@@ -168,6 +183,19 @@ def _interaction_id(row: dict, name: str) -> str | None:
     return within(unicode_text(str(value).strip(), name), name, text_limit(name)) or None
 
 
+def channel_of(row: dict, channels: ChannelNames) -> int:
+    """A row's channel_type: its number, or any name of one of the station's channels (core.stations.channels); an
+    unknown name is a bad row that the report lists once, with the closest known name."""
+    value = row.get("channel_type")
+    if not isinstance(value, str) or not value.strip() or INTEGER.match(value):
+        return as_int(row, "channel_type", minimum=1)
+    number = channels.number(value)
+    if number is not None:
+        return number
+    raise UnknownName("channel_type", value, f"a channel number or one of the station's channels ({channels.listed()})",
+                      channels.closest(value), key_of(value))
+
+
 class InteractionRow(NamedTuple):
     """One validated interaction: who, when (epoch milliseconds), how, in which show, and its idempotency key."""
 
@@ -182,10 +210,12 @@ class InteractionRow(NamedTuple):
 
 class StationTime:
     """A station's local time: its zone, the show schedule that names the timeslot of a local minute, and the range
-    of interaction times accepted as of the moment of import (`now`, default: the clock; core.listeners.events)."""
+    of interaction times accepted as of the moment of import (`now`, default: the clock; core.listeners.events), and
+    its channels by name (default: the default names)."""
 
-    def __init__(self, zone, slots: list, now: datetime | None = None):
+    def __init__(self, zone, slots: list, now: datetime | None = None, channels: ChannelNames | None = None):
         self.zone, self.slots = zone, slots
+        self.channels = channels or ChannelNames(defaults.CHANNELS)
         self.earliest, self.latest = accepted_millis(now)
 
     def interaction(self, row: dict, company_id: int, warnings: FieldWarnings) -> InteractionRow:
@@ -193,7 +223,7 @@ class StationTime:
         interaction_id are optional, so an unreadable one is a warning and the show is then looked up by time."""
         originator = originator_of(row)
         millis, local = self._when(row.get("timestamp"))
-        channel = as_int(row, "channel_type", minimum=1)
+        channel = channel_of(row, self.channels)
         campaign = text_of(row, "campaign_type").lower()
         given = warnings.optional(row, "timeslot_id", as_int, minimum=0, required=False)
         slot = given if given is not None else self.slots[(local.isoweekday() - 1) * 1440 + local.hour * 60

@@ -11,6 +11,7 @@ from core.ingest.columns import named_field
 from core.ingest.rows import StationTime
 from core.ingest.values import FieldWarnings, RowError
 from core.stations import defaults
+from core.stations.channels import ChannelNames
 from core.stations.models import Company
 from core.stations.shows import schedule
 
@@ -32,6 +33,7 @@ class Tally:
         self.warning_fields: Counter = Counter()
         self.listeners_new = self.listeners_updated = 0
         self.companies: set[int] = set()
+        self._once: dict[tuple, dict] = {}  # the report's entry of each unknown name
         self._progress, self._reported, self._credit = progress, 0, 0.0
 
     def valid(self, rows: Iterable, parse: Callable[[dict, FieldWarnings], tuple]):
@@ -48,17 +50,25 @@ class Tally:
             try:
                 parsed = parse(row, warnings)
             except RowError as exc:
-                self.bad(line, exc.reason)
+                self.bad(line, exc.reason, getattr(exc, "once", None))
                 continue
             for warning in warnings:
                 self.warn(line, warning.field, warning.reason)
             yield parsed
 
-    def bad(self, line: int, reason: str) -> None:
-        """A skipped row: all are counted, the first KEPT_ERRORS kept for the report."""
+    def bad(self, line: int, reason: str, once: tuple | None = None) -> None:
+        """A skipped row: all are counted, the first KEPT_ERRORS kept for the report; the rows of one unknown name
+        (`once`, core.ingest.values.UnknownName) are kept as one entry, at its first line, with their count."""
         self.error_count += 1
         self.bad_fields[named_field(reason) or "row"] += 1
-        _keep(self.errors, {"line": line, "reason": str(reason)})
+        if once is not None and once in self._once:
+            self._once[once]["rows"] += 1
+            return
+        entry = {"line": line, "reason": str(reason)}
+        if once is not None:
+            entry["rows"] = 1
+            self._once[once] = entry
+        _keep(self.errors, entry)
 
     def warn(self, line: int, field: str, reason: str) -> None:
         """An optional field left out of a kept row: all are counted, the first KEPT_ERRORS kept for the report."""
@@ -113,5 +123,6 @@ class Companies:
         found = self._times.get(company_id)
         if found is None:
             zone = ZoneInfo(self.doc(company_id).get("timezone") or defaults.TIMEZONE)
-            found = self._times[company_id] = StationTime(zone, schedule(company_id), self._now)
+            found = self._times[company_id] = StationTime(zone, schedule(company_id), self._now,
+                                                          ChannelNames.of(self.doc(company_id).get("channels")))
         return found

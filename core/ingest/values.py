@@ -25,6 +25,31 @@ class RowError(ValueError):
         super().__init__(self.reason)
 
 
+class UnknownName(RowError):
+    """A name that is none of the known ones (a channel the station does not have): the reason names the field, the
+    name, what was expected and the closest known name; the report lists it once, for all the rows that wrote it, by
+    `once` (its field and the name as matched), not once per row."""
+
+    def __init__(self, field: str, got: str, expected: str, closest: str | None, once: str):
+        hint = f"; did you mean {closest!r}?" if closest else ""
+        super().__init__(f"{field} is not a known name: expected {expected}{hint}")
+        self.reason = f"{field} {_shown(got)} is not a known name: expected {expected}{hint}"
+        self.once = (field, once)
+
+
+class Unread(str):
+    """A cell a mapped file's reading could not read (core.ingest.readings), passed on as written with what was
+    expected (`rule`: a birth date that is no date is not "one of 18-24, 25-34..."), for the importer's check to
+    say."""
+
+    rule: str = ""
+
+    def __new__(cls, written: str, rule: str):
+        made = super().__new__(cls, written)
+        made.rule = rule
+        return made
+
+
 class FieldWarning(NamedTuple):
     """An optional field of one row that could not be read and was left out; the reason never quotes the value."""
 

@@ -5,8 +5,9 @@ import pytest
 
 from core.ingest.dates import DAY_FIRST
 from core.ingest.proposal import detect, mapping_of, propose
+from core.stations.channels import ChannelNames
 
-CHANNELS = {"sms": 1, "whatsapp": 2}
+CHANNELS = ChannelNames({1: "SMS", 2: "WhatsApp"})
 
 
 def proposed(kind: str, columns: dict[str, list]) -> dict:

@@ -7,6 +7,7 @@ import pytest
 
 from core.ingest import readings
 from core.ingest.dates import DAY_FIRST, MONTH_FIRST, NoDate, clock_text, date_order, moment_text
+from core.stations.channels import ChannelNames
 
 
 @pytest.mark.parametrize("written, read", [("M", "male"), ("f", "female"), ("Vrou", "female"), ("Manlik", "male"),
@@ -39,7 +40,7 @@ def test_weekdays_are_read_by_name_range_or_number(written, days):
 
 def test_times_channels_campaigns_and_shows_are_read_as_the_format_writes_them():
     assert [readings.clock(v) for v in ("06h00", "6:00", "6pm", 0.25)] == ["06:00", "06:00", "18:00", "06:00"]
-    assert readings.channel("WhatsApp", {"whatsapp": 2}) == "2"
+    assert readings.channel("WhatsApp", ChannelNames({2: "WhatsApp"})) == "2"
     assert readings.campaign("Song request") == "song_request"
     assert readings.show("The Drive", {"the drive": 14}) == "14"
 
