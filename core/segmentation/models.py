@@ -1,6 +1,9 @@
 """The stored documents of segmentation: each run with its rollups, and each move of a listener between segments."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from mongoengine import DateTimeField, DictField, Document, IntField, StringField
 
 from core.clock import utcnow
@@ -40,6 +43,10 @@ class SegmentRun(Document):
     sums = DictField()  # what the rollup is made of (core.segmentation.rollups.sums), kept by live runs
     movements = DictField()
     meta = {"collection": "segment_runs", "indexes": [("company_id", "-started_at")]}
+    first_segments: Mapping[str, str] = MappingProxyType({})
+    """Not stored: the listeners this run gave their first segment (originator -> segment), for what follows the run
+    in the same process (core.webhooks.producers); a first assignment is no change document (core.segmentation.runs).
+    """
 
 
 JOBS = declare(Store("segment_jobs", "segment_jobs", free=(  # core.segmentation.requested.SegmentJob

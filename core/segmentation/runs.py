@@ -244,7 +244,9 @@ def _run_held(company, now: datetime, touched: list[str] | None, kind: str, say:
         log.warning("the snapshot of company %s is lost (a backup restored from before a later run?): this run "
                     "rebuilds it from every listener", company.company_id)
         with _marked("rebuilding", company.company_id):
-            return _run_on(company, now, None, kind, say, snapshot.empty(company.company_id)), None
+            run = _run_on(company, now, None, kind, say, snapshot.empty(company.company_id))
+        run.first_segments = {}  # its listeners are not new, only their previous segments lost: no such events
+        return run, None
     return _run_on(company, now, touched, kind, say, previous, dropped), touched
 
 
@@ -328,12 +330,15 @@ def _record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapsho
     """Append {from, to, at} for every profiled listener whose segment changed; returns every move of the run.
 
     A listener's first assignment is not written as a change document (a first run would otherwise insert one per
-    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at` (`_carry_first_assignment`).
+    listener): it is carried in the snapshot as `first_segment` / `first_segmented_at` (`_carry_first_assignment`),
+    and on the run in memory (`first_segments`) for what follows it, since it is a move too (an event).
     """
     before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
     after = fresh.labels("segment")
     rows = np.flatnonzero(before != after)
     moved = [i for i in rows.tolist() if before[i] is not None]
+    firsts = [i for i in rows.tolist() if before[i] is None]
+    run.first_segments = dict(zip(fresh.originators[firsts].tolist(), after[firsts].tolist(), strict=True))
     keys = originator_keys.keys_of(run.company_id, fresh.originators[moved].tolist())  # stored under their keys
     docs = [{"company_id": run.company_id, "originator": key, "from_segment": before[i], "to_segment": after[i],
              "at": run.now, "run_id": run.run_id} for i, key in zip(moved, keys, strict=True)]

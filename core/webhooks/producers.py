@@ -1,5 +1,6 @@
-"""What produces events: every run's moves (a full, import or live run, read back by its run_id and time), an
-audience's members joining or leaving, and erasure, which drops whatever is queued or kept of the listener."""
+"""What produces events: every run's moves (a full, import or live run, read back by its run_id and time, and the
+first segments of its new listeners, which it carries), an audience's members joining or leaving, and erasure, which
+drops whatever is queued or kept of the listener."""
 from __future__ import annotations
 
 from core.clock import as_utc
@@ -13,20 +14,22 @@ ENTERED, LEFT, AUDIENCE = "listener.entered_segment", "listener.left_segment", "
 
 
 def after_run(run: SegmentRun) -> int:
-    """Queue the run's moves as events: for each listener who moved, left_segment then entered_segment (an
-    endpoint gets the types it chose); how many were queued. Erased listeners send nothing. A full run also sweeps
-    the keys of the station's outbox."""
+    """Queue the run's moves as events: for a listener's first segment entered_segment alone (`from_segment`
+    null), for each later move left_segment then entered_segment (an endpoint gets the types it chose); how many
+    were queued. Whatever made the run (full, import, live), a move is an event. Erased listeners send nothing. A
+    full run also sweeps the keys of the station's outbox."""
     if run.kind == "full":
         outbox.sweep(run.company_id)
     endpoints = subscribed(run.company_id, (ENTERED, LEFT))
     if not endpoints:
         return 0
-    changes = _not_erased(run.company_id, _moves_of(run))
+    changes = _not_erased(run.company_id, _firsts_of(run) + _moves_of(run))
     events = []
     for change in changes:
         data = {"originator": change["originator"], "from_segment": change["from_segment"],
                 "to_segment": change["to_segment"], "run_id": run.run_id, "run_kind": run.kind}
-        events += [Event(LEFT, data, change["originator"]), Event(ENTERED, data, change["originator"])]
+        left = [Event(LEFT, data, change["originator"])] if change["from_segment"] is not None else []
+        events += [*left, Event(ENTERED, data, change["originator"])]
     return queue_events(run.company_id, events, endpoints) if events else 0
 
 
@@ -45,6 +48,13 @@ def erase_events(company_id: int, originator: str, pseudonym: str = "") -> int:
     """Drop every event of the listener, queued or kept for a replay (the delivery log holds only event ids), and
     make every copy unreadable (core.webhooks.outbox); how many batches held any. A batch left empty goes."""
     return outbox.erase(company_id, originator)
+
+
+def _firsts_of(run: SegmentRun) -> list[dict]:
+    """The listeners the run gave their first segment, as moves from none: kept on the run in memory, since a
+    first assignment is no change document (core.segmentation.runs)."""
+    return [{"originator": originator, "from_segment": None, "to_segment": segment}
+            for originator, segment in run.first_segments.items()]
 
 
 def _moves_of(run: SegmentRun) -> list[dict]:

@@ -1,5 +1,6 @@
-"""Where events come from: a full run's and a live batch's moves (left then entered, per listener), an audience's
-members joining, and erasure, after which nothing of the listener is queued, kept or sent."""
+"""Where events come from: a full run's and a live batch's moves (left then entered, per listener), a listener's
+first segment whatever made it (entered alone, from none), an audience's members joining, and erasure, after which
+nothing of the listener is queued, kept or sent."""
 from __future__ import annotations
 
 import json
@@ -15,14 +16,14 @@ from core.db.connection import get_db
 from core.ingest.live import record_interactions
 from core.privacy.erasure import erase_listener
 from core.segmentation.models import SegmentChange
-from core.segmentation.runs import segment_company
+from core.segmentation.runs import resegment_listeners, segment_company
 from core.webhooks.endpoints import add_endpoint
 from core.webhooks.events import DELIVER_JOB, queued_events
 from core.webhooks.models import WebhookEndpoint
 from core.worker import Worker
 from tests.conftest import restored
 from tests.core.webhooks.receiver import receiving
-from tests.factories import make_listener
+from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
 from tests.themes import GOSPEL_THEME, themed_station
 
@@ -88,6 +89,26 @@ def test_a_live_batch_that_moves_a_listener_is_delivered_at_once(app):
         Worker(settings=None).work_until_idle()
         assert [(e["type"], e["data"]["from_segment"]) for e in receiver.events()] == [
             ("listener.left_segment", "dormant"), ("listener.entered_segment", "dormant")]
+
+
+def test_a_listener_s_first_segment_is_entered_from_none_whatever_made_the_run(station):
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, SEGMENT_EVENTS)
+    make_listener(1, "27820000009", [event(1)])
+    resegment_listeners(1, ["27820000009"], NOW, kind="import")
+    assert [(b["type"], b["data"]["originator"], b["data"]["from_segment"], b["data"]["run_kind"])
+            for b in queued()] == [("listener.entered_segment", "27820000009", None, "import")]
+
+
+def test_a_station_s_first_full_run_enters_each_listener_in_their_first_segment(app):
+    make_company(1)
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, SEGMENT_EVENTS)
+    for n in range(3):
+        make_listener(1, f"2782000000{n}", [event(d) for d in (1, 3, 8, 15)])
+    run = segment_company(1, NOW)
+    bodies = queued()
+    assert {b["type"] for b in bodies} == {"listener.entered_segment"} and len(bodies) == 3
+    assert {(b["data"]["originator"], b["data"]["from_segment"], b["data"]["to_segment"]) for b in bodies} == {
+        (originator, None, segment) for originator, segment in run.first_segments.items()}
 
 
 def test_an_audience_s_new_members_are_queued_as_joined(app):
