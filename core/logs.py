@@ -19,6 +19,22 @@ SANE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
+OWN = ("core", "api", "webapp", "cli", "bench", "wsgi")
+"""The packages whose records the handler passes at the process's level; every other logger is a library's."""
+
+
+class LibrariesQuiet(logging.Filter):
+    """Lets a library's records through at `level` and above only (WARNING by default): some set their own
+    logger to DEBUG when imported (bm25s does), which would fill the console with lines nobody on call reads."""
+
+    def __init__(self, level: int = logging.WARNING):
+        super().__init__()
+        self.level = level
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= self.level or record.name.split(".", 1)[0] in OWN
+
+
 class RequestId(logging.Filter):
     """Gives every record the id of the request or job under way (or the one it was logged with)."""
 
@@ -28,13 +44,15 @@ class RequestId(logging.Filter):
         return True
 
 
-def configure(level: int = logging.INFO) -> None:
-    """Every log record of the process as one JSON object per line on stderr (once per process)."""
+def configure(level: int = logging.INFO, libraries: int = logging.WARNING) -> None:
+    """Every log record of the process as one JSON object per line on stderr (once per process): ours from `level`,
+    libraries' from `libraries`."""
     root = logging.getLogger()
     if any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(FIELDS, rename_fields={"levelname": "level", "asctime": "time"}))
+    handler.addFilter(LibrariesQuiet(libraries))
     handler.addFilter(RequestId())
     root.handlers = [handler]
     root.setLevel(level)

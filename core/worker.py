@@ -37,6 +37,16 @@ POLL_S = 1.0
 DAILY_EVERY_S = 60.0
 
 
+def _log_end(job: dict, state: str, seconds: float, error: str | None) -> None:
+    """One line per attempt: INFO when done; a failure at WARNING with its words and whether it is tried again,
+    since a receiver that is down fails every retry for a day (the traceback is at DEBUG, logged where it failed)."""
+    if error is None:
+        log.info("job %s %s %s in %.1fs", job["kind"], job["key"], state, seconds)
+        return
+    then = "tried again later" if state == "queued" else "given up"
+    log.warning("job %s %s failed (attempt %d, %s) in %.1fs: %s", job["kind"], job["key"], job.get("attempts", 1),
+                then, seconds, error)
+
 class Worker:
     """One worker: its name (unique across hosts), what it has done, and how to stop it."""
 
@@ -114,13 +124,14 @@ class Worker:
         keeper.start()
         error, asked_by = None, current_request_id.set(job.get("request_id"))
         try:
-            log.info("job %s %s started", job["kind"], job["key"])
+            log.debug("job %s %s started", job["kind"], job["key"])
             queue.kinds()[job["kind"]].run(job.get("payload") or {})
         except UNAVAILABLE:
             raise  # the lease runs out and the job is taken again once the database is back
         except Exception as failure:  # noqa: BLE001 - a failed job is tried again later; the worker goes on
-            error = queue.failure_of(failure)  # its words may repeat a listener's value: logged without, no traceback
-            log.warning("job %s %s failed: %s (at %s)", job["kind"], job["key"], error, queue.trace_of(failure))
+            error = queue.failure_of(failure)  # its words may repeat a listener's value: logged without
+            log.debug("job %s %s traceback (code lines only):\n%s", job["kind"], job["key"],
+                      queue.traceback_of(failure))
         finally:
             renewing.set()
             keeper.join()
@@ -130,7 +141,7 @@ class Worker:
         self.done[job["kind"]] = self.done.get(job["kind"], 0) + 1
         if on_job:
             on_job(job, state, seconds)
-        log.info("job %s %s %s in %.1fs", job["kind"], job["key"], state, seconds)
+        _log_end(job, state, seconds, error)
         return True
 
     def work_until_idle(self, limit: int = 1000) -> int:

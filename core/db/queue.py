@@ -161,6 +161,12 @@ def trace_of(failure: BaseException, frames: int = 4) -> str:
     return " < ".join(f"{os.path.basename(f.filename)}:{f.name}:{f.lineno}" for f in reversed(stack))
 
 
+def traceback_of(failure: BaseException) -> str:
+    """The exception's traceback as its code lines alone (file, line, function, source line), without its words,
+    which may repeat a listener's value: for a DEBUG line."""
+    return "".join(traceback.format_tb(failure.__traceback__)) + type(failure).__name__
+
+
 def finish(job: dict, error: str | None = None, now: datetime | None = None) -> str:
     """Mark the job done, or failed: queued again after a growing wait while attempts remain (the error kept
     without the values it may repeat). Its new state."""

@@ -17,6 +17,7 @@ from core.db.leases import lease
 from core.errors import Conflict
 from core.webhooks import outbox
 from core.webhooks.events import BATCH
+from core.webhooks.failures import answer_in_words, failure_in_words
 from core.webhooks.models import WebhookBatch, WebhookDelivery, WebhookEndpoint
 from core.webhooks.signing import HEADER, signature
 from core.webhooks.urls import UrlRefused, resolve_for_delivery
@@ -109,8 +110,8 @@ def post_batches(endpoint: dict, batches: list[dict]) -> dict:
 
 
 def send(endpoint: dict, body: bytes, delivery_id: str) -> tuple[int | None, str | None, int]:
-    """(HTTP status or None, what went wrong or None, milliseconds) of one signed POST to the endpoint, connected
-    to the address checked just before (a name that now resolves to a private address is refused)."""
+    """(HTTP status or None, what went wrong in words or None, milliseconds) of one signed POST to the endpoint,
+    connected to the address checked just before (a name that now resolves to a private address is refused)."""
     started = time.perf_counter()
     try:
         scheme, host, port, address = resolve_for_delivery(endpoint["url"])
@@ -123,12 +124,10 @@ def send(endpoint: dict, body: bytes, delivery_id: str) -> tuple[int | None, str
         finally:
             connection.close()
     except UrlRefused as refused:
-        return None, f"refused: {refused.items[0]['msg']}", _ms(started)
-    except TimeoutError:
-        return None, f"no answer within {TIMEOUT_S:g} s", _ms(started)
-    except (OSError, http.client.HTTPException) as failure:
-        return None, f"connection failed: {type(failure).__name__}", _ms(started)
-    return status, None if 200 <= status < 300 else f"HTTP {status}", _ms(started)
+        return None, f"refused before sending: {refused.items[0]['msg']}", _ms(started)
+    except (OSError, http.client.HTTPException) as failure:  # TimeoutError and socket.gaierror among them
+        return None, failure_in_words(failure, endpoint["url"], TIMEOUT_S), _ms(started)
+    return status, answer_in_words(status), _ms(started)
 
 
 def _ms(started: float) -> int:

@@ -64,7 +64,8 @@ def test_the_log_shows_a_failed_test_event_then_its_replay_delivered(client, hea
         Worker(settings=None).work_until_idle()
         log = client.get(f"/api/v1/webhooks/1/{webhook_id}/deliveries?failed=true", headers=headers).get_json()
         failed = log["deliveries"][0]
-        assert (failed["ok"], failed["status"], failed["error"], log["waiting"]) == (False, 500, "HTTP 500", 1)
+        assert (failed["ok"], failed["status"], failed["error"], log["waiting"]) == (
+            False, 500, "the endpoint answered 500 (Internal Server Error)", 1)
         receiver.mode = "ok"
         replayed = client.post(f"/api/v1/webhooks/1/{webhook_id}/deliveries/{failed['delivery_id']}/replay",
                                headers=headers)

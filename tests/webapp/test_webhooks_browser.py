@@ -50,7 +50,7 @@ def test_an_endpoint_added_shows_a_failed_delivery_and_its_replay_delivered(open
         tab.reload()
         failed = tab.get_by_test_id("delivery-row").first
         expect(failed).to_have_attribute("data-ok", "false")
-        expect(failed).to_contain_text("Failed: HTTP 500")
+        expect(failed).to_contain_text("Failed: the endpoint answered 500 (Internal Server Error)")
         expect(tab.get_by_test_id("webhook-row")).to_contain_text("1 event waiting")
         check_page(tab)
         screenshot(tab, f"webhooks-failed-{size}")
