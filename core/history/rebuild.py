@@ -15,6 +15,7 @@ import numpy as np
 
 from core.clock import as_utc, utcnow
 from core.history.models import HistoryPoint
+from core.history.periods import first_heard
 from core.listeners import snapshot
 from core.listeners.events import load_events
 from core.segmentation import rules
@@ -47,12 +48,13 @@ def rebuild_history(company_id: int, now: datetime | None = None, weeks: int = W
     local, thresholds = local_seconds(events.ts, tz), rules.thresholds_for(company.thresholds)
     ends = week_ends(now, tz, weeks + 1)  # the first is only the baseline of the second's moves
     before, points = None, []
-    for end in ends:
+    for since, end in zip([None, *ends], ends):
         inputs = rule_inputs(events, end, local)
         heard = (inputs["n_total"] > 0) & counted
         segment = np.where(heard, rules.assign(inputs, thresholds), -1)
         if before is not None:
-            points.append(_point(company_id, end, segment, before))
+            new = int((first_heard(inputs["first_ts"], since, end) & counted).sum())
+            points.append(_point(company_id, end, segment, before, new))
             say(f"week to {points[-1].date}: {points[-1].total:,} listeners")
         before = segment
     HistoryPoint.objects(company_id=company_id, source="rebuilt").delete()
@@ -61,14 +63,15 @@ def rebuild_history(company_id: int, now: datetime | None = None, weeks: int = W
     return len(points)
 
 
-def _point(company_id: int, end: datetime, segment: np.ndarray, before: np.ndarray) -> HistoryPoint:
-    """The week ending at `end`: counts by segment, and what changed since `before` (the week before's segments)."""
+def _point(company_id: int, end: datetime, segment: np.ndarray, before: np.ndarray, new: int) -> HistoryPoint:
+    """The week ending at `end`: counts by segment, what changed since `before` (the week before's segments), and
+    `new` listeners, first heard that week."""
     heard = segment >= 0
     counts = np.bincount(segment[heard], minlength=len(rules.SEGMENTS))
     return HistoryPoint(company_id=company_id, date=(end - timedelta(days=1)).date().isoformat(), source="rebuilt",
                         as_of=end.astimezone(UTC), total=int(heard.sum()),
                         segments={key: int(counts[i]) for i, key in enumerate(rules.SEGMENTS)},
-                        moves=moves_between(before, segment), new=int((heard & (before < 0)).sum()),
+                        moves=moves_between(before, segment), new=new,
                         lost=int(((segment == DORMANT) & (before >= 0) & (before != DORMANT)).sum()))
 
 

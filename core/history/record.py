@@ -1,25 +1,32 @@
-"""What each run adds to the history: a full run is the day's point (its counts and moves as the run stored them);
-an import changes the past, so it queues a rebuild of it for a worker (merged while it waits)."""
+"""What each run adds to the history: every run (a full run, an import's, an erasure's, a live batch's) makes the
+day's point the station as that run left it, so that the latest point of a trend and the counts a page shows beside
+it are the same figures; an import changes the past, so it queues a rebuild of it for a worker (merged while it
+waits)."""
 from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+import numpy as np
+
 from core.clock import as_utc
 from core.db import queue
 from core.history.models import HistoryPoint
+from core.history.periods import first_heard, period_start
 from core.history.rebuild import rebuild_history
+from core.listeners import snapshot
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
 from core.stations.companies import timezone_of
 
 REBUILD_JOB = "history"
+FIRST = "unsegmented"
+"""The source a run's matrix gives a listener's first assignment: not a move, and not new unless first heard then."""
 
 
 def after_run(run: SegmentRun) -> None:
-    """Record a full run's point; queue the rebuild of the station's past after an import's run."""
-    if run.kind == "full":
-        record_point(run)
-    elif run.kind == "import":
+    """Record the day's point after every run; queue the rebuild of the station's past after an import's run."""
+    record_point(run)
+    if run.kind == "import":
         queue_rebuild(run.company_id)
 
 
@@ -34,14 +41,32 @@ def rebuild_job(payload: dict) -> int:
 
 
 def record_point(run: SegmentRun) -> None:
-    """The day's point from a full run (the last full run of a station day stands for it)."""
-    rollup, movements = run.rollup or {}, run.movements or {}
-    matrix = movements.get("matrix") or {}
-    moves = {("new" if source == "unsegmented" else source): {t: int(n) for t, n in row.items() if n}
-             for source, row in matrix.items()}
-    day = as_utc(run.now).astimezone(ZoneInfo(timezone_of(run.company_id))).date().isoformat()
+    """The day's point after a run: the counts as the run left them; the moves of every run of the day added up
+    (first assignments are no moves); and the listeners first heard since the point before, by their segment now,
+    as the day's new listeners (core.history.periods)."""
+    rollup, tz = run.rollup or {}, timezone_of(run.company_id)
+    day = as_utc(run.now).astimezone(ZoneInfo(tz)).date()
     counts = {key: int((rollup.get("segments", {}).get(key) or {}).get("count", 0)) for key in SEGMENTS}
-    HistoryPoint.objects(company_id=run.company_id, source="run", date=day).update_one(
-        upsert=True, set__as_of=as_utc(run.now), set__total=int(rollup.get("total", 0)), set__segments=counts,
-        set__moves={k: v for k, v in moves.items() if v}, set__new=sum(moves.get("new", {}).values()),
-        set__lost=sum(row.get("dormant", 0) for source, row in moves.items() if source not in ("new", "dormant")))
+    newcomers = _newcomers(run, period_start(run.company_id, day, tz))
+    moved = {f"moves.{source}.{target}": int(n) for source, row in ((run.movements or {}).get("matrix") or {}).items()
+             if source != FIRST for target, n in row.items() if n and target != source}
+    lost = sum(n for key, n in moved.items() if key.endswith(".dormant") and not key.startswith("moves.dormant."))
+    HistoryPoint._get_collection().update_one(
+        {"company_id": run.company_id, "source": "run", "date": day.isoformat()},
+        {"$set": {"as_of": as_utc(run.now), "total": int(rollup.get("total", 0)), "segments": counts,
+                  "moves.new": newcomers, "new": sum(newcomers.values())},
+         "$inc": {**moved, "lost": lost}}, upsert=True)
+
+
+def _newcomers(run: SegmentRun, since) -> dict[str, int]:
+    """{segment: listeners} of the counted listeners first heard after `since` and by the run's moment, by the
+    segment they are in now (the snapshot the run published)."""
+    snap = snapshot.current(run.company_id)
+    if not len(snap):
+        return {}
+    heard = first_heard(snap.cols["first_ts"], since, run.now)
+    if "erased" in snap.cols:
+        heard &= ~snap.cols["erased"]
+    codes = snap.cols["segment"][heard]
+    counts = np.bincount(codes[codes >= 0], minlength=len(snap.vocab["segment"]))
+    return {str(key): int(n) for key, n in zip(snap.vocab["segment"], counts.tolist(), strict=True) if n}
