@@ -14,7 +14,7 @@ import numpy as np
 
 from core.churn.features import NAMES, AsOf
 from core.churn.model import Scoring
-from core.text.wording import days_ago, number, plural, sentence
+from core.text.wording import number, plural, sentence
 
 GROUPS = {
     "silence": ("days since the last interaction", "silence against their habit"),
@@ -48,17 +48,20 @@ def mix(probabilities: np.ndarray) -> dict:
             **{name: round(float(counts[i]) / len(probabilities), 3) for i, name in enumerate(LEVELS)}}
 
 
-def signals(scoring: Scoring, one: AsOf) -> list[dict]:
-    """The listener's signals (`one` holds one listener), those that moved the score most first."""
+def signals(scoring: Scoring, one: AsOf, last_heard: str) -> list[dict]:
+    """The listener's signals (`one` holds one listener), those that moved the score most first; `last_heard` names
+    the day of their last interaction by the station's calendar (core.text.wording.heard: "yesterday"), as the
+    time shown beside it is read, rather than as elapsed 24-hour days."""
     score, usual = _score(scoring, one), np.asarray(scoring.usual)
     if not len(usual):  # nothing learned yet, so no typical listener to set them against: their pace alone
-        return [{"name": "silence", "points": 0.0, "sentence": _sentence("silence", one), "effect": "barely moves"}]
+        return [{"name": "silence", "points": 0.0, "sentence": _sentence("silence", one, last_heard),
+                 "effect": "barely moves"}]
     found = []
     for name, columns in GROUPS.items():
         if scoring.method != "model" and name != "silence":
             continue
         points = score - _score(scoring, _as_typical(one, usual, columns))
-        found.append({"name": name, "points": round(float(points), 1), "sentence": _sentence(name, one),
+        found.append({"name": name, "points": round(float(points), 1), "sentence": _sentence(name, one, last_heard),
                       "effect": "raises" if points > 0.5 else "lowers" if points < -0.5 else "barely moves"})
     return sorted(found, key=lambda s: -abs(s["points"]))
 
@@ -80,13 +83,13 @@ def _as_typical(one: AsOf, usual: np.ndarray, columns: tuple[str, ...]) -> AsOf:
                    span=np.maximum(0.0, one.age - recency))
 
 
-def _sentence(name: str, one: AsOf) -> str:
+def _sentence(name: str, one: AsOf, last_heard: str) -> str:
     raw = {n: float(v) for n, v in zip(NAMES, one.matrix[0])}
     count = {n: round(float(np.expm1(raw[n]))) for n in ("interactions in the last 30 days",
                                                            "interactions in the 30 days before", "channels",
                                                            "active days", "interactions")}
     if name == "silence":
-        last = f"Last heard from {days_ago(float(one.recency[0]))}"
+        last = f"Last heard from {last_heard}"
         if not one.repeat_days[0]:
             return sentence(f"{last}, their only active day so far")
         gap = float(one.span[0]) / float(one.repeat_days[0])

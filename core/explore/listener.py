@@ -56,8 +56,8 @@ def get_listener(company_id: int, originator: str, db: str | None = None) -> dic
 
 def _segment(snap, row: int, company) -> dict:
     key = snap.vocab["segment"][int(snap.cols["segment"][row])]
-    numbers = {name: snap.cols[name][row].item() for name in RULE_INPUTS}
+    numbers = {name: snap.cols[name][row].item() for name in (*RULE_INPUTS, "first_ts", "last_ts", "as_of")}
     return {"key": key, "label": LABELS[key], "meaning": MEANINGS[key],
-            "reasons": reasons(key, numbers, thresholds_for(company.thresholds)),
+            "reasons": reasons(key, numbers, thresholds_for(company.thresholds), company.timezone),
             "rfm": {"recency": int(snap.cols["rfm_recency"][row]), "frequency": int(snap.cols["rfm_frequency"][row]),
                     "engagement": int(snap.cols["rfm_engagement"][row])}}

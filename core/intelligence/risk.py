@@ -10,11 +10,12 @@ import numpy as np
 from core.churn import store
 from core.churn.explain import level, signals
 from core.churn.model import Interactions
-from core.clock import as_utc
+from core.clock import as_utc, from_epoch
 from core.explore.listener import find_listener
 from core.listeners.events import listener_history, load_events
 from core.stations import defaults
 from core.stations.companies import get_company
+from core.text.wording import heard
 
 
 def listener_churn_risk(company_id: int, originator: str, now: datetime | None = None) -> dict:
@@ -36,8 +37,9 @@ def listener_churn_risk(company_id: int, originator: str, now: datetime | None =
         return {**answer, "probability": None, "score": 100, "level": "high", "signals": []}
     probability = float(scoring.probability(one)[0])
     score = round(100 * probability)
+    last = from_epoch(int(history.ms[history.ms // 1000 <= moment.timestamp()].max()) // 1000)
     return {**answer, "probability": round(probability, 3), "score": score, "level": level(score),
-            "signals": signals(scoring, one)}
+            "signals": signals(scoring, one, heard(last, tz, moment))}
 
 
 def _learned_now(company_id: int, tz: str, now: datetime):

@@ -167,7 +167,7 @@ def test_listener_of_company_2_is_403_for_company_1_key(client, crowd, key_for):
 def test_listener_detail_has_segment_reasons_and_history(client, crowd, key_for):
     body = client.get("/api/v1/listeners/1/27820000000", headers=key_for(1)).get_json()
     assert body["segment"]["key"] == "new_listener"
-    assert body["segment"]["reasons"][0].startswith("First interaction 2 days ago")
+    assert body["segment"]["reasons"][0].startswith("First interaction on 18 Nov 2026")  # a run of 20 Nov
     assert body["segment_history"][0]["to"] == "new_listener" and body["segment_history"][0]["from"] is None
     assert body["declared"]["name"] == "Listener 0"
 

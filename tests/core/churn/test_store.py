@@ -121,3 +121,15 @@ def test_the_horizon_is_a_station_setting_the_next_full_run_learns_with(station)
     report = store.report_of(1)
     assert report["horizon_days"] == 14 and report["held_out"].date() == (NOW - timedelta(days=14)).date()
     assert store.kept(1).horizon_days == 14 and segment_breakdown(1)["churn_horizon_days"] == 14
+
+
+def test_a_listener_last_heard_at_23_23_is_last_heard_from_yesterday_at_08_00_in_the_station_s_zone(station):
+    from datetime import UTC, datetime
+
+    from core.intelligence.risk import listener_churn_risk
+    late = datetime(2026, 11, 19, 21, 23, tzinfo=UTC)  # Thursday 23:23 in Johannesburg
+    make_listener(1, "27850000000", [{"t": late - timedelta(days=d), "channel": 1, "campaign": "song_request",
+                                      "timeslot": None, "message": None} for d in (0, 4, 8)])
+    found = listener_churn_risk(1, "27850000000", now=datetime(2026, 11, 20, 6, 0, tzinfo=UTC))  # Friday 08:00
+    silence = next(s for s in found["signals"] if s["name"] == "silence")
+    assert silence["sentence"].startswith("Last heard from yesterday")
