@@ -45,6 +45,9 @@ class AlertRuleSchema(Schema):
     email = fields.Nested(EmailDeliverySchema, allow_none=True)
     description = fields.Str(metadata={"description": "the rule in words"})
     created_at = fields.Str(metadata={"description": "ISO 8601, UTC"})
+    warning = fields.Str(allow_none=True, metadata={
+        "description": "why the rule does not work as asked yet, in a sentence (e-mail while the service has no mail "
+                       "server: the rule is saved and mails once one is set); null when it does"})
 
 
 class AlertRuleListSchema(Schema):

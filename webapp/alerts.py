@@ -8,7 +8,7 @@ import re
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from core.alerts.mail import firing_line
+from core.alerts.mail import firing_line, mail_warning
 from core.alerts.rules import KIND_CHOICES, METRIC_NAMES, delivery_words
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules, rules_of
 from core.errors import ValidationFailed
@@ -41,7 +41,8 @@ def add(company_id: int):
     except ValidationFailed as error:
         problems = {item["loc"][-1]: item["msg"] for item in error.items}
         return render_template("alerts/page.html", **_context(station), problems=problems, given=given), 422
-    flash(f"Saved: {made['description']}. It is checked after each full run and every day.")
+    flash(f"Saved: {made['description']}. It is checked after each full run and every day."
+          + (f" {made['warning']}" if made["warning"] else ""))
     return redirect(url_for("alerts.page", company_id=company_id), code=303)
 
 
@@ -68,4 +69,4 @@ def _context(station: dict) -> dict:
     delivery = {rule["rule_id"]: delivery_words(rule) for rule in rules_of(company_id)}
     firings = [{**f, "line": firing_line(f)} for f in list_firings(company_id)["firings"]]
     return {"station": station, "rules": list_rules(company_id)["rules"], "delivery": delivery, "firings": firings,
-            "metric_names": METRIC_NAMES, "kind_choices": KIND_CHOICES}
+            "metric_names": METRIC_NAMES, "kind_choices": KIND_CHOICES, "mail_unset": mail_warning(["email"])}

@@ -19,8 +19,17 @@ from core.stations.companies import get_company
 from core.text.wording import number, percent, plural
 
 TIMEOUT_S = 30
+NO_MAIL_SERVER = ("No mail server is set (SMTP_HOST), so no e-mail is sent: the rule is saved and its alerts are kept "
+                  "and shown here, and its e-mail starts once the operator sets a mail server.")
+"""Why a rule that mails is saved all the same, said wherever it is saved or shown (warned, never refused: the
+rules a station makes before the server is set start mailing once it is)."""
 CELL = "padding:6px 10px;border-bottom:1px solid #d0d7de;text-align:right"
 HEAD = "padding:6px 10px;border-bottom:2px solid #1f2328;text-align:right"
+
+
+def mail_warning(delivery) -> str | None:
+    """The warning a rule delivered by e-mail carries while no mail server is set; None otherwise."""
+    return NO_MAIL_SERVER if "email" in (delivery or ()) and not active().smtp_host else None
 
 
 def send(message: EmailMessage, recipients: list[str]) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import secrets
 
+from core.alerts.mail import mail_warning
 from core.alerts.models import AlertFiring, AlertRule
 from core.alerts.rules import checked_rule, described
 from core.clock import as_utc, utcnow
@@ -70,12 +71,13 @@ def list_firings(company_id: int, limit: int = FIRINGS_SHOWN) -> dict:
 
 
 def shown(doc: dict) -> dict:
-    """A rule as the API and the page show it, with its words."""
+    """A rule as the API and the page show it, with its words and its warning (e-mail while no mail server is
+    set: core.alerts.mail)."""
     email = {"to": doc.get("recipients", []), "at_once": bool(doc.get("email_now"))} \
         if "email" in doc.get("delivery", ()) else None
     return {**{key: doc.get(key) for key in ("rule_id", "company_id", "kind", "metric", "threshold")},
             "webhook": "webhook" in doc.get("delivery", ()), "email": email, "description": described(doc),
-            "created_at": iso(doc["created_at"])}
+            "created_at": iso(doc["created_at"]), "warning": mail_warning(doc.get("delivery"))}
 
 
 def iso(moment) -> str:

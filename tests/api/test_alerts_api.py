@@ -2,11 +2,14 @@
 422 naming the field, unknown fields refused, and another station's rules and firings out of reach."""
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime
 
 import pytest
 
+from core import config
 from core.alerts.check import check_station
+from core.alerts.mail import NO_MAIL_SERVER
 from core.history.models import HistoryPoint
 from tests.factories import make_company
 from tests.memory import NOW
@@ -39,6 +42,20 @@ def test_a_rule_is_saved_listed_and_deleted(client, key_for, station):
     assert gone.get_json() == {"company_id": 1, "rule_id": rule["rule_id"], "deleted": True}
     assert client.get(URL.format(1), headers=headers).get_json()["total"] == 0
     assert client.delete(f"{URL.format(1)}/{rule['rule_id']}", headers=headers).status_code == 404
+
+
+def test_an_e_mail_rule_saved_while_no_mail_server_is_set_carries_a_warning_saying_so(client, key_for, station):
+    headers = key_for(1)
+    made = client.post(URL.format(1), json={**AT_RISK, "email": {"to": ["thandi@jozi.fm"]}}, headers=headers)
+    assert made.status_code == 200 and made.get_json()["warning"] == NO_MAIL_SERVER
+    assert client.get(URL.format(1), headers=headers).get_json()["rules"][0]["warning"] == NO_MAIL_SERVER
+    assert client.post(URL.format(1), json=AT_RISK, headers=headers).get_json()["warning"] is None  # no e-mail
+
+
+def test_an_e_mail_rule_carries_no_warning_once_a_mail_server_is_set(client, key_for, station, monkeypatch):
+    monkeypatch.setattr(config, "_active", [dataclasses.replace(config.active(), smtp_host="mail.jozi.fm")])
+    made = client.post(URL.format(1), json={**AT_RISK, "email": {"to": ["thandi@jozi.fm"]}}, headers=key_for(1))
+    assert made.get_json()["warning"] is None
 
 
 def test_the_firings_are_listed_with_their_values(client, key_for, station):

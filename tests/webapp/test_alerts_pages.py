@@ -3,12 +3,15 @@ a refusal said beside its field with nothing saved, a rule deleted with its firi
 htmx, and another station's producer kept out."""
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime
 
 import pytest
 
+from core import config
 from core.access.users import create_user
 from core.alerts.check import check_station
+from core.alerts.mail import NO_MAIL_SERVER
 from core.alerts.store import list_firings, list_rules
 from core.history.models import HistoryPoint
 from tests.factories import make_company
@@ -49,6 +52,22 @@ def test_a_rule_made_from_plain_choices_is_listed_in_words(producer):
     html = producer.get(ALERTS).get_data(as_text=True)
     assert "At risk grows by 10% week on week" in html
     assert "Webhook and e-mail to sipho@jozi.fm and thandi@jozi.fm (in the weekly digest)." in html
+
+
+def test_while_no_mail_server_is_set_the_form_and_an_e_mail_rule_say_so_and_the_rule_is_saved(producer):
+    assert NO_MAIL_SERVER in producer.get(ALERTS).get_data(as_text=True)  # before anything is saved
+    answer = producer.post(ALERTS, data={**AT_RISK, "email": "1", "recipients": "thandi@jozi.fm"},
+                           follow_redirects=True)
+    html = answer.get_data(as_text=True)
+    assert 'data-testid="alert-rule-warning">' + NO_MAIL_SERVER in html
+    assert html.count(NO_MAIL_SERVER) == 3  # the saved flash, the form and the rule
+    assert list_rules(1)["rules"][0]["warning"] == NO_MAIL_SERVER
+
+
+def test_once_a_mail_server_is_set_no_warning_is_shown(producer, monkeypatch):
+    monkeypatch.setattr(config, "_active", [dataclasses.replace(config.active(), smtp_host="mail.jozi.fm")])
+    producer.post(ALERTS, data={**AT_RISK, "email": "1", "recipients": "thandi@jozi.fm"})
+    assert "No mail server is set" not in producer.get(ALERTS).get_data(as_text=True)
 
 
 def test_a_count_is_read_as_people_type_it(producer):
