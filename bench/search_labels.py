@@ -37,8 +37,8 @@ def labelled_set(path: Path = LABELLED) -> tuple[list[Query], dict, list[dict]]:
 class Truth:
     """Who answers a definition, as a boolean per snapshot row."""
 
-    def __init__(self, snap, tz: str, messages: dict[str, list[str]], themes: dict):
-        self.snap, self.tz, self.themes = snap, tz, themes
+    def __init__(self, snap, tz: str, messages: dict[str, list[str]], themes: dict, events=None):
+        self.snap, self.tz, self.themes, self.events = snap, tz, themes, events
         self.texts = [" | ".join(messages.get(str(o), ())).casefold() for o in snap.originators.tolist()]
 
     def mask(self, answer: dict) -> np.ndarray:
@@ -52,8 +52,29 @@ class Truth:
             return np.fromiter((bool(pattern.search(t)) for t in self.texts), dtype=bool, count=len(self.texts))
         if "theme" in answer:
             return self.mask(self.themes[answer["theme"]])
+        if "interactions" in answer:
+            return self.interacted(answer["interactions"])
         parts = [self.mask(part) for part in answer.get("all") or answer.get("any")]
         return np.logical_and.reduce(parts) if "all" in answer else np.logical_or.reduce(parts)
+
+    def interacted(self, wanted: dict) -> np.ndarray:
+        """The listeners with one interaction that is all of `wanted` at once (the station's interactions)."""
+        return interacted_mask(self.snap, self.events, wanted)
+
+
+def interacted_mask(snap, events, wanted: dict) -> np.ndarray:
+    """The listeners with one interaction that is all of `wanted` at once ({"channel": 2, "campaign": "competition",
+    "timeslot": 15}), read from their interactions directly (not from the code measured)."""
+    hit = np.ones(len(events.ts), dtype=bool)
+    if "channel" in wanted:
+        hit &= events.channel == wanted["channel"]
+    if "timeslot" in wanted:
+        hit &= events.timeslot == wanted["timeslot"]
+    if "campaign" in wanted:
+        names = np.array(events.campaign_vocab + [""], dtype=object)
+        hit &= names[events.campaign] == wanted["campaign"]
+    who = set(np.asarray(events.originators, dtype=object)[np.unique(events.row[hit])].tolist())
+    return np.fromiter((str(o) in who for o in snap.originators.tolist()), dtype=bool, count=len(snap))
 
 
 def precision(returned: np.ndarray, relevant: np.ndarray) -> float:

@@ -280,12 +280,13 @@ def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
     """Every figure of the benchmark on a station of `listeners`."""
     from core.explore.filters import ListenerFilter
     from core.explore.operations import select
+    from core.listeners.events import load_events
     from core.search.texts import latest_messages
 
     timings = open_station(listeners, seed, reuse)
     queries, themes, segments = labelled_set()
     sel = select(COMPANY, ListenerFilter())
-    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes)
+    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes, load_events(COMPANY))
     rows, latencies = run_queries(queries, truth)
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
             "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),

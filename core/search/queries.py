@@ -28,12 +28,14 @@ from core.segmentation.rules import LABELS
 FILLER = frozenset("""a an the and or who whom that which with of on in at to for from by into about as is are was were
 be been do does did have has had their them they his her its our your my listeners listener people persons person
 fans fan lovers lover users user followers crowd audience those these any all some everyone anyone someone
+supporters supporter heads enthusiasts want wants wanting during over when while
 speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
 used enter enters entered entering via through also only just show shows station radio
 abantu abalaleli abaphulaphuli abathandi abathanda abakhuluma abathetha abasebenzisa ababhalisa base ba wa ya ku
 kwi e kanye futhi
 batho bamameli ba ratang rata ba bua ka le tse
-mense luisteraars aanhangers wat wie praat hou van die in op en met ook
+abalandeli abathandayo balandeli bomculo womculo we
+mense luisteraars aanhangers ondersteuners liefhebbers wat wie praat hou van die in op en met ook
 mmino umculo musiek
 """.split())
 """Words that only frame a query ("listeners who ... on ..."; in isiZulu and isiXhosa "abalaleli base", in Sesotho

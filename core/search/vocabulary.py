@@ -104,6 +104,7 @@ def build_vocabulary(company_id: int, timezone: str, snap_vocab: dict, shows: di
 def _terms(vocab: Vocabulary) -> list[Term]:
     out = _segment_terms() + _people_terms(vocab) + _place_terms(vocab) + _schedule_terms(vocab)
     out += _interest_terms(vocab) + _taking_part_terms(vocab)
+    out += _related_terms(vocab, {t.phrase for t in out})
     return [t for t in out if t.phrase]
 
 
@@ -177,6 +178,27 @@ def _interest_terms(vocab: Vocabulary) -> list[Term]:
     known = {v.casefold() for v in vocab.values["tags"]}
     inferred = [v for v in vocab.values["inferred_interests"] if v.casefold() not in known]
     return tags + [_one(v, "inferred_interests", (v,), "interest") for v in inferred]
+
+
+def _related_terms(vocab: Vocabulary, taken: set[str]) -> list[Term]:
+    """The free words of each taste (words.RELATED) that name nothing else, each naming every tag, interest and show
+    of that taste the station holds ("football" the `sport` tag and Sports Saturday; "yanos" amapiano)."""
+    out = []
+    for names, phrases in w.RELATED.values():
+        sets = [(name, tuple(v for v in vocab.values.get(name, []) if _keys(v) & set(names)))
+                for name in ("tags", "inferred_interests")]
+        sets.append(("timeslot_id", tuple(sorted(t for t, title in vocab.shows.items() if _keys(title) & set(names)))))
+        sets = tuple((name, values) for name, values in sets if values)
+        if sets:
+            out += [Term(normalise(p), sets, "interest") for p in dict.fromkeys(phrases)
+                    if normalise(p) not in taken]
+    return out
+
+
+def _keys(value: str) -> set[str]:
+    """The words of a value, singular ("Sports Saturday", "hip_hop": sport, saturday | hip, hop, hiphop)."""
+    words = normalise(str(value).replace("_", " ").replace("&", " ")).split()
+    return {word[:-1] if len(word) > 4 and word.endswith("s") else word for word in words} | {"".join(words)}
 
 
 def _taking_part_terms(vocab: Vocabulary) -> list[Term]:

@@ -103,7 +103,7 @@ LOCATION_WORDS = {
 }
 
 INTEREST_WORDS = {
-    "soccer": ("football", "psl", "soccer fans", "sokker", "ibhola", "bolo"),
+    "soccer": ("football", "psl", "soccer fans", "sokker", "voetbal", "ibhola", "bhola", "bolo"),
     "sports": ("sport", "sports fans"),
     "gospel": ("gospel music",),
     "faith": ("church goers", "churchgoers", "christians", "worshippers"),
@@ -113,6 +113,30 @@ INTEREST_WORDS = {
     "talk_radio": ("talk radio",),
     "competitions": ("competitions", "contests"),
 }
+RELATED = {
+    "sport": (("sport", "sports", "soccer", "football", "rugby", "cricket"),
+              ("football", "footy", "soccer", "rugby", "cricket", "psl", "sport", "sports", "sporting",
+               "ibhola", "bhola", "ibhola lezinyawo", "ezemidlalo", "imidlalo",  # isiZulu, isiXhosa
+               "ibhola ekhatywayo", "bolo", "bolo ya maoto", "dipapadi", "papadi",  # isiXhosa, Sesotho
+               "sokker", "voetbal", "rugby", "krieket", "sport")),  # Afrikaans
+    "hiphop": (("hiphop", "hip", "rap"), ("hip hop", "hiphop", "hip-hop", "rap", "rappers", "rap music",
+                                          "umculo we hip hop", "mmino wa hip hop", "hip hop musiek")),
+    "jazz": (("jazz",), ("jazz", "smooth jazz", "jazzy", "ijazz", "ijezi", "jeze", "mmino wa jazz", "jazzmusiek",
+                         "jazz musiek")),
+    "amapiano": (("amapiano", "piano", "gqom"), ("amapiano", "ama piano", "piano", "yanos", "log drum",
+                                                 "amapiano music", "umculo we amapiano", "mmino wa amapiano",
+                                                 "amapiano musiek")),
+    "gospel": (("gospel",), ("gospel", "church music", "praise and worship", "hymns", "ivangeli", "umculo wevangeli",
+                             "iingoma zokholo", "mmino wa kereke", "dipina tsa kereke", "kerkmusiek", "evangelie",
+                             "lofprysing")),
+    "kwaito": (("kwaito", "kasi"), ("kwaito", "kasi classics", "kasi music", "kasi")),
+    "soul": (("soul", "rnb"), ("r and b", "neo soul", "slow jams", "love songs")),
+}
+"""Tastes by their free words (English, isiZulu, isiXhosa, Sesotho, Afrikaans): concept -> (the words a station's own
+tag, interest or show title may use for it, the words a query may use). A free word not already naming something of
+the station names every tag, interest and show of the concept it holds ("football supporters": the `sport` tag and
+Sports Saturday): core.search.vocabulary."""
+
 INTEREST_CUES = {"fan", "fans", "lover", "lovers", "love", "loves", "like", "likes", "enjoy", "enjoys", "into",
                  "listen", "interested", "interest", "interests", "passionate", "followers", "enthusiasts",
                  "supporters", "listeners", "crowd", "heads", "people"}
@@ -121,7 +145,8 @@ CHANNEL_CUES = {"on", "via", "through", "over", "using", "use", "uses", "users",
 
 CAMPAIGN_WORDS = {
     "competition": ("entered a competition", "entered competitions", "entered our competitions",
-                    "competition entrants", "contest entrants", "emincintiswaneni", "imincintiswano",
+                    "competition entrants", "competition entries", "competition entry",
+                    "contest entrants", "emincintiswaneni", "imincintiswano",
                     "kompetisies", "dikgaisano"),
     "song_request": ("song requests", "request songs", "requested songs", "song requesters", "requests",
                      "request a song"),
@@ -147,7 +172,7 @@ WEEKDAY_WORDS = {True: ("weekday listeners", "weekdays only", "during the week",
 
 BINDING_WORDS = frozenset("""on via by through during in at over from to for with the a an their when while
 each every enter enters entered entering entries entry entrants send sends sent sending made make makes
-use uses used using""".split())
+use uses used using ku kwi nge nga ka ko ho ke op tydens oor""".split())
 """Words that join two asks about interactions into one ("competition entries on WhatsApp", "song requests during
 Gospel Hour", "SMS on weekends": core.search.bound); "and", "or", "who" and a comma keep them apart."""
 

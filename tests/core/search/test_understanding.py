@@ -165,7 +165,7 @@ def test_one_word_may_name_several_things_and_each_is_read():
 
 
 def test_a_value_the_station_does_not_hold_is_never_read():
-    station = make_vocabulary(tags=["jazz"], language=["English"])
+    station = make_vocabulary(shows={}, tags=["jazz"], language=["English"])  # no gospel show either
     assert read(station, "gospel") == []
     assert read(station, "zulu") == []
 
