@@ -18,6 +18,7 @@ from core.explore.glossary import TEXTS
 from core.explore.spec import SPEC
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
 from core.stations.companies import get_company, list_companies
+from core.text.wording import day_words
 
 NAVIGATION = (
     ("Overview", "overview.page", "overview"),
@@ -118,7 +119,7 @@ def format_day(iso_date: str | None) -> str | None:
         day = date.fromisoformat(iso_date)
     except ValueError:
         return iso_date
-    return f"{day.day} {day:%b %Y}"
+    return day_words(day)
 
 
 def date_span(start: str | None, end: str | None) -> str | None:

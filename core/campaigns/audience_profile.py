@@ -21,6 +21,7 @@ from core.explore.operations import Selection, select
 from core.explore.records import reachable
 from core.search.texts import latest_messages
 from core.segmentation.rules import LABELS
+from core.stations.defaults import spoken_channel
 from core.stations.shows import show_titles
 from core.text.wording import agree, number, percentage, plural
 
@@ -48,7 +49,7 @@ def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: di
     out = {"size": size, "reachable": reached, "reachable_share": percentage(reached, size),
            "segments": _counted(snap.cols["segment"][rows], snap.vocab["segment"], size,
                                 lambda k: LABELS.get(k, k)),
-           "channels": _ids_counted(snap.cols["primary_channel"][rows], size, channels, "Channel"),
+           "channels": _channels(snap.cols["primary_channel"][rows], size, channels),
            "dayparts": _counted(snap.cols["peak_time_of_day"][rows], snap.vocab["peak_time_of_day"], size, str),
            "days": _days(snap.cols["primary_day_of_week"][rows], size),
            "weekday_share": percentage(int(snap.cols["weekday_pattern"][rows].sum()), size),
@@ -61,7 +62,19 @@ def profile_of(sel: Selection, flt: ListenerFilter, sample_size: int, titles: di
     out["churn"] = _churn(snap, chosen)
     out["themes"] = _themes(sel.company.company_id, originators)
     out["figures"] = figures(out)
+    out["widening"] = widening(sel, flt)
     return out
+
+
+def widening(sel: Selection, flt: ListenerFilter) -> list[dict]:
+    """For each filter of the audience, the listeners (and reachable ones) it would hold without that filter, most
+    reachable first: what a plan proposes when its reach is too thin for its budget."""
+    tz, values, out = sel.company.timezone, flt.as_values(), []
+    for name in flt.values:
+        rows = np.flatnonzero(ListenerFilter({k: v for k, v in flt.values.items() if k != name}).mask(sel.snap, tz))
+        out.append({"field": name, "value": values[name], "size": int(len(rows)),
+                    "reachable": int(reachable(sel.snap, rows).sum())})
+    return sorted(out, key=lambda e: -e["reachable"])
 
 
 def _entry(value, label: str, count: int, whole: int) -> dict:
@@ -75,10 +88,11 @@ def _counted(codes: np.ndarray, vocab: list, whole: int, label, top: int | None 
     return [_entry(v, label(v), c, whole) for v, c in pairs[:top]]
 
 
-def _ids_counted(ids: np.ndarray, whole: int, names: dict, noun: str) -> list[dict]:
+def _channels(ids: np.ndarray, whole: int, names: dict) -> list[dict]:
+    """Listeners per primary channel, most first, each channel named as a plan says it (never its number)."""
     values, counts = np.unique(ids[ids > 0], return_counts=True)
     pairs = sorted(zip(values.tolist(), counts.tolist()), key=lambda p: (-p[1], p[0]))
-    return [_entry(int(v), names.get(int(v), f"{noun} {v}"), int(c), whole) for v, c in pairs[:TOP]]
+    return [_entry(int(v), spoken_channel(names, int(v)), int(c), whole) for v, c in pairs[:TOP]]
 
 
 def _days(days: np.ndarray, whole: int) -> list[dict]:

@@ -25,8 +25,17 @@ from core.search.words import GOAL_PATTERNS, MONTHS
 LANGUAGES = ["en", "af"]
 """Languages dateparser reads dates in: English, and Afrikaans ("12 Desember") that briefs here are also written in."""
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-RANGE = re.compile(r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to|until|till|and)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+"
+ORDINAL, TO = r"(?:st|nd|rd|th)?", r"\s*(?:-|–|to|until|till|through|and)\s*(?:the\s+)?"
+RANGE = re.compile(r"\b(?P<d1>\d{1,2})" + ORDINAL + TO + r"(?P<d2>\d{1,2})" + ORDINAL + r"\s+"
                    r"(?P<month>[A-Za-z]{3,9})\b(?:\s+(?P<year>\d{4}))?")
+SPAN = re.compile(r"\b(?P<d1>\d{1,2})" + ORDINAL + r"\s+(?P<m1>[A-Za-z]{3,9})\.?(?:\s+(?P<y1>\d{4}))?" + TO
+                  + r"(?P<d2>\d{1,2})" + ORDINAL + r"\s+(?P<m2>[A-Za-z]{3,9})\b(?:\s+(?P<y2>\d{4}))?"
+                  r"|\b(?P<m3>[A-Z][a-z]{2,8})\.?\s+(?P<d3>\d{1,2})" + ORDINAL + TO
+                  + r"(?:(?P<m4>[A-Z][a-z]{2,8})\.?\s+)?(?P<d4>\d{1,2})" + ORDINAL + r"\b(?:,?\s+(?P<y4>\d{4}))?")
+"""A range from one day and month to another: "20 November to 30 November", "20 Nov - 5 Dec", "November 20-30"."""
+RECENT_DAYS = 60
+"""A run named without a year whose last day passed at most this many days ago is that run, which has ended (and the
+plan says so), not next year's: "1-10 November" written on 28 November means this November."""
 NUMBER = r"(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight)"
 DURATION = re.compile(r"\b(?:(?:for|over)\s+(?:the\s+(?:next|coming)\s+)?" + NUMBER
                       + r"\s+(?P<unit>days?|weeks?|months?)|" + NUMBER.replace("<n>", "<n2>")
@@ -105,16 +114,49 @@ def _on_the_day(found: datetime | None, text: str, settings: dict) -> date | Non
 
 
 def _ranges(text: str, settings: dict) -> list[tuple[int, int, date]]:
-    """Both ends of ranges within one month: "1-14 December", "from 20 to 30 November 2026"."""
+    """Both ends of ranges: "1-14 December", "from 20 to 30 November 2026", "20 November to 30 November", "Nov 20 to
+    Dec 5". Without a year, the run is the one whose end is next or passed lately (RECENT_DAYS), so a run that has
+    started (or just ended) stays this year's, whole."""
     out = []
+    for m in SPAN.finditer(text):
+        ends = ((m["d1"], m["m1"], m["y1"]), (m["d2"], m["m2"], m["y2"])) if m["d1"] else \
+            ((m["d3"], m["m3"], None), (m["d4"], m["m4"] or m["m3"], m["y4"]))
+        out += _run(m, ends, settings)
+    text = _blank(text, [(a, b) for a, b, _ in out])
     for m in RANGE.finditer(text):
-        if m["month"].casefold() not in MONTHS:
-            continue
-        tail = f" {m['month']} {m['year'] or ''}".rstrip()
-        ends = [_parse(m["d1"] + tail, settings), _parse(m["d2"] + tail, settings)]
-        if all(ends) and ends[0] <= ends[1]:
-            out += [(m.start(), m.end(), ends[0]), (m.start(), m.end(), ends[1])]
+        out += _run(m, ((m["d1"], m["month"], m["year"]), (m["d2"], m["month"], m["year"])), settings)
     return out
+
+
+def _run(m, ends: tuple, settings: dict) -> list[tuple[int, int, date]]:
+    """The first and last day of a run named by (day, month, year or None) at each end; none when a month is no
+    month or the run goes backwards or lasts over a year."""
+    (d1, m1, y1), (d2, m2, y2) = ends
+    if m1.casefold().rstrip(".") not in MONTHS or m2.casefold().rstrip(".") not in MONTHS:
+        return []
+    base = settings["RELATIVE_BASE"].date()
+    end = _on(d2, m2, y2 or y1, settings) if y2 or y1 else _next_or_lately(d2, m2, base, settings)
+    start = _on(d1, m1, y1 or (end and end.year), settings)
+    if start and end and start > end and not y1:
+        start = _on(d1, m1, end.year - 1, settings)  # "20 December to 5 January"
+    elif start and end and start > end and not y2:
+        end = _on(d2, m2, start.year + 1, settings)
+    if not start or not end or start > end or (end - start).days > 366:
+        return []
+    return [(m.start(), m.end(), start), (m.start(), m.end(), end)]
+
+
+def _on(day: str, month: str, year, settings: dict) -> date | None:
+    return _parse(f"{day} {month} {year}", settings) if year else None
+
+
+def _next_or_lately(day: str, month: str, base: date, settings: dict) -> date | None:
+    """The day and month in the first year that puts it after RECENT_DAYS ago."""
+    for year in (base.year - 1, base.year, base.year + 1):
+        found = _on(day, month, year, settings)
+        if found and found >= base - timedelta(days=RECENT_DAYS):
+            return found
+    return None
 
 
 def _days(text: str, settings: dict) -> list[tuple[int, int, date]]:

@@ -12,7 +12,7 @@ from core.campaigns.audience_profile import audience_profile, figure_words
 from core.campaigns.brief import check_brief, read
 from core.campaigns.recommend_local import MODEL, write_recommendation
 from core.campaigns.schedule import schedule
-from core.clock import utcnow
+from core.clock import station_today, utcnow
 from core.config import Settings, active
 from core.credits import charges
 from core.db.leases import single_flight
@@ -60,7 +60,9 @@ def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key
         combined, overridden = combine(parsed["filters"], given)
         audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
-        planned = schedule(get_company(company_id), parsed["dates"], parsed["budget"], audience)
+        company = get_company(company_id)
+        planned = schedule(company, parsed["dates"], parsed["budget"], audience,
+                           station_today(company.timezone, made_at))
         answer = {"company_id": company_id, "brief": text, "sample_size": size, "key": key,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
                   "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),

@@ -3,6 +3,7 @@ with the figure it rests on, so that a producer can check every sentence against
 from __future__ import annotations
 
 from core.segmentation.rules import MEANINGS
+from core.stations.defaults import VOICE
 from core.text.wording import agree, daypart, join_words, number, percent, plural, sentence
 
 MODEL = "recommend-template-1"
@@ -34,9 +35,7 @@ def write_recommendation(audience: dict, parsed: dict) -> dict:
     target = [claim(f"{e['label']}: {percent(e['share'] / 100)} of the audience ({number(e['count'])}); "
                     f"{MEANINGS.get(e['value'], '').lower()}, so {WHY_SEGMENT.get(e['value'], 'reach them')}",
                     f"segment.{e['value']}", e["count"]) for e in lead_segments(audience["segments"], parsed)]
-    channels = [claim(f"{e['label']} is the main channel of {number(e['count'])} of them "
-                      f"({percent(e['share'] / 100)})", f"channel.{e['value']}", e["count"])
-                for e in audience["channels"][:2]]
+    channels = [_channel_claim(e) for e in lead_channels(audience["channels"])]
     return {"summary": _summary(audience, parsed), "target": target, "channels": channels,
             "timing": _timing(audience), "angles": _angles(audience),
             "expected_reach": claim(f"{number(audience['reachable'])} of the {plural(size, 'listener')} opted in "
@@ -51,10 +50,25 @@ def lead_segments(segments: list[dict], parsed: dict) -> list[dict]:
     return sorted(segments, key=lambda e: (e["value"] in LAPSED) != win_back)[:2]
 
 
+def lead_channels(channels: list[dict]) -> list[dict]:
+    """The two channels a plan leads with: those a message can be sent on first, calls to the studio after them (a
+    caller is reached on air, not by a message down the line)."""
+    return sorted(channels, key=lambda e: e["value"] == VOICE)[:2]
+
+
+def _channel_claim(entry: dict) -> dict:
+    share = f"{number(entry['count'])} of them ({percent(entry['share'] / 100)})"
+    if entry["value"] == VOICE:
+        return claim(f"{entry['label']} are the main way {share} take part: reach them on air, in their shows",
+                     f"channel.{entry['value']}", entry["count"])
+    return claim(f"{entry['label']} is the main channel of {share}", f"channel.{entry['value']}", entry["count"])
+
+
 def _summary(audience: dict, parsed: dict) -> str:
     leading = lead_segments(audience["segments"], parsed)
     segment = leading[0]["label"].lower() if leading else "listeners"
-    channel = audience["channels"][0]["label"] if audience["channels"] else "the station's channels"
+    leading_channels = lead_channels(audience["channels"])
+    channel = leading_channels[0]["label"] if leading_channels else "the station's channels"
     when = daypart(audience["dayparts"][0]["value"]) if audience["dayparts"] else "when they listen"
     asked = f" for {parsed['goal']['value'].replace('_', ' ')}" if parsed.get("goal") else ""
     size = audience["size"]

@@ -1,28 +1,40 @@
 """What a brief's dates and budget make of a plan: the run as a range of days, the airings of the audience's shows
 inside it, and the budget spread over those airings when the station keeps a rate card (else what it would need).
 
+A run that has started when the plan is made is still the whole run, and the plan says so: only the days left can
+still air, so the airings (and the budget's spots) are counted over those; a run that has ended is said to have
+ended, with nothing left to air. "Today" is the station's, from the one clock.
+
 A station's rate card is `Company.rate_card`: {"show:<timeslot_id>": price of one spot in that show,
 "channel:<channel_type>": price of one message on that channel}, in the brief's currency; set by an operator on the
 station's document, as the segment thresholds are. The spread is plain arithmetic over figures the plan already
-shows: the audience's shows, best first, each given spots in turn until the budget or the airings run out.
+shows: the audience's shows, best first, each given spots in turn until the budget or the airings run out. Whether
+the audience can carry the budget at all is core.campaigns.reach's.
 """
 from __future__ import annotations
 
 from datetime import date, timedelta
 
+from core.campaigns.reach import carried, money
+from core.clock import station_today
 from core.stations.models import Company, Show
-from core.text.wording import join_words, number, plural
+from core.text.wording import agree, day_words, join_words, number, plural
 
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 SHOWS = 3  # the audience's shows a plan schedules, most listened first
 SPOTS_PER_AIRING = 2
 
 
-def schedule(company: Company, dates: dict | None, budget: dict | None, audience: dict) -> dict:
-    """{"dates", "airings", "budget"}: each None when the brief gave nothing to work from."""
-    span = _span(dates)
-    airings = _airings(company.company_id, span, audience) if span else []
-    return {"dates": _dates(span), "airings": airings, "budget": _budget(company, budget, airings, audience)}
+def schedule(company: Company, dates: dict | None, budget: dict | None, audience: dict,
+             today: date | None = None) -> dict:
+    """{"dates", "airings", "budget", "reach"}: each None (airings empty) when the brief gave nothing to work from;
+    `today` is the station's today (the plan's day of making)."""
+    span, today = _span(dates), today or station_today(company.timezone)
+    left = _left(span, today)
+    airings = _airings(company.company_id, left, audience) if left else []
+    spread = _budget(company, budget, airings, audience, span is not None and left is None)
+    return {"dates": _dates(span, today), "airings": airings, "budget": spread,
+            "reach": carried(budget, audience, _dates(span, today))}
 
 
 def _span(dates: dict | None) -> tuple[date, date] | None:
@@ -32,14 +44,43 @@ def _span(dates: dict | None) -> tuple[date, date] | None:
     return (start, end) if start <= end else None
 
 
-def _dates(span: tuple[date, date] | None) -> dict | None:
+def _left(span: tuple[date, date] | None, today: date) -> tuple[date, date] | None:
+    """The days of the run still to come, today included; None when it has ended (or there is no run)."""
+    if span is None or span[1] < today:
+        return None
+    return max(span[0], today), span[1]
+
+
+def _dates(span: tuple[date, date] | None, today: date) -> dict | None:
+    """The run in days, and whether it has started or ended by today: "state" is "ahead", "started" or "ended"."""
     if span is None:
         return None
-    days = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)]
-    weekend = sum(d.isoweekday() >= 6 for d in days)
-    return {"start": span[0].isoformat(), "end": span[1].isoformat(), "days": len(days), "weekend_days": weekend,
-            "words": f"{plural(len(days), 'day')}: {plural(len(days) - weekend, 'weekday')} and "
+    days, weekend = _days(span)
+    base = {"start": span[0].isoformat(), "end": span[1].isoformat(), "days": days, "weekend_days": weekend}
+    if span[1] < today:
+        return {**base, "state": "ended", "days_left": 0,
+                "words": f"it ended on {day_words(span[1])}, before this plan was made: none of its "
+                         f"{plural(days, 'day')} is left to air; ask the advertiser for new dates"}
+    if span[0] < today:
+        left, left_weekend = _days((today, span[1]))
+        return {**base, "state": "started", "days_left": left,
+                "words": f"it started on {day_words(span[0])}, so {number(left)} of its {plural(days, 'day')} "
+                         f"{agree(left, 'is', 'are')} left to air ({date_span(today, span[1])}): "
+                         f"{plural(left - left_weekend, 'weekday')} and {plural(left_weekend, 'weekend day')}"}
+    return {**base, "state": "ahead", "days_left": days,
+            "words": f"{plural(days, 'day')}: {plural(days - weekend, 'weekday')} and "
                      f"{plural(weekend, 'weekend day')}"}
+
+
+def _days(span: tuple[date, date]) -> tuple[int, int]:
+    """The days of a span and how many of them fall on a weekend."""
+    days = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)]
+    return len(days), sum(d.isoweekday() >= 6 for d in days)
+
+
+def date_span(start: date, end: date) -> str:
+    """"28 Nov 2026 to 30 Nov 2026", or the one day."""
+    return day_words(start) if start == end else f"{day_words(start)} to {day_words(end)}"
 
 
 def _airings(company_id: int, span: tuple[date, date], audience: dict) -> list[dict]:
@@ -60,9 +101,11 @@ def _airings(company_id: int, span: tuple[date, date], audience: dict) -> list[d
     return out
 
 
-def _budget(company: Company, budget: dict | None, airings: list[dict], audience: dict) -> dict | None:
+def _budget(company: Company, budget: dict | None, airings: list[dict], audience: dict,
+            ended: bool = False) -> dict | None:
     """The budget spread over the airings by the rate card: spots per show, what is spent, what one reachable
-    listener costs; without a rate card (or a price for these shows), what the plan would need."""
+    listener costs; without a rate card (or a price for these shows), what the plan would need, in a producer's
+    words (never the setting's name)."""
     if not budget or not budget.get("amount"):
         return None
     amount, currency = float(budget["amount"]), budget.get("currency") or ""
@@ -71,9 +114,11 @@ def _budget(company: Company, budget: dict | None, airings: list[dict], audience
     base = {"amount": amount, "currency": currency}
     if not priced:
         titles = join_words([a["title"] for a in airings]) or "the audience's shows"
+        why = ("the run has ended, so no airing is left to spend it on" if ended else
+               f"the station has no price per spot for {titles} yet; once the station's rate card holds them, the "
+               "plan spreads the budget over their airings")
         return {**base, "spots": [], "spent": 0, "per_reachable": None,
-                "words": f"Budget {currency} {number(amount)} read, not spread: the station has no rate card for "
-                         f"{titles}. Add a price per spot (Company.rate_card) and the plan allocates it."}
+                "words": f"Budget of {money(amount, currency)} read, not spread over airings: {why}"}
     left, spots = amount, {a["timeslot_id"]: 0 for a, _ in priced}
     while True:
         placed = False
@@ -90,6 +135,6 @@ def _budget(company: Company, budget: dict | None, airings: list[dict], audience
              "cost": spots[a["timeslot_id"]] * price} for a, price in priced]
     per = round(spent / reachable, 2) if reachable else None
     return {**base, "spots": rows, "spent": spent, "per_reachable": per,
-            "words": f"{currency} {number(spent)} of {currency} {number(amount)} buys "
+            "words": f"{money(spent, currency)} of {money(amount, currency)} buys "
                      f"{join_words([plural(r['spots'], 'spot') + ' in ' + r['title'] for r in rows])}"
-                     + (f"; {currency} {number(per)} per reachable listener" if per is not None else "")}
+                     + (f"; {money(per, currency)} per reachable listener" if per is not None else "")}

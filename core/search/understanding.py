@@ -54,8 +54,9 @@ def read_criteria(vocab: Vocabulary, text: str, lenient: bool = False) -> tuple[
     tokens = [(m.group().casefold(), m.start(), m.end()) for m in WORD.finditer(text)]
     items, unmapped = _stated(text)
     masked = _masked(text) + [i["span"] for i in items + unmapped]
-    found, negated = _matched_terms(vocab, text, tokens, masked, lenient)
     numbers = [i for i in _ages(text, vocab) + _lsm(text) if not _overlaps(i["span"], masked)]
+    ages = [i["span"] for i in numbers]  # "older than 40" is an age from its number, not the word "older"
+    found, negated = _matched_terms(vocab, text, tokens, masked + ages, lenient)
     items += found + _negated_numbers(text, tokens, numbers, [i["span"] for i in found + negated])
     return items, unmapped + negated
 
@@ -257,9 +258,10 @@ def _bare_ages(brief: str, match) -> bool:
 
 
 def _before_month(brief: str, match) -> bool:
-    """"18-24 December" is a date, not an age range."""
+    """"18-24 December" and "December 18-24" are dates, not an age range."""
     following = brief[match.end():match.end() + 12].strip().casefold()
-    return any(following.startswith(month) for month in w.MONTHS)
+    before = re.findall(r"[a-z]+", brief[max(0, match.start() - 12):match.start()].casefold())
+    return any(following.startswith(month) for month in w.MONTHS) or bool(before and before[-1] in w.MONTHS)
 
 
 def _lsm(brief: str) -> list[dict]:

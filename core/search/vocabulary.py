@@ -126,6 +126,10 @@ def _people_terms(vocab: Vocabulary) -> list[Term]:
             out += [_one(p, "employment_status", (held,), "person") for p in phrases]
         elif status in w.EMPLOYMENT_FALLBACK:
             out += [_one(p, "age_group", w.EMPLOYMENT_FALLBACK[status], "person") for p in phrases]
+    for (status, name, values), phrases in w.ROLE_WORDS.items():
+        held = vocab.holds("employment_status", status)
+        if held is not None:
+            out += [Term(normalise(p), (("employment_status", (held,)), (name, values)), "person") for p in phrases]
     return out
 
 

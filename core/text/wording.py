@@ -4,7 +4,7 @@ whatever the numbers (0, 1 or many)."""
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import date, datetime
 
 from core.clock import station_today
 
@@ -86,6 +86,12 @@ def sentence(text: str) -> str:
     """Text as a sentence: a capital first letter (the rest kept as it is) and a full stop."""
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def day_words(day: date | str) -> str:
+    """A date as pages and plans name it: "1 Dec 2026"."""
+    day = date.fromisoformat(day[:10]) if isinstance(day, str) else day
+    return f"{day.day} {day:%b %Y}"
 
 
 def days_ago(days: float | None) -> str:

@@ -174,3 +174,29 @@ def test_every_word_of_a_brief_is_used_or_listed_as_unused(vocab):
 
 def test_a_brief_read_whole_has_nothing_unused(vocab):
     assert read(vocab, "Reach super fans in Durban on WhatsApp", NOW)["unused"] == []
+
+
+@pytest.mark.parametrize(("brief", "groups"), [("Reach young listeners", ["18-24", "25-34"]),
+                                                ("young women in Durban", ["18-24", "25-34"]),
+                                                ("older listeners", ["55-64", "65+"]),
+                                                ("Reach older women", ["55-64", "65+"])])
+def test_young_and_older_are_the_age_groups_they_mean(vocab, brief, groups):
+    answer = parsed(vocab, brief)
+    assert answer["filters"]["age_group"] == groups
+    assert answer["unused"] == [] and answer["unmapped"] == []
+
+
+def test_older_than_a_number_is_read_from_the_number(vocab):
+    assert filters(vocab, "listeners older than 40")["age_group"] == ["35-44", "45-54", "55-64", "65+"]
+
+
+def test_working_moms_are_employed_women_and_students_a_status(vocab):
+    assert filters(vocab, "working moms") == {"employment_status": "Employed", "gender": ["female"]}
+    assert filters(vocab, "students") == {"employment_status": "Student"}
+
+
+def test_where_no_status_is_held_working_is_unmapped_with_the_reason_and_students_are_young(vocab):
+    answer = read(demo_vocabulary(employment_status=[]), "working moms and students", NOW)
+    assert answer["filters"] == {"gender": ["female"], "age_group": ["18-24"]}
+    assert answer["unmapped"] == [{"words": "working", "reason": "Whether they work is an employment status, and "
+                                   "this station's listeners declare none."}]

@@ -2,6 +2,8 @@
 budget spread over them by the station's rate card (or what the plan would need without one)."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from core.campaigns.schedule import schedule
@@ -12,6 +14,7 @@ pytestmark = pytest.mark.db
 AUDIENCE = {"reachable": 400, "shows": [{"value": "6", "label": "The Drive", "count": 85},
                                         {"value": "9", "label": "Weekend Gospel", "count": 40}]}
 RUN = {"start": "2026-11-20", "end": "2026-11-30", "words": "20-30 November"}  # Fri 20 .. Mon 30: 7 weekdays
+BEFORE = date(2026, 11, 19)  # the plan is made the day before the run
 
 
 @pytest.fixture
@@ -23,26 +26,26 @@ def station(app):
 
 
 def test_the_run_is_a_range_of_days_with_its_weekend_counted(station):
-    dates = schedule(station, RUN, None, AUDIENCE)["dates"]
+    dates = schedule(station, RUN, None, AUDIENCE, BEFORE)["dates"]
     assert (dates["start"], dates["end"], dates["days"], dates["weekend_days"]) == ("2026-11-20", "2026-11-30", 11, 4)
     assert dates["words"] == "11 days: 7 weekdays and 4 weekend days"
 
 
 def test_the_audience_s_shows_are_counted_by_their_airings_within_the_run(station):
-    airings = schedule(station, RUN, None, AUDIENCE)["airings"]
+    airings = schedule(station, RUN, None, AUDIENCE, BEFORE)["airings"]
     assert [(a["title"], a["airings"], a["when"]) for a in airings] == [
         ("The Drive", 7, "Mon, Tue, Wed, Thu and Fri 15:00-18:00"), ("Weekend Gospel", 4, "Sat and Sun 06:00-09:00")]
 
 
 def test_without_a_rate_card_the_budget_is_read_and_the_plan_says_what_it_needs(station):
-    budget = schedule(station, RUN, {"amount": 50_000, "currency": "ZAR"}, AUDIENCE)["budget"]
-    assert budget["spots"] == [] and budget["spent"] == 0 and "no rate card" in budget["words"]
+    budget = schedule(station, RUN, {"amount": 50_000, "currency": "ZAR"}, AUDIENCE, BEFORE)["budget"]
+    assert budget["spots"] == [] and budget["spent"] == 0 and "no price per spot" in budget["words"]
 
 
 def test_a_rate_card_spreads_the_budget_over_the_airings_best_show_first_within_the_budget(station):
     station.rate_card = {"show:6": 4000, "show:9": 1500}
     station.save()
-    budget = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE)["budget"]
+    budget = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE, BEFORE)["budget"]
     assert [(r["title"], r["spots"]) for r in budget["spots"]] == [("The Drive", 3), ("Weekend Gospel", 5)]
     assert budget["spent"] == 19_500 <= 20_000 and budget["per_reachable"] == 48.75  # 500 left buys no spot
 
@@ -51,9 +54,33 @@ def test_spots_never_outnumber_the_airings_a_run_holds(station):
     station.rate_card = {"show:9": 10}
     station.save()
     budget = schedule(station, {"start": "2026-11-21", "end": "2026-11-21"}, {"amount": 1_000_000, "currency": "ZAR"},
-                      AUDIENCE)["budget"]
+                      AUDIENCE, BEFORE)["budget"]
     assert budget["spots"][0]["spots"] == 2  # one Saturday airing, two spots in it
 
 
 def test_no_dates_and_no_budget_make_nothing(station):
-    assert schedule(station, None, None, AUDIENCE) == {"dates": None, "airings": [], "budget": None}
+    assert schedule(station, None, None, AUDIENCE, BEFORE) == {"dates": None, "airings": [], "budget": None,
+                                                               "reach": None}
+
+
+def test_a_run_that_has_started_is_still_the_whole_run_and_airs_only_on_the_days_left(station):
+    planned = schedule(station, RUN, None, AUDIENCE, date(2026, 11, 28))  # Saturday: 28, 29 and 30 are left
+    dates = planned["dates"]
+    assert (dates["start"], dates["end"], dates["state"], dates["days"], dates["days_left"]) == (
+        "2026-11-20", "2026-11-30", "started", 11, 3)
+    assert dates["words"] == ("it started on 20 Nov 2026, so 3 of its 11 days are left to air (28 Nov 2026 to "
+                              "30 Nov 2026): 1 weekday and 2 weekend days")
+    assert [(a["title"], a["airings"]) for a in planned["airings"]] == [("The Drive", 1), ("Weekend Gospel", 2)]
+
+
+def test_a_run_that_has_ended_is_said_to_have_ended_and_nothing_of_it_airs(station):
+    planned = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE, date(2026, 12, 5))
+    assert planned["dates"]["state"] == "ended" and planned["dates"]["days_left"] == 0
+    assert planned["dates"]["words"].startswith("it ended on 30 Nov 2026, before this plan was made")
+    assert planned["airings"] == [] and "the run has ended" in planned["budget"]["words"]
+
+
+def test_the_budget_is_said_in_a_producer_s_words_never_a_setting_s_name(station):
+    words = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE, BEFORE)["budget"]["words"]
+    assert words.startswith("Budget of R20,000 read") and "rate card" in words
+    assert "Company." not in words and "rate_card" not in words and not words.endswith(".")

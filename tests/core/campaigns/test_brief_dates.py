@@ -1,0 +1,48 @@
+"""A brief's dates read as people write them, on 28 November 2026 (the clock pinned): a range that has started is
+still the whole range, a range from one day and month to another is one run, and a run that has ended lately is this
+year's (the plan says it ended), not next year's."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from core.campaigns.brief import read
+from tests.core.campaigns.conftest import demo_vocabulary
+
+WRITTEN_ON = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # a Saturday
+
+
+@pytest.fixture(scope="module")
+def reading():
+    vocab = demo_vocabulary()
+    return lambda brief: read(vocab, brief, WRITTEN_ON)
+
+
+@pytest.mark.parametrize("brief", ["Promote our sale, runs 20-30 November", "runs 20 November to 30 November",
+                                   "runs 20 Nov - 30 Nov", "on air from 20 to 30 November", "20 to 30 November",
+                                   "November 20-30", "from the 20th to the 30th November"])
+def test_a_range_that_has_started_is_still_the_whole_range_this_year(reading, brief):
+    answer = reading(brief)
+    assert (answer["dates"]["start"], answer["dates"]["end"]) == ("2026-11-20", "2026-11-30")
+    assert not any(any(c.isdigit() for c in words) for words in answer["unused"])  # "20-30" is not left unused
+
+
+def test_a_range_ahead_is_read_as_it_was(reading):
+    assert reading("runs 1-14 December")["dates"] | {"words": None} == {
+        "start": "2026-12-01", "end": "2026-12-14", "words": None}
+
+
+def test_a_range_across_the_new_year_ends_in_the_next_one(reading):
+    dates = reading("from 20 December to 5 January")["dates"]
+    assert (dates["start"], dates["end"]) == ("2026-12-20", "2027-01-05")
+
+
+def test_a_range_that_ended_lately_is_this_year_s_and_one_long_past_is_next_year_s(reading):
+    assert reading("runs 1-10 November")["dates"]["end"] == "2026-11-10"  # the plan says it has ended
+    assert reading("runs 1-10 June")["dates"]["start"] == "2027-06-01"
+
+
+def test_a_year_given_is_kept(reading):
+    dates = reading("runs 1-14 December 2025")["dates"]
+    assert (dates["start"], dates["end"]) == ("2025-12-01", "2025-12-14")
