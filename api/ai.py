@@ -34,8 +34,10 @@ class CostFields(MeteredFields):
 
 class GuessSchema(Schema):
     value = fields.Str()
-    confidence = fields.Float(metadata={"description": "0..1; on the local provider, how often values with this "
-                                                       "vote share were right on the station's own declared data"})
+    confidence = fields.Float(allow_none=True, metadata={
+        "description": "0..1; on the local provider, how often values with this vote share were right on the "
+                       "station's own declared data; null when the guess rests on too little evidence for one (fewer "
+                       "than 5 look-alikes agreeing and fewer than 2 of the listener's messages speaking for it)"})
     evidence = fields.Str(metadata={"description": "why, in a sentence"})
 
 

@@ -134,10 +134,14 @@ def field_figures(field: str, hidden: dict, answers: dict) -> dict:
     majority, base = baseline(field, hidden)
     bands = {}
     for name, low, high in BANDS:
-        inside = [(a, t) for a, t in pairs if a and low <= a["confidence"] < high]
+        inside = [(a, t) for a, t in pairs if a and a["confidence"] is not None and low <= a["confidence"] < high]
         bands[name] = {"share": round(len(inside) / len(pairs), 3),
                        "accuracy": round(sum(a["value"] == t for a, t in inside) / len(inside), 3) if inside else None,
                        "confidence": round(statistics.mean(a["confidence"] for a, _ in inside), 3) if inside else None}
+    thin = [(a, t) for a, t in pairs if a and a["confidence"] is None]  # given without a confidence
+    bands["not enough evidence"] = {"share": round(len(thin) / len(pairs), 3), "confidence": None,
+                                    "accuracy": round(sum(a["value"] == t for a, t in thin) / len(thin), 3)
+                                    if thin else None}
     answered = [(a, t) for a, t in pairs if a]
     return {"hidden": len(pairs), "baseline_value": majority, "baseline": round(base, 3),
             "overall": round(sum(a["value"] == t for a, t in answered) / len(pairs), 3),
@@ -159,7 +163,7 @@ def completion(hidden: dict, answers: dict) -> dict:
             continue
         only_inferable += 1
         inferred = [answers[originator][HIDDEN["age_group" if name == "age" else name]] for name in missing]
-        completable += all(v and v["confidence"] >= PROMOTE_AT for v in inferred)
+        completable += all(v and (v["confidence"] or 0) >= PROMOTE_AT for v in inferred)
     return {"only_inferable_missing": round(only_inferable / len(hidden), 3),
             "completable_share": round(completable / len(hidden), 3)}
 

@@ -140,7 +140,7 @@ def inferred_rows(profile: dict) -> list[dict]:
             field = PROMOTABLE.get(name)
             rows.append({"name": name, "label": label, "value": value_label(field or name, guess["value"]),
                          "confidence": guess["confidence"], "evidence": guess.get("evidence"),
-                         "promotable": field is not None and guess["confidence"] >= THRESHOLD})
+                         "promotable": field is not None and (guess["confidence"] or 0) >= THRESHOLD})
         else:
             rows.append({"name": name, "label": label, "value": None})
     return rows

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.ai.demographics import field_model, guess
-from core.ai.evidence import evidence
+from core.ai.evidence import enough_evidence, evidence
 from core.ai.interests import interests
 from core.ai.language import message_tokens, newest
 from core.ai.lsm import FIELDS as LSM_FIELDS
@@ -52,16 +52,17 @@ def infer_listener(company_id: int, originator: str) -> dict:
 
 def demographic(panel: Panel, field: str, target: np.ndarray, own: int, tokens: list[str],
                 messages: int) -> dict | None:
-    """One inferred demographic as {"value", "confidence", "evidence"}, None without any evidence."""
+    """One inferred demographic as {"value", "confidence", "evidence"}, None without any evidence; the confidence
+    None below the evidence a confidence needs (core.ai.evidence.enough_evidence)."""
     if field not in panel.codes:
         return None
     model = field_model(panel, field)
     found = guess(model, target, own, tokens)
     if found is None:
         return None
-    confidence = model.calibration.confidence(found.score)
-    return {"value": model.voters.labels[found.code], "confidence": confidence,
-            "evidence": evidence(model, found, confidence, messages)}
+    value = model.voters.labels[found.code]
+    confidence = model.calibration.confidence(found.score) if enough_evidence(field, found, value) else None
+    return {"value": value, "confidence": confidence, "evidence": evidence(model, found, confidence, messages)}
 
 
 def _row(snap: Snapshot, originator: str) -> int:

@@ -54,7 +54,9 @@ def _refusal(guess: dict | None, declared) -> str | None:
         return "the listener declared this field; declared data is never overwritten"
     if not guess or guess.get("value") in EMPTY:
         return "nothing inferred for this field yet (ask for the AI profile first)"
-    if float(guess.get("confidence") or 0) < THRESHOLD:
+    if guess.get("confidence") is None:
+        return "there is not enough evidence for a confidence"
+    if float(guess["confidence"]) < THRESHOLD:
         return f"confidence {guess.get('confidence'):.2f} is below {THRESHOLD:.2f}"
     return None
 
