@@ -45,6 +45,7 @@ def test_a_taste_s_informal_words_reach_its_tag_and_shows():
 
 def test_a_word_that_names_the_station_s_own_value_keeps_naming_it_alone():
     assert read(station("jazz"), "jazz fans") == ([("tags", ["jazz"])], "")
+    assert read(station("jazz"), "batho ba ratang mmino wa jazz") == ([("tags", ["jazz"])], "")
 
 
 def test_a_taste_the_station_does_not_hold_stays_free_text():
