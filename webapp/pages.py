@@ -9,6 +9,7 @@ from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
 from api.errors import is_api_request
+from core.credits.charges import pause_of
 from core.segmentation.insights import being
 from core.text.wording import agree, heard, number, plural, time_left
 from webapp import (
@@ -61,6 +62,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(tag_label, "tag_label")  # {{ "music_lover" | tag_label }}: "Music lover"
     app.add_template_filter(date_span, "day_span")  # {{ start | day_span(end) }}: "20 Nov 2026 to 30 Nov 2026"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
+    app.add_template_global(pause_of, "ai_pause")  # {{ ai_pause(company_id) }}: why paid buttons are off, or None
     for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
                  briefs, plans, campaigns, tags, alerts, webhooks):
         app.register_blueprint(area.bp)

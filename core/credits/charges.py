@@ -87,9 +87,16 @@ def cached(company_id: int, operation: str, subject: str | None = None, provider
 def ensure_open(company_id: int) -> None:
     """Refuse (AiPaused) an AI operation that costs nothing and records nothing, such as a promotion, while the
     company is paused. A read alone: a company without an account is not paused."""
+    pause = pause_of(company_id)
+    if pause is not None:
+        raise AiPaused(pause)
+
+
+def pause_of(company_id: int) -> str | None:
+    """Why the company's AI operations are refused now, in the words the refusal says; None when they are not. Pages
+    show it beside every paid button before anyone presses one. A read alone."""
     account = accounts().find_one({"company_id": company_id}, {"paused": 1, "reason": 1}) or {}
-    if account.get("paused"):
-        raise paused_error(account.get("reason"))
+    return paused_error(account.get("reason")).detail if account.get("paused") else None
 
 
 def take(company_id: int, price: int, kind: str, **details) -> dict:

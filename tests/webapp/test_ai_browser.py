@@ -1,6 +1,7 @@
 """AI in headless Chromium: the listener page's "Infer with AI" panel (confidences, the balance going down by the
-price, then cached and free), promotion to declared, a producer refused while an admin has paused AI, and the AI
-insights page; each page fits a phone and a laptop and passes axe, with screenshots under screenshots/."""
+price, then cached and free), promotion to declared, the pause an admin set shown before every paid button (each
+off), and the AI insights page; each page fits a phone and a laptop and passes axe, with screenshots under
+screenshots/."""
 from __future__ import annotations
 
 import re
@@ -130,7 +131,7 @@ def test_promote_copies_the_promotable_values_and_says_what_was_skipped(browser,
     tab.context.close()
 
 
-def test_a_producer_is_refused_ai_with_the_reason_an_admin_paused_it_with(browser, dashboard):
+def test_a_paused_ai_is_shown_with_the_admin_s_reason_before_any_paid_button_which_is_off(browser, dashboard):
     admin = signed_in_tab(browser, dashboard, "ops@group.fm", admin=True)
     try:
         admin.goto("/stations/1/credits/admin")
@@ -141,9 +142,17 @@ def test_a_producer_is_refused_ai_with_the_reason_an_admin_paused_it_with(browse
         originator = max(o for o in snapshot.current(1).originators.tolist() if not o.startswith("erased-"))
         producer.goto(f"/stations/1/listeners/{originator}")
         panel = producer.get_by_test_id("ai-panel")
-        panel.get_by_role("button", name=re.compile("Infer with AI")).click()
-        expect(panel.get_by_role("alert")).to_have_text(
-            "AI usage is paused for this company: budget review until December")
+        expect(panel.get_by_test_id("ai-paused")).to_have_text(
+            "AI usage is paused for this company: budget review until December. The paid buttons here are off while "
+            "it is paused.")
+        infer = panel.get_by_role("button", name=re.compile("Infer with AI"))
+        expect(infer).to_be_disabled()
+        expect(infer).to_have_accessible_description(re.compile("budget review until December"))
+        for path, button in (("/stations/1/ai", "ai-get-insights"), ("/stations/1/briefs", "brief-read"),
+                             ("/stations/1/audiences/new?theme=gospel", "audience-preview-button")):
+            producer.goto(path)
+            expect(producer.get_by_test_id("ai-paused").first).to_contain_text("budget review until December")
+            expect(producer.get_by_test_id(button)).to_be_disabled()
         assert account(1)["paused"]
         producer.context.close()
     finally:

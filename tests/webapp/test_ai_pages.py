@@ -113,10 +113,12 @@ def test_without_enough_credits_the_panel_says_so_and_charges_nothing(signed_in)
     assert signed_in.post(panel("27830000001", 2)).status_code == 402
 
 
-def test_a_paused_station_is_refused_with_the_reason(signed_in, demo):
+def test_a_paused_station_says_so_before_the_paid_button_which_is_off_and_a_post_is_refused(signed_in, demo):
     set_paused(1, True, "budget review")
-    assert "AI usage is paused for this station: budget review." in words(signed_in.get(panel(demo),
-                                                                                        headers=HTMX).text)
+    html = signed_in.get(panel(demo), headers=HTMX).text
+    assert ("AI usage is paused for this company: budget review. The paid buttons here are off while it is paused."
+            in words(html))
+    assert re.search(r'data-testid="ai-infer" disabled aria-disabled="true" aria-describedby="ai-paused-infer"', html)
     response = signed_in.post(panel(demo), headers=HTMX)
     assert "AI usage is paused for this company: budget review" in words(response.text)
     assert signed_in.post(panel(demo)).status_code == 403
@@ -222,6 +224,8 @@ def test_insights_without_enough_credits_are_refused_with_the_price(signed_in):
 
 def test_insights_of_a_paused_station_are_refused_with_the_reason(signed_in):
     set_paused(1, True, "budget review")
+    page = signed_in.get(INSIGHTS).text
+    assert 'id="ai-paused-note"' in page and 'aria-describedby="ai-paused-note"' in page
     response = signed_in.post(INSIGHTS)
     assert response.status_code == 403 and "budget review" in words(response.text)
     load(1, 1)
