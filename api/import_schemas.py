@@ -97,6 +97,10 @@ class ImportPreviewSchema(Schema):
     written = fields.Str(metadata={"description": "how the file is written: encoding and separator, or the sheet"})
     sheets = fields.List(fields.Str(), metadata={"description": "a workbook's sheets"})
     sheet = fields.Str(allow_none=True)
+    sheets_with_data = fields.List(fields.Str(), metadata={
+        "description": "a workbook's sheets that hold data; without a sheet given, the first of them is read"})
+    nothing_to_import = fields.Str(allow_none=True, metadata={
+        "description": "why there is nothing to import (the file or sheet holds no rows); null when there is"})
     columns = fields.List(fields.Str())
     mapping = MAPPING
     mapping_source = fields.Str(metadata={"description": "given, remembered (the station's last mapping of these "

@@ -16,7 +16,7 @@ from api.import_schemas import (
 )
 from core.errors import ValidationFailed
 from core.explore.filters import parse_bool_param
-from core.ingest.columns import ALL_FIELDS
+from core.ingest.columns import ALL_FIELDS, field_of
 from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
 from core.ingest.staging import preview_upload
 from core.text import strict_json
@@ -96,7 +96,7 @@ def _mapping() -> dict | None:
             raise ValidationFailed.one(["mapping", column], problem)
         if name is not None and not isinstance(name, str):
             raise ValidationFailed.one(["mapping", column], "a field (a string) or null")
-        if name is not None and name not in ALL_FIELDS:
+        if name is not None and field_of(name) not in ALL_FIELDS:
             raise ValidationFailed.one(["mapping", column], unknown_name(name, sorted(ALL_FIELDS), "field"))
     return mapping
 

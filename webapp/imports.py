@@ -6,7 +6,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask_login import current_user, login_required
 
 from core.errors import ValidationFailed
-from core.ingest.columns import KIND_COLUMNS
+from core.ingest.columns import KIND_COLUMNS, field_of, named_tag
 from core.ingest.importer import KINDS
 from core.ingest.jobs import get_job, job_status, recent_jobs
 from core.ingest.staging import check_staged, import_staged, preview_staged, remap_staged, stage_upload
@@ -130,8 +130,16 @@ def _mapping_step(status: dict, given: dict | None = None, sheet: str | None = N
     return {**found, "fields": fields, "table": table,
             "examples": {column: next((row["cells"][column] for row in found["rows"] if row["cells"].get(column)), "")
                          for column in found["columns"]},
+            "tag_choices": _tag_choices(found),
             "derived": "originator" not in found["mapping"].values() and any(
                 "originator" in row["values"] for row in found["rows"])}
+
+
+def _tag_choices(found: dict) -> dict[str, str]:
+    """{column: `tags:<tag>`} of the yes/no columns mapped or proposed as one of the station's tags: their choice."""
+    choices = {column: found["proposed"].get(column, {}).get("field") for column in found["columns"]}
+    choices.update({column: name for column, name in found["mapping"].items() if named_tag(name)})
+    return {column: name for column, name in choices.items() if named_tag(name)}
 
 
 def _shown_row(row: dict, columns: list[str], mapping: dict) -> dict:
@@ -142,7 +150,7 @@ def _shown_row(row: dict, columns: list[str], mapping: dict) -> dict:
     bad = row["bad_row"] or {}
     cells = {}
     for column, written in ((column, row["cells"].get(column, "")) for column in columns):
-        name = mapping.get(column)
+        name = field_of(mapping.get(column))
         if column in bad.get("columns", []):
             cells[column] = {"text": written, "note": bad["reason"], "state": "bad"}
         elif column in notes:

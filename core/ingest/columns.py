@@ -93,6 +93,19 @@ def required_missing(kind: str, fields: set[str]) -> list[str]:
 
 
 ALL_FIELDS = frozenset(column.name for columns in KIND_COLUMNS.values() for column in columns)
+TAG_FIELD = "tags:"
+"""A yes/no column mapped to `tags:<tag>` gives the rows that say yes that tag (one the station has, say `gospel`),
+rather than the column's header ("Loves Gospel")."""
+
+
+def named_tag(name: str | None) -> str | None:
+    """The tag a `tags:<tag>` field gives; None for any other field."""
+    return name[len(TAG_FIELD):].strip() or None if name and name.startswith(TAG_FIELD) else None
+
+
+def field_of(name: str | None) -> str | None:
+    """The field a mapping's choice fills: `tags:<tag>` fills tags."""
+    return "tags" if named_tag(name) else name
 
 
 def named_field(reason: str) -> str | None:

@@ -27,7 +27,8 @@ JSON_COLUMNS_FROM = 100  # JSON Lines rows whose keys make the columns a mapping
 @dataclass
 class Table:
     """A file read as a table: its columns (unique, in file order), its rows as {column: cell} without the empty
-    cells, and how it is written (`written`, in words; `sheets` of a workbook and the `sheet` read)."""
+    cells, and how it is written (`written`, in words; `sheets` of a workbook, the `sheet` read and the sheets
+    `filled` with data)."""
 
     format: str
     columns: list[str]
@@ -35,6 +36,7 @@ class Table:
     written: str = ""
     sheets: list[str] = field(default_factory=list)
     sheet: str | None = None
+    filled: list[str] = field(default_factory=list)
 
 
 def read_table(path, sheet: str | None = None) -> Table:
@@ -110,7 +112,7 @@ def _csv_table(path: Path, dialect: Dialect) -> Table:
 
 def _workbook_table(path: Path, sheet: str | None) -> Table:
     """A sheet of a workbook: the header is its first row that is not empty."""
-    names, chosen, records = read_workbook(path, sheet)
+    names, chosen, records, filled = read_workbook(path, sheet)
     header = []
     for _, cells in records:
         if any(cell_text(cell) for cell in cells):
@@ -118,7 +120,7 @@ def _workbook_table(path: Path, sheet: str | None) -> Table:
             break
     columns = unique_columns(header)
     rows = _cell_rows(columns, ((number, number, cells) for number, cells in records))
-    return Table("xlsx", columns, rows, f"Excel workbook, sheet {chosen!r}", names, chosen)
+    return Table("xlsx", columns, rows, f"Excel workbook, sheet {chosen!r}", names, chosen, filled)
 
 
 def _cell_rows(columns: list[str], records) -> Iterator[tuple[int, dict | str]]:

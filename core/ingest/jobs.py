@@ -48,6 +48,7 @@ from core.ingest.sealed_names import (
 )
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
+from core.text.wording import plural
 
 log = logging.getLogger(__name__)
 
@@ -226,10 +227,26 @@ def _import(job: ImportJob, path: Path, found, check: bool) -> dict:
     if check:
         return {"set__state": "checked", "set__check_report_id": report.id, "set__done": job.lines,
                 "set__date_order": mapping.date_order if mapping else ""}
+    if not importable(report):
+        return {"set__state": "failed", "set__report_id": report.id, "set__done": job.lines,
+                "set__message": nothing_imported(report)}
     if mapping is not None and not dry_run:
         remember(job.company_id, job.kind, list(mapping.pairs), mapping.date_order)
     return {"set__state": "done", "set__report_id": report.id, "set__done": job.lines,
             "set__segment_changes": 0 if dry_run else _segment_changes(job)}
+
+
+def importable(report: ImportReport) -> int:
+    """The rows of a report (a check's, or an import's) that are not bad rows: what "Import N rows" offers."""
+    return report.rows - report.error_count
+
+
+def nothing_imported(report: ImportReport) -> str:
+    """Why an import of no importable row ended as failed rather than finished (its report says the rest)."""
+    if not report.rows:
+        return "Nothing was imported: the file (or the sheet read) holds no rows under its header."
+    rows = "its one row is a bad row" if report.rows == 1 else f"all {plural(report.rows, 'row')} are bad rows"
+    return f"Nothing was imported: {rows}; the report says why."
 
 
 def _mapping(job: ImportJob, path: Path):

@@ -14,7 +14,7 @@ from functools import partial
 
 from core.errors import ValidationFailed
 from core.ingest import readings
-from core.ingest.columns import JOINED, columns_of
+from core.ingest.columns import JOINED, columns_of, field_of, named_tag
 from core.ingest.dates import DAY_FIRST, ORDERS, NoDate, moment_text
 from core.listeners.identifiers import e164
 from core.stations import defaults
@@ -72,7 +72,7 @@ def mapping_from(kind: str, given: dict, columns: list[str], **options) -> Mappi
         if column not in columns:
             problems.append({"loc": ["mapping", column], "type": "value_error",
                              "msg": unknown_name(column, columns, "column") + " (the file's columns)"})
-        elif name is not None and name not in known:
+        elif name is not None and field_of(name) not in known:
             problems.append({"loc": ["mapping", column], "type": "value_error",
                              "msg": unknown_name(name, list(known), f"{kind} field")})
     if options.get("date_order", DAY_FIRST) not in ORDERS:
@@ -87,9 +87,10 @@ class _Reader:
 
     def __init__(self, mapping: Mapping):
         by_field: dict[str, list[str]] = {}
+        self.tag_of = {column: named_tag(name) or column for column, name in mapping.pairs}
         for column, name in mapping.pairs:
             if name:
-                by_field.setdefault(name, []).append(column)
+                by_field.setdefault(field_of(name), []).append(column)
         self.order = mapping.date_order
         self.one = [(name, columns[0], self._one_reader(mapping, name, columns[0]))
                     for name, columns in by_field.items() if len(columns) == 1]
@@ -104,7 +105,7 @@ class _Reader:
         if name == "timestamp":
             return lambda value: moment_text([value], self.order)
         if name == "tags":
-            return lambda value: readings.tags_of(value, column)
+            return lambda value: readings.tags_of(value, self.tag_of[column])
         return _reader(mapping, name)
 
     def __call__(self, cells: dict) -> dict | BadRow:
@@ -133,7 +134,8 @@ class _Reader:
         if name == "timestamp":
             return moment_text([value for _, value in present], self.order)
         if name == "tags":
-            return list(dict.fromkeys(tag for column, value in present for tag in readings.tags_of(value, column)))
+            return list(dict.fromkeys(tag for column, value in present
+                                      for tag in readings.tags_of(value, self.tag_of[column])))
         return " ".join(readings.text(value) for _, value in present)
 
     def _with_originator(self, row: dict) -> dict | BadRow:

@@ -12,7 +12,7 @@ from datetime import datetime
 from functools import partial
 
 from core.errors import ValidationFailed
-from core.ingest.columns import columns_of, named_field, required_missing
+from core.ingest.columns import columns_of, field_of, named_field, required_missing
 from core.ingest.dates import date_order
 from core.ingest.files import Table, read_table
 from core.ingest.kinds import row_parser, stored_fields
@@ -23,6 +23,7 @@ from core.ingest.remembered import recall
 from core.ingest.station import station_rows
 from core.ingest.tally import Companies
 from core.ingest.values import FieldWarnings, RowError
+from core.listeners import snapshot
 from core.stations import defaults
 from core.stations.channels import ChannelNames
 from core.stations.companies import get_company
@@ -70,6 +71,7 @@ def preview_file(kind: str, path, company_id: int, given: dict | None = None, sh
     proposal = _proposal(kind, table.columns, sample, company_id, order)
     chosen, source, remembered_at = _chosen(kind, company_id, table.columns, given, proposal)
     answer = {"format": table.format, "written": table.written, "sheets": table.sheets, "sheet": table.sheet,
+              "sheets_with_data": table.filled, "nothing_to_import": _nothing(table, sample),
               "columns": table.columns, "mapping": chosen, "mapping_source": source,
               "remembered_at": remembered_at.isoformat() if remembered_at else None,
               "proposed": {column: {"field": p.field, "why": p.why} for column, p in proposal.items()},
@@ -85,11 +87,22 @@ def preview_file(kind: str, path, company_id: int, given: dict | None = None, sh
     return answer
 
 
+def _nothing(table: Table, sample: list) -> str | None:
+    """Why there is nothing to import when the file (or the sheet read) holds no rows; None when it holds some."""
+    if sample:
+        return None
+    where = f"The sheet {table.sheet!r}" if table.sheet else "The file"
+    other = [name for name in table.filled if name != table.sheet]
+    return (f"{where} holds no rows{' under its header' if table.columns else ''}: there is nothing to import."
+            + (f" Data is on the sheet {other[0]!r}." if other else ""))
+
+
 def _proposal(kind: str, columns: list[str], sample: list, company_id: int, order: str) -> dict:
     """The service's own proposal for the file's columns."""
     company = get_company(company_id)
     channels = ChannelNames(company.channel_names())
-    return propose(kind, columns, values_of(sample), company.country or defaults.COUNTRY, channels, order)
+    tags = [str(tag) for tag in snapshot.current(company_id).vocab.get("tags", [])] if kind == "profiles" else []
+    return propose(kind, columns, values_of(sample), company.country or defaults.COUNTRY, channels, order, tags)
 
 
 def _chosen(kind: str, company_id: int, columns: list[str], given: dict | None, proposal: dict):
@@ -130,7 +143,7 @@ def _columns_for(mapping: Mapping) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for column, name in mapping.pairs:
         if name:
-            found.setdefault(name, []).append(column)
+            found.setdefault(field_of(name), []).append(column)
     if "originator" not in found and "mobile_number" in found:
         found["originator"] = found["mobile_number"]
     return found

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.ingest import readings
-from core.ingest.columns import JOINED, columns_of
+from core.ingest.columns import JOINED, TAG_FIELD, columns_of
 from core.ingest.dates import NUMERIC, NoDate, clock_text, moment_text
 from core.ingest.headers import header_match, normalised
 from core.ingest.rows import EMAIL
@@ -44,14 +44,27 @@ class Proposed:
 
 
 def propose(kind: str, columns: list[str], sample: list[dict], country: str, channels: ChannelNames,
-            order: str) -> dict[str, Proposed]:
-    """{column: Proposed} for every column of the file, from its header and its first values."""
+            order: str, tags: list[str] = ()) -> dict[str, Proposed]:
+    """{column: Proposed} for every column of the file, from its header and its first values; a yes/no column whose
+    header names one of the station's `tags` is proposed as that tag."""
     known = columns_of(kind)
     candidates = {}
     for column in columns:
         values = [row[column] for row in sample if column in row][:SAMPLED]
         candidates[column] = _candidate(kind, column, values, known, country, channels, order)
+        if candidates[column].field == "tags" and candidates[column].why == "values":
+            tag = existing_tag(column, tags)
+            candidates[column] = Proposed(TAG_FIELD + tag, 0.45, "tag") if tag else candidates[column]
     return _assigned(kind, columns, candidates)
+
+
+def existing_tag(header: str, tags: list[str]) -> str | None:
+    """The station's tag a yes/no column's header names (`Loves Gospel`, `Gospel fan`: gospel; `Hip hop`: hiphop), the
+    longest when several do; None when none does."""
+    words = normalised(header).split()
+    spans = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+    found = [tag for tag in tags if normalised(tag).replace(" ", "") in spans]
+    return max(found, key=len, default=None)
 
 
 def _candidate(kind: str, column: str, values: list, known: dict, country: str, channels: ChannelNames,

@@ -22,7 +22,18 @@ from bson.errors import InvalidId
 
 from core.clock import utcnow
 from core.errors import Conflict
-from core.ingest.jobs import CHUNK, ImportJob, format_of, get_job, private_file, run_in_background, save_job
+from core.ingest.jobs import (
+    CHUNK,
+    ImportJob,
+    format_of,
+    get_job,
+    importable,
+    nothing_imported,
+    private_file,
+    run_in_background,
+    save_job,
+)
+from core.ingest.models import ImportReport
 from core.ingest.preview import preview_file, read_start, station_mapping
 from core.ingest.sealed_names import (
     contents,
@@ -71,10 +82,14 @@ def check_staged(company_id: int, job_id: str, mapping: dict, sheet: str | None,
 
 
 def import_staged(company_id: int, job_id: str, wait: bool = False) -> ImportJob:
-    """Import a checked file with the mapping it was checked with; Conflict unless its dry run has finished."""
+    """Import a checked file with the mapping it was checked with; Conflict unless its dry run has finished and
+    found rows to import."""
     job = get_job(company_id, job_id)
     if job.state != "checked":
         raise Conflict("Check the whole file first: the import starts from its checked mapping.")
+    check = ImportReport.objects(id=job.check_report_id).first()
+    if check is not None and not importable(check):
+        raise Conflict(nothing_imported(check).replace("Nothing was imported", "Nothing to import"))
     _moved(job, ("checked",), set__state="queued")
     run_in_background(job, Path(job.upload), wait=wait)
     return job

@@ -1,6 +1,7 @@
-"""Excel workbooks (.xlsx) as stations keep their lists: the first sheet or a chosen one, read with python-calamine in
-a process of its own, within bounds (core.ingest.workbook_bounds), so that no workbook can take the service's memory or
-time: a workbook past a bound is refused with a sentence naming it, and one whose reading dies is refused as well.
+"""Excel workbooks (.xlsx) as stations keep their lists: the first sheet that holds data, or a chosen one, read with
+python-calamine in a process of its own, within bounds (core.ingest.workbook_bounds), so that no workbook can take
+the service's memory or time: a workbook past a bound is refused with a sentence naming it, and one whose reading dies
+is refused as well.
 
 Cells keep their types (numbers, dates and times, text); core.ingest.files turns them into what a CSV cell would
 have said, and a mapping (core.ingest.mapped) reads a date cell as the date it is. Rows are numbered as Excel numbers
@@ -24,9 +25,10 @@ TYPED = {"date": date.fromisoformat, "datetime": datetime.fromisoformat, "time":
          "duration": lambda seconds: timedelta(seconds=seconds)}
 
 
-def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str, Iterator[tuple[int, list]]]:
-    """(its sheets, the sheet read, (row number, cells) of each of its rows): the first sheet unless one is named.
-    WorkbookRefused past a bound, ValueError when the file is no workbook or has no such sheet."""
+def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str, Iterator[tuple[int, list]], list[str]]:
+    """(its sheets, the sheet read, (row number, cells) of each of its rows, the sheets that hold data): the first
+    sheet that holds data (else the first) unless one is named. WorkbookRefused past a bound, ValueError when the file
+    is no workbook or has no such sheet."""
     reader = _started(path, sheet)
     lines = _lines(reader)
     first = next(lines, None)
@@ -35,7 +37,7 @@ def read_workbook(path: Path, sheet: str | None = None) -> tuple[list[str], str,
         raise ValueError(f"cannot read {path}: its reader said nothing of it")
     rows = _rows(reader, lines, path)
     weakref.finalize(rows, _stopped, reader)  # reaped even when its rows are never asked for
-    return first["sheets"], first["sheet"], rows
+    return first["sheets"], first["sheet"], rows, first.get("filled", first["sheets"])
 
 
 def _started(path: Path, sheet: str | None = None) -> subprocess.Popen:

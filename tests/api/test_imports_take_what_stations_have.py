@@ -6,11 +6,12 @@ import io
 import json
 
 import pytest
+import xlsxwriter
 
 from core.ingest.importer import import_file
-from tests.api.test_imports_api import finished, preview, upload
+from tests.api.test_imports_api import finished, jsonl, preview, upload
 from tests.core.ingest.test_importer import events
-from tests.factories import make_company
+from tests.factories import make_company, stored_listener
 
 pytestmark = pytest.mark.db
 
@@ -90,3 +91,77 @@ def test_an_unreadable_birth_date_is_a_birth_date_warning_naming_its_column_and_
         data={"file": (io.BytesIO(body), "people.csv"), "mapping": json.dumps(answer["mapping"])}).headers["Location"])
     assert job["report"]["warnings"][0]["reason"].startswith("age_group: the birth date cannot be read")
     assert job["report"]["warnings_by_field"] == {"age_group": 1}
+
+
+def workbook(sheets: dict[str, list[list]]) -> bytes:
+    """An .xlsx of named sheets holding these rows, in order."""
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True})
+    for name, rows in sheets.items():
+        sheet = book.add_worksheet(name)
+        for number, row in enumerate(rows):
+            sheet.write_row(number, 0, row)
+    book.close()
+    return out.getvalue()
+
+
+LISTENERS = [["Cell", "Name"], ["0821234567", "Thandi"], ["0821234568", "Sipho"]]
+
+
+def test_a_workbook_whose_first_sheet_is_empty_opens_on_the_sheet_that_holds_data(client, station, key_for):
+    body = workbook({"Sheet1": [], "Listeners": LISTENERS})
+    answer = preview(client, key_for(1), body, name="people.xlsx").get_json()
+    assert (answer["sheet"], answer["sheets_with_data"], answer["nothing_to_import"]) == ("Listeners", ["Listeners"],
+                                                                                          None)
+    assert answer["mapping"] == {"Cell": "mobile_number", "Name": "name"} and len(answer["rows"]) == 2
+    answer = client.post("/api/v1/imports/1/profiles", headers=key_for(1), content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(body), "people.xlsx"), "mapping": json.dumps(answer["mapping"])})
+    job = finished(client, key_for(1), answer.headers["Location"])
+    assert (job["state"], job["sheet"], job["report"]["imported"]) == ("done", None, 2)
+
+
+def test_a_workbook_with_several_sheets_of_data_says_which_it_shows(client, station, key_for):
+    body = workbook({"Cover": [["Listeners of Demo FM"]], "June": LISTENERS, "July": LISTENERS})
+    answer = preview(client, key_for(1), body, name="people.xlsx").get_json()
+    assert (answer["sheet"], answer["sheets_with_data"]) == ("June", ["June", "July"])
+
+
+def test_a_sheet_without_rows_is_nothing_to_import_and_says_where_the_data_is(client, station, key_for):
+    body = workbook({"Sheet1": [["Cell", "Name"]], "Listeners": LISTENERS})
+    answer = preview(client, key_for(1), body, name="people.xlsx", sheet="Sheet1").get_json()
+    assert answer["nothing_to_import"] == ("The sheet 'Sheet1' holds no rows under its header: there is nothing to "
+                                           "import. Data is on the sheet 'Listeners'.")
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"Cell,Name\n", "Nothing was imported: the file (or the sheet read) holds no rows under its header."),
+    (b"originator,timestamp,channel_type,campaign_type\n2782,not a time,SMS,poll\n2783,,SMS,poll\n",
+     "Nothing was imported: all 2 rows are bad rows; the report says why."),
+])
+def test_an_import_of_no_importable_row_fails_saying_why_and_is_never_finished(client, station, key_for, body,
+                                                                              message):
+    kind = "interactions" if body.startswith(b"originator") else "profiles"
+    job = finished(client, key_for(1), upload(client, key_for(1), body, "empty.csv", kind).headers["Location"])
+    assert (job["state"], job["message"]) == ("failed", message)
+    assert job["report"]["imported"] == 0
+
+
+def test_a_yes_no_column_naming_an_existing_tag_is_offered_as_that_tag(client, station, key_for):
+    known = jsonl([{"originator": "27829990001", "tags": ["gospel", "competitions"]}])
+    assert finished(client, key_for(1), upload(client, key_for(1), known).headers["Location"])["state"] == "done"
+    body = b"Cell,Loves Gospel\n0821234567,yes\n0821234568,no\n"
+    answer = preview(client, key_for(1), body).get_json()
+    assert answer["mapping"] == {"Cell": "mobile_number", "Loves Gospel": "tags:gospel"}
+    assert answer["proposed"]["Loves Gospel"]["why"] == "tag"
+    assert [row["values"].get("tags") for row in answer["rows"]] == [["gospel"], None]
+    job = finished(client, key_for(1), client.post(
+        "/api/v1/imports/1/profiles", headers=key_for(1), content_type="multipart/form-data",
+        data={"file": (io.BytesIO(body), "people.csv"), "mapping": json.dumps(answer["mapping"])}).headers["Location"])
+    assert job["state"] == "done"
+    assert stored_listener(1, "27821234567").tags == ["gospel"]
+    assert not stored_listener(1, "27821234568").tags
+
+
+def test_a_yes_no_column_naming_no_tag_of_the_station_keeps_its_header(client, station, key_for):
+    answer = preview(client, key_for(1), b"Cell,VIP\n0821234567,yes\n0821234568,no\n").get_json()
+    assert answer["mapping"]["VIP"] == "tags"

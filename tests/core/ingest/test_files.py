@@ -55,13 +55,14 @@ def workbook(path, sheets: dict[str, list[list]]) -> None:
     book.close()
 
 
-def test_a_workbook_is_read_from_its_first_sheet_or_the_one_chosen_with_typed_cells(tmp_path):
+def test_a_workbook_is_read_from_its_first_sheet_that_holds_data_or_the_one_chosen_with_typed_cells(tmp_path):
     path = tmp_path / "listeners.xlsx"
     workbook(path, {"Notes": [["Exported from the CRM"]],
                     "Entries": [["Date", "Cell", "Serial"], [datetime(2026, 11, 20, 7, 15), 821234567, 46346.302083],
                                 [None, None, None], ["20-11-2026", "0831234567", None]]})
     first = read_table(path)
-    assert (first.sheets, first.sheet, first.columns) == (["Notes", "Entries"], "Notes", ["Exported from the CRM"])
+    assert (first.sheets, first.sheet, first.filled) == (["Notes", "Entries"], "Entries", ["Entries"])
+    assert read_table(path, "Notes").columns == ["Exported from the CRM"]
     chosen = read_table(path, "Entries")
     assert chosen.columns == ["Date", "Cell", "Serial"] and chosen.written == "Excel workbook, sheet 'Entries'"
     assert rows_of(chosen) == [(2, {"Date": datetime(2026, 11, 20, 7, 15), "Cell": 821234567.0,

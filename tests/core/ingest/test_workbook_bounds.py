@@ -33,7 +33,7 @@ def grown_mb(read) -> float:
 
 
 def test_a_plain_workbook_is_within_every_bound_and_read(tmp_path):
-    names, sheet, rows = read_workbook(saved(tmp_path, workbooks.plain()))
+    names, sheet, rows, _ = read_workbook(saved(tmp_path, workbooks.plain()))
     assert (names, sheet) == (["Channels"], "Channels")
     assert list(rows) == [(1, ["channel_type", "name"]), (2, [1.0, "WhatsApp"]), (3, [2.0, "SMS"])]
 
@@ -69,7 +69,7 @@ def test_a_document_type_is_refused_whatever_its_entities_do(tmp_path, make):
 
 
 def test_a_sheet_of_exactly_the_widest_span_is_read_and_one_column_more_is_refused(tmp_path):
-    _, _, rows = read_workbook(saved(tmp_path, workbooks.wide(workbook_bounds.MAX_COLUMNS), "ok.xlsx"))
+    _, _, rows, _ = read_workbook(saved(tmp_path, workbooks.wide(workbook_bounds.MAX_COLUMNS), "ok.xlsx"))
     assert len(next(iter(rows))[1]) == workbook_bounds.MAX_COLUMNS
     with pytest.raises(WorkbookRefused) as refused:
         read_workbook(saved(tmp_path, workbooks.wide(workbook_bounds.MAX_COLUMNS + 1), "wide.xlsx"))
