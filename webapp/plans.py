@@ -14,8 +14,10 @@ from webapp.recommendations import reco_context, station_names
 bp = Blueprint("plans", __name__)
 
 PDF_CHARACTERS = str.maketrans({"…": "...", "·": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-",
-                                "×": "x", "≥": ">=", "≤": "<=", " ": " "})
+                                "×": "x", "≥": ">=", "≤": "<=", " ": " ", "€": "EUR "})
 """What the PDF's built-in font cannot draw, as it is written instead (the rest of Latin-1 is drawn as it is)."""
+KEEP = "<!--keep-->"
+"""Where the print template parts blocks that must each stay on one page (a bullet, a heading with its text)."""
 
 
 @bp.post("/stations/<int:company_id>/plans")
@@ -47,12 +49,18 @@ def pdf(company_id: int, plan_id: str):
     """The plan as a PDF: the print template's HTML drawn by fpdf2."""
     station = open_station(company_id)
     plan = get_plan(company_id, plan_id)
-    html = render_template("plans/print.html", station=station, plan=plan, reco=plan["recommendation"])
+    context = reco_context(plan["recommendation"], filter_pairs(plan["filters"]), station_names(company_id))
+    html = render_template("plans/print.html", station=station, plan=plan, **context)
     document = FPDF(format="A4")
     document.set_title(plan["name"][:120].translate(PDF_CHARACTERS))
     document.add_page()
     document.set_font("helvetica", size=11)
-    document.write_html(_latin1(html))
+    for block in _latin1(html).split(KEEP):
+        with document.offset_rendering() as trial:  # a block that would cross a page starts the next one
+            trial.write_html(block)
+        if trial.page_break_triggered and document.y > document.t_margin + 1:  # one taller than a page is let be
+            document.add_page()
+        document.write_html(block)
     filename = f"plan-{plan_id}.pdf"
     return Response(bytes(document.output()), mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})

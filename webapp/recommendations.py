@@ -2,6 +2,7 @@
 made): the filters in words with the station's channel and show names, never keys."""
 from __future__ import annotations
 
+from core.campaigns.reach import money
 from core.churn.explain import LEVELS as CHURN_LEVELS
 from core.explore.spec import SPEC
 from core.stations.companies import get_company
@@ -24,7 +25,19 @@ def reco_context(found: dict, pairs: list[tuple[str, str]], names: dict) -> dict
             "dayparts": [{**e, "label": value_label("peak_time_of_day", e["value"])}
                          for e in audience.get("dayparts", [])],
             "churn": [{"label": f"{level.capitalize()} risk", **audience["churn"][level]}
-                      for level in CHURN_LEVELS if level in audience.get("churn", {})]}
+                      for level in CHURN_LEVELS if level in audience.get("churn", {})],
+            "thin": _thin((found.get("schedule") or {}).get("reach"), names)}
+
+
+def _thin(reach: dict | None, names: dict) -> dict | None:
+    """A plan's warning that its audience is too thin for its budget, with each way to widen it in words: the filter
+    to drop or widen, and the listeners and cost per listener reached without it."""
+    if not reach:
+        return None
+    ways = [{"title": title(w["field"]), "value": _words(w["field"], w["value"], names), "size": w["size"],
+             "reachable": w["reachable"], "per": money(w["per_listener"], reach["currency"])}
+            for w in reach["widen"]]
+    return {"words": reach["words"], "proposal": reach["proposal"], "ways": ways}
 
 
 def _words(name: str, value, names: dict) -> str:

@@ -5,12 +5,14 @@ profile and which filters overrode the brief; refusals in plain words with their
 from __future__ import annotations
 
 import re
+from datetime import date
 from html import unescape
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from core.access.users import create_user
+from core.campaigns import recommend as recommend_module
 from core.credits.ledger import account, set_paused
 from core.demo.seed import DEMO_CREDITS
 from tests.conftest import seeded
@@ -192,11 +194,32 @@ def test_the_words_of_a_brief_the_plan_does_not_act_on_are_listed(signed_in):
     assert "furniture store" in unused and "Black Friday deals" in unused
 
 
-def test_a_recommendation_uses_the_brief_s_dates_and_says_what_its_budget_needs(signed_in):
-    brief = f"{WIDE} Runs 20-30 November 2026 with a budget of R50k."
-    form = MultiDict([*chips_of(read(signed_in, brief, **HTMX).text), ("brief", brief)])
-    html = signed_in.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
-    dates = re.search(r'data-testid="reco-dates">([^<]+)<', html).group(1)
+def recommended_on(client, monkeypatch, today: date, brief: str) -> str:
+    """The recommendation's HTML for the brief, made as if the station's today were `today`."""
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: today)
+    form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief)])
+    return client.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
+
+
+def test_a_recommendation_uses_the_brief_s_dates_and_says_what_its_budget_needs(signed_in, monkeypatch):
+    html = recommended_on(signed_in, monkeypatch, date(2026, 11, 19),
+                          f"{WIDE} Runs 20-30 November 2026 with a budget of R50k.")
+    dates = re.search(r'data-testid="reco-dates"[^>]*>([^<]+)<', html).group(1)
     assert "20 Nov 2026 to 30 Nov 2026" in dates and "11 days" in dates
     assert 'data-testid="reco-airing"' in html
-    assert "no rate card" in words(re.search(r'data-testid="reco-budget">([^<]+)<', html).group(1))
+    budget = words(re.search(r'data-testid="reco-budget">([^<]+)<', html).group(1))
+    assert "no price per spot" in budget and "rate_card" not in budget and ".." not in budget
+
+
+def test_a_run_that_has_started_is_said_to_have_started_with_the_days_left(signed_in, monkeypatch):
+    html = recommended_on(signed_in, monkeypatch, date(2026, 11, 28), f"{WIDE} Runs 20-30 November.")
+    dates = words(re.search(r'data-testid="reco-dates" data-state="started"[^>]*>([^<]+)<', html).group(1))
+    assert "20 Nov 2026 to 30 Nov 2026: it started on 20 Nov 2026, so 3 of its 11 days are left" in dates
+
+
+def test_a_budget_the_audience_cannot_carry_is_said_with_its_cost_per_listener_and_how_to_widen(signed_in,
+                                                                                                monkeypatch):
+    html = recommended_on(signed_in, monkeypatch, date(2026, 11, 19), f"{WIDE} Runs 1-14 December.")
+    thin = words(re.search(r'data-testid="reco-thin">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "too thin for its budget: R20,000 over" in thin and "per listener reached" in thin
+    assert "To widen it" in thin and "Without the segment filter" in thin

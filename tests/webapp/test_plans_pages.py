@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import zlib
+from datetime import date
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from core.campaigns import recommend as recommend_module
 from core.credits.ledger import account
 from tests.webapp import test_briefs_pages as shared
 from tests.webapp.test_briefs_pages import BRIEFS, HTMX, WIDE, chips_of, read
@@ -59,15 +61,26 @@ def test_a_plan_becomes_an_audience_form_with_its_filters_in_one_click(signed_in
     assert form.status_code == 200 and "/audiences/new?" in url and "gender=" in url
 
 
-def test_the_pdf_holds_the_plan_s_figures_in_words(signed_in):
+def test_the_pdf_holds_the_plan_s_figures_in_words(signed_in, monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 11, 28))
     path = saved(signed_in)
     page = signed_in.get(path).text
     answer = signed_in.get(f"{path}.pdf")
     assert answer.status_code == 200 and answer.mimetype == "application/pdf" and answer.data.startswith(b"%PDF")
     text = pdf_text(answer.data)
     summary = re.search(r'data-testid="reco-summary">([^<]+)<', page).group(1).split(",")[0]
-    assert summary in text and "of the audience" in text and "Runs 20 Nov 2026 to 30 Nov 2026" in text
+    assert summary in text and "of the audience" in text
     assert not re.search(r"\b(segment|channel|show)\.\w+\b", text)  # no figure key reaches the advertiser
+
+
+def test_the_pdf_states_the_targeting_the_reach_the_dates_and_the_budget_in_words(signed_in, monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 11, 28))
+    text = pdf_text(signed_in.get(f"{saved(signed_in)}.pdf").data)
+    assert "Whom the plan is for" in text and "Gender: Female" in text and "Segment: Super fans" in text
+    assert re.search(r"\d+ listeners match; \d+ of them can be messaged directly", text)
+    assert "20 Nov 2026 to 30 Nov 2026: it started on 20 Nov 2026, so 3 of its 11 days are left" in text
+    assert "Budget of R20,000 read" in text and "too thin for its budget" in text
+    assert "rate_card" not in text and "Company." not in text and not re.search(r"\d{3} \d{3} \d{4}", text)
 
 
 def test_an_unknown_plan_is_404_and_a_plan_no_longer_cached_cannot_be_saved(signed_in):
