@@ -31,6 +31,11 @@ class KeptPerStation(Generic[T]):
         self._kept[company_id] = (tuple(weakref.ref(source) for source in sources), key, value)
         return value
 
+    def peek(self, company_id: int, sources: Sequence[object], key: Hashable) -> T | None:
+        """The station's kept value if it came from `sources` under `key`, else None (nothing is made)."""
+        found = self._kept.get(company_id)
+        return found[2] if found is not None and found[1] == key and _same(found[0], sources) else None
+
 
 def _same(refs: tuple, sources: Sequence[object]) -> bool:
     return len(refs) == len(sources) and all(ref() is source for ref, source in zip(refs, sources))
