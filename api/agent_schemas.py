@@ -155,7 +155,10 @@ class RecommendAnswerSchema(MeteredFields):
     recommendation = fields.Nested(RecommendPlanSchema)
     schedule = fields.Dict(allow_none=True, metadata={
         "description": "what the brief's dates and budget make of the plan: `dates` (the run: start, end, days, "
-                       "weekend_days, words), `airings` (the audience's most listened shows: title, when they air, "
-                       "airings within the run, listeners), `budget` (amount, currency, spots per show by the "
+                       "weekend_days, state `ahead`, `started` or `ended` on the station's day the plan was made, "
+                       "days_left, words), `airings` (the audience's most listened shows: title, when they air, "
+                       "airings within the days left, listeners), `budget` (amount, currency, spots per show by the "
                        "station's rate card, spent, per_reachable, words; without a rate card it says what is "
-                       "needed); each null when the brief gave nothing"})
+                       "needed), `reach` (when the audience is too thin for the budget: per_listener, ceiling, "
+                       "carries, currency, words, widen [field, value, size, reachable, per_listener without that "
+                       "filter], longer, proposal; null when it carries it); each null when the brief gave nothing"})
