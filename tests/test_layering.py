@@ -164,3 +164,22 @@ def test_nothing_imports_the_embedded_server_as_a_library():
     for package in ("core", "api", "webapp", "cli", "bench"):
         for path in modules(package).values():
             assert not any(n == "secantus" or n.startswith("secantus.") for n in imports_of(path))
+
+
+PERSONAL_PUBLIC = {"core.personal", "core.personal.registry"}
+"""What tests outside tests/core/personal may import of the personal-data package: its public names (core/personal/
+__init__.py) and the registry. Sealing internals are imported by the package's own tests only."""
+PERSONAL_INTERNALS_ALLOWED: dict[str, str] = {}
+"""Test files outside tests/core/personal still allowed an internal, each with why."""
+
+
+def test_sealing_internals_are_imported_by_the_personal_packages_own_tests_only():
+    own, offenders = ROOT / "tests" / "core" / "personal", {}
+    for path in (ROOT / "tests").rglob("*.py"):
+        name = str(path.relative_to(ROOT))
+        if own in path.parents or name in PERSONAL_INTERNALS_ALLOWED:
+            continue
+        internal = sorted(i for i in imports_of(path) if unit_of(i) == "core.personal" and i not in PERSONAL_PUBLIC)
+        if internal:
+            offenders[name] = internal
+    assert offenders == {}, "use core.personal's public names (core/personal/__init__.py) or core.personal.registry"
