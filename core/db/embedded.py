@@ -13,8 +13,8 @@ Three promises keep a running service whole when the database is not:
 - `Supervisor` restarts a server that died, within about a second, for as long as the service runs.
 
 The key vault has a server of its own on the same terms, in DATA_DIR/keys (its storage DATA_DIR/keys/db), so that a
-backup of the data's files (DATA_DIR/db) never holds the keys that erasure destroys (core.db.connection); `stop`
-stops it with the data's.
+backup of the data's files (DATA_DIR/db) never holds the keys that erasure destroys
+(core.personal.vault_connection); `stop` stops it with the data's.
 """
 from __future__ import annotations
 
