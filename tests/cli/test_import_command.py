@@ -30,7 +30,7 @@ def test_import_prints_a_summary_and_the_bad_rows_with_their_line_numbers(runner
     assert "imported:   2" in result.output
     assert "duplicates: 1" in result.output
     assert "bad rows:   2" in result.output
-    assert "line 2: channel_type must be an integer" in result.output
+    assert "line 2: channel_type 'two' is not a known name" in result.output
     assert "line 4: not valid JSON" in result.output
     assert InteractionBatch.objects.count() == 2
 
