@@ -33,6 +33,18 @@ def with_sheet(xml: str | bytes) -> bytes:
     return out.getvalue()
 
 
+def named(sheets: dict[str, list[list]]) -> bytes:
+    """A workbook of these named sheets, in order, each holding its rows (an empty list: an empty sheet)."""
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True})
+    for name, rows in sheets.items():
+        sheet = book.add_worksheet(name)
+        for number, row in enumerate(rows):
+            sheet.write_row(number, 0, row)
+    book.close()
+    return out.getvalue()
+
+
 def _cells(*cells: tuple[str, str]) -> str:
     rows = "".join(f'<row r="{ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}"><c r="{ref}" t="inlineStr"><is><t>{text}</t>'
                    "</is></c></row>" for ref, text in cells)

@@ -4,6 +4,7 @@ and the one place that connects (core.startup) opens both."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import mongoengine
@@ -65,10 +66,11 @@ def get_db() -> Database:
     return mongoengine.get_db()
 
 
-def wait_until_answering(timeout_s: float = 30.0) -> None:
-    """Return once the database answers a ping (after a restart the driver needs a moment to find it again)."""
+def wait_until_answering(timeout_s: float = 30.0, answers: Callable[[], bool] | None = None) -> None:
+    """Return once the database answers a ping (after a restart the driver needs a moment to find it again);
+    `answers`: another server's ping (the key vault's, restarted by a purge too)."""
     deadline = time.monotonic() + timeout_s
-    while not ping():
+    while not (answers or ping)():
         if time.monotonic() > deadline:
             raise DatabaseUnavailable("The database did not come back after a restart.")
         time.sleep(0.1)

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from pathlib import Path
 
 from pymongo import MongoClient
 
 from core.config import Settings, StartRefused
-from core.db import embedded
+from core.db import connection, embedded
 from core.db.connection import get_db, is_embedded, stable_uri
-from core.errors import DatabaseUnavailable
 from core.personal.master_key import check_master_key, master_key
 from core.personal.vault import Vault
 from core.personal.vault_move import move_keys_home
@@ -130,11 +128,7 @@ def _opened(settings: Settings) -> Vault:
 
 def wait_until_answering(timeout_s: float = 30.0) -> None:
     """Return once the key vault's server answers a ping (restarted by a purge, as the data's is)."""
-    deadline = time.monotonic() + timeout_s
-    while not _answers():
-        if time.monotonic() > deadline:
-            raise DatabaseUnavailable("The database did not come back after a restart.")
-        time.sleep(0.1)
+    connection.wait_until_answering(timeout_s, answers=_answers)
 
 
 def _answers() -> bool:

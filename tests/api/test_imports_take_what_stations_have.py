@@ -6,12 +6,12 @@ import io
 import json
 
 import pytest
-import xlsxwriter
 
 from core.ingest.importer import import_file
 from tests.api.test_imports_api import finished, jsonl, preview, upload
 from tests.core.ingest.test_importer import events
 from tests.factories import make_company, stored_listener
+from tests.workbooks import named
 
 pytestmark = pytest.mark.db
 
@@ -93,23 +93,13 @@ def test_an_unreadable_birth_date_is_a_birth_date_warning_naming_its_column_and_
     assert job["report"]["warnings_by_field"] == {"age_group": 1}
 
 
-def workbook(sheets: dict[str, list[list]]) -> bytes:
-    """An .xlsx of named sheets holding these rows, in order."""
-    out = io.BytesIO()
-    book = xlsxwriter.Workbook(out, {"in_memory": True})
-    for name, rows in sheets.items():
-        sheet = book.add_worksheet(name)
-        for number, row in enumerate(rows):
-            sheet.write_row(number, 0, row)
-    book.close()
-    return out.getvalue()
 
 
 LISTENERS = [["Cell", "Name"], ["0821234567", "Thandi"], ["0821234568", "Sipho"]]
 
 
 def test_a_workbook_whose_first_sheet_is_empty_opens_on_the_sheet_that_holds_data(client, station, key_for):
-    body = workbook({"Sheet1": [], "Listeners": LISTENERS})
+    body = named({"Sheet1": [], "Listeners": LISTENERS})
     answer = preview(client, key_for(1), body, name="people.xlsx").get_json()
     assert (answer["sheet"], answer["sheets_with_data"], answer["nothing_to_import"]) == ("Listeners", ["Listeners"],
                                                                                           None)
@@ -121,13 +111,13 @@ def test_a_workbook_whose_first_sheet_is_empty_opens_on_the_sheet_that_holds_dat
 
 
 def test_a_workbook_with_several_sheets_of_data_says_which_it_shows(client, station, key_for):
-    body = workbook({"Cover": [["Listeners of Demo FM"]], "June": LISTENERS, "July": LISTENERS})
+    body = named({"Cover": [["Listeners of Demo FM"]], "June": LISTENERS, "July": LISTENERS})
     answer = preview(client, key_for(1), body, name="people.xlsx").get_json()
     assert (answer["sheet"], answer["sheets_with_data"]) == ("June", ["June", "July"])
 
 
 def test_a_sheet_without_rows_is_nothing_to_import_and_says_where_the_data_is(client, station, key_for):
-    body = workbook({"Sheet1": [["Cell", "Name"]], "Listeners": LISTENERS})
+    body = named({"Sheet1": [["Cell", "Name"]], "Listeners": LISTENERS})
     answer = preview(client, key_for(1), body, name="people.xlsx", sheet="Sheet1").get_json()
     assert answer["nothing_to_import"] == ("The sheet 'Sheet1' holds no rows under its header: there is nothing to "
                                            "import. Data is on the sheet 'Listeners'.")

@@ -2,33 +2,22 @@
 import is never offered an import of 0 rows, and never shown as finished."""
 from __future__ import annotations
 
-import io
-
 import pytest
-import xlsxwriter
 from playwright.sync_api import expect
 
 from core.ingest.importer import import_file
 from tests.webapp.test_imports_browser import choose
+from tests.workbooks import named
 
 pytestmark = pytest.mark.db
 
 
-def workbook(sheets: dict[str, list[list]]) -> bytes:
-    out = io.BytesIO()
-    book = xlsxwriter.Workbook(out, {"in_memory": True})
-    for name, rows in sheets.items():
-        sheet = book.add_worksheet(name)
-        for number, row in enumerate(rows):
-            sheet.write_row(number, 0, row)
-    book.close()
-    return out.getvalue()
 
 
 def test_a_workbook_whose_first_sheet_is_empty_opens_on_its_data(page, sign_in, producer, csrf_enabled):
     sign_in(producer)
     page.goto("/stations/1/imports")
-    choose(page, "profiles", "people.xlsx", workbook({"Sheet1": [], "Listeners": [["Full name", "Selfoon"],
+    choose(page, "profiles", "people.xlsx", named({"Sheet1": [], "Listeners": [["Full name", "Selfoon"],
                                                                                    ["Lerato", "0821234567"]]}))
     expect(page.get_by_test_id("sheet-choice")).to_have_value("Listeners")
     expect(page.get_by_test_id("mapping-preview")).to_contain_text("+27821234567")
