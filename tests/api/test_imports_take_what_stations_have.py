@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 
 import pytest
 
@@ -77,7 +78,8 @@ def test_a_mapped_channel_column_of_names_is_read_at_the_preview(client, station
 
 
 def test_an_unreadable_birth_date_is_a_birth_date_warning_naming_its_column_and_value(client, station, key_for):
-    body = b"Cell,Date of birth\n0821234567,31/02/1990\n0821234568,20/11/1990\n"
+    born = date.today().year - 38  # 37 or 38 years old whatever today is: 35-44
+    body = f"Cell,Date of birth\n0821234567,31/02/1990\n0821234568,20/11/{born}\n".encode()
     answer = preview(client, key_for(1), body).get_json()
     assert answer["mapping"]["Date of birth"] == "age_group"
     first, second = answer["rows"]
