@@ -8,6 +8,7 @@ import numpy as np
 
 from core.churn.model import HORIZON_DAYS, Backtest, Interactions, Scoring, backtest
 from core.churn.models import ChurnModel
+from core.clock import utcnow
 from core.listeners.events import Events
 
 
@@ -60,6 +61,6 @@ def _keep(company_id: int, report: Backtest, scoring: Scoring, now: datetime, se
            "reliability": report.reliability, "weights": scoring.weights,
            "knots": [list(scoring.knots[0]), list(scoring.knots[1])], "usual": list(scoring.usual),
            "trained_s": round(seconds, 2),
-           "made_at": datetime.now(UTC)}
+           "made_at": utcnow()}
     ChurnModel._get_collection().replace_one({"company_id": company_id}, doc, upsert=True)
 

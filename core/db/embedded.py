@@ -33,6 +33,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
+from core.clock import utcnow
+
 RECORD = "secantus.json"
 PORT_FILE = "secantus.port"
 STORAGE = "db"
@@ -45,6 +47,7 @@ logger = logging.getLogger(__name__)
 _started: list[subprocess.Popen] = []  # keep the handles referenced, so that Python never reaps a running server
 _launchers: dict[int, ThreadPoolExecutor] = {}  # per process id: the thread every server of that process starts from
 _launchers_lock = threading.Lock()
+
 
 class EmbeddedDatabaseError(RuntimeError):
     """The embedded database could not be started or reached."""
@@ -160,7 +163,7 @@ def start_locked(data_dir: Path) -> dict:
     """Start DATA_DIR's server on its stable port and record it (the caller holds `locked(data_dir)`)."""
     port = stable_port(data_dir)
     proc = launch(data_dir / STORAGE, port, data_dir / LOG)
-    record = {"pid": proc.pid, "port": port, "started_at": time.time(), "owner": os.getpid()}
+    record = {"pid": proc.pid, "port": port, "started_at": utcnow().timestamp(), "owner": os.getpid()}
     (data_dir / RECORD).write_text(json.dumps(record))
     return record
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 import uuid
 from pathlib import Path
 
 import numpy as np
 
+from core.clock import utcnow
 from core.config import active
 from core.listeners.columns import KINDS
 
@@ -107,7 +107,7 @@ def _discard(folder: Path) -> None:
 def _prune(company_id: int, keep: Path) -> None:
     """Remove the host's copies of the station's other files. A process that still maps one keeps reading it: an
     unlinked file lives on while it is mapped. Another process's half-written copy is left alone until it is stale."""
-    now = time.time()
+    now = utcnow().timestamp()  # against files' modification times
     for other in keep.parent.glob(f"company-{company_id}-*"):
         if other == keep:
             continue

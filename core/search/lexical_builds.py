@@ -13,12 +13,13 @@ import json
 import os
 import re
 import shutil
-import time
 import uuid
 from pathlib import Path
 
 import bm25s
 import numpy as np
+
+from core.clock import utcnow
 
 KEEP_OTHERS_S = 600
 """A station's other folders are kept this long after they were written, so that a process a step behind does not
@@ -94,7 +95,7 @@ def prune(keep: Path) -> None:
     """Remove the station's other builds once they are older than KEEP_OTHERS_S. A process that maps one keeps
     reading it: an unlinked file lives on while it is mapped."""
     stem = keep.name.rsplit("-", 1)[0]
-    now = time.time()
+    now = utcnow().timestamp()  # against files' modification times
     for other in keep.parent.glob(f"{stem}-*"):
         if not re.fullmatch(r"[0-9a-f]{32}(\.\d+\.[0-9a-f]+\.tmp)?", other.name[len(stem) + 1:]):
             continue  # another model's, whose name begins with this one's

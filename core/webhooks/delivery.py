@@ -117,7 +117,7 @@ def send(endpoint: dict, body: bytes, delivery_id: str) -> tuple[int | None, str
         scheme, host, port, address = resolve_for_delivery(endpoint["url"])
         connection = _connection(scheme, host, port, address)
         headers = {"Content-Type": "application/json", "User-Agent": "listener-segmentation-webhooks/1",
-                   HEADER: signature(endpoint["secret"], body, int(time.time())), "X-Delivery-Id": delivery_id}
+                   HEADER: signature(endpoint["secret"], body, int(utcnow().timestamp())), "X-Delivery-Id": delivery_id}
         try:
             connection.request("POST", _path(endpoint["url"]), body=body, headers=headers)
             status = connection.getresponse().status
