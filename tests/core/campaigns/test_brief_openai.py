@@ -35,8 +35,11 @@ def test_the_schema_offers_an_exclusion_beside_each_filter_of_several_values_wit
     assert "employment_status" in fields and "exclude_employment_status" not in fields
 
 
-def test_the_model_is_told_that_negations_are_exclusions_or_false_flags():
-    assert "`exclude_` entry" in brief_openai.TASK and "opt_in [false]" in brief_openai.TASK
+def test_the_model_is_told_that_negations_are_exclusions_or_false_flags(vocab, openai_server):
+    openai_server.script = [reading(vocab)]
+    read(vocab, openai_server, "Everyone but super fans, not opted in.")
+    told = " ".join(str(m["content"]) for m in openai_server.requests[-1].body["messages"])
+    assert "exclude_" in told and "opt_in" in told and "false" in told.lower()
 
 
 def test_the_models_exclusions_and_false_flags_come_back_as_filters(vocab, openai_server):

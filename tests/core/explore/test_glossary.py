@@ -21,7 +21,7 @@ def test_every_measure_has_a_title_and_one_line():
 
 def test_pages_find_every_explanation_by_kind_and_key():
     assert set(TEXTS["segment"]) == set(SEGMENTS)
-    assert TEXTS["filter"] is HELP
+    assert set(TEXTS["filter"]) == set(SPEC) and all(one_line(text) for text in TEXTS["filter"].values())
     assert {"recency", "frequency", "engagement"} <= set(TEXTS["metric"])
 
 
