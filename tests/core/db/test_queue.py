@@ -115,7 +115,7 @@ def test_a_failed_job_is_tried_again_after_a_growing_wait_then_marked_failed(kin
 def test_a_kind_with_its_own_backoff_waits_by_it_and_the_others_keep_the_default(kinds):
     queue.register("patient", queue.Kind(run=lambda payload: None, attempts=4, backoff_s=(5, 50)))
     try:
-        now, waits = utcnow(), {}
+        now, waits = utcnow() + timedelta(seconds=1), {}  # after the enqueues: a job is claimable from its enqueue
         for name in ("patient", "note"):
             queue.enqueue(name, "a", {"words": []})
             waits[name] = []
