@@ -39,7 +39,7 @@ def on_starting(server):
 
 
 def _shared_before_fork() -> None:
-    """The service's modules, the offline model's weights and every station's indexes (core.startup's
+    """The service's modules, the offline model's weights and every station's indexes (core.service.startup's
     preload_stations), read once here for every worker to share."""
     import webapp  # noqa: F401 - the modules every worker imports: their code and constants, shared
 
@@ -48,7 +48,7 @@ def _shared_before_fork() -> None:
 
         local_model.preload()
     from core.config import Settings
-    from core.startup import preload_stations
+    from core.service.startup import preload_stations
 
     preload_stations(Settings.from_env())
     gc.freeze()  # what was read here is never collected: a worker's collections would write to each object's header

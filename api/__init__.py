@@ -31,7 +31,7 @@ from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
 from api.query import NonBlankQueryPlugin, check_request_query
 from core.access.api_keys import authenticate, authorise
-from core.health import CONTRACT_VERSION
+from core.oncall.health import CONTRACT_VERSION
 from core.stations.companies import COMPANY_IDS
 from core.text.query import whole_number
 

@@ -10,8 +10,8 @@ from api.errors import RETRY_AFTER
 from core.access.api_keys import check_admin
 from core.config import active
 from core.errors import DatabaseUnavailable
-from core.health import check_health, check_ready
-from core.metrics import exposition
+from core.oncall.health import check_health, check_ready
+from core.oncall.metrics import exposition
 
 
 class HealthSchema(Schema):
@@ -74,7 +74,7 @@ def ready():
 
 
 def metrics() -> Response:
-    """Prometheus' scrape of this host's web workers and of the database's figures (core.metrics), for the
+    """Prometheus' scrape of this host's web workers and of the database's figures (core.oncall.metrics), for the
     X-Admin-Key only; not an operation of the API, so not in its document."""
     check_admin(request.headers.get("X-Admin-Key"), active().admin_key)
     body, content_type = exposition()

@@ -40,12 +40,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.alerts", description=__doc__.splitlines()[0])
     parser.add_argument("--rules", type=int, default=50)
     args = parser.parse_args(argv)
-    from core import startup
     from core.alerts.check import check_station
     from core.alerts.mail import digest_message
     from core.alerts.rules import period_of
     from core.clock import station_today
     from core.config import Settings
+    from core.service import startup
     from core.stations.companies import ensure_company
 
     folder = Path("bench/data/alerts").resolve()

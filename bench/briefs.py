@@ -106,9 +106,9 @@ def demo_station(size: int, folder: Path):
     free to measure on): the context that bench_briefs needs."""
     from types import SimpleNamespace
 
-    from core import startup
     from core.config import Settings
     from core.demo.seed import seed_demo
+    from core.service import startup
 
     settings = Settings(data_dir=folder, database_name="bench_briefs", auto_embed=False)
     startup.start(settings)

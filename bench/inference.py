@@ -46,9 +46,9 @@ LATENCY_CALLS = 200
 
 def _database(size: int, data: Path, keep: bool) -> Settings:
     """Connect to this size's own database (emptied unless kept)."""
-    from core import startup
     from core.db import connection as database
     from core.db import embedded as embedded_db
+    from core.service import startup
 
     uri = os.environ.get("MONGODB_URI") or None
     run_dir = data / f"inference-{size}"

@@ -22,10 +22,10 @@ QUERIES = ("Jerusalema", "load shedding", "stuck in traffic on the N3", "greetin
 
 def station_texts() -> list[str]:
     """The bench station's stored texts (what its vectors were made from)."""
-    from core import startup
     from core.config import Settings
     from core.search.models import ListenerEmbedding
     from core.search.sealed_texts import opened
+    from core.service import startup
 
     startup.start(Settings(data_dir=DATA.resolve(), database_name="bench_search_quality", auto_embed=False))
     stored = list(ListenerEmbedding._get_collection().find({"company_id": COMPANY},

@@ -40,9 +40,9 @@ def data_dir(listeners: int) -> Path:
 
 def open_station(listeners: int, seed: int, reuse: bool, vectors: bool) -> dict:
     """A database of its own with the demo station seeded (and embedded, for `vectors`)."""
-    from core import startup
     from core.config import Settings
     from core.demo.seed import seed_demo
+    from core.service import startup
 
     folder = data_dir(listeners)
     if not reuse:

@@ -48,11 +48,11 @@ def data_dir(size: int) -> Path:
 
 def build(size: int) -> str:
     """The station of `size` listeners with its vectors; returns an API key for it."""
-    from core import startup
     from core.access.api_keys import create_key
     from core.config import Settings
     from core.demo.seed import seed_demo
     from core.listeners import snapshot
+    from core.service import startup
 
     folder = data_dir(size)
     shutil.rmtree(folder, ignore_errors=True)
@@ -109,7 +109,7 @@ def _store_vectors(whole, texts: list[str]) -> None:
 INDEX_FILE = """
 import sys, numpy as np
 from pathlib import Path
-from core import startup
+from core.service import startup
 from core.config import Settings
 from core.listeners import snapshot
 from core.search import index, vectors
@@ -138,9 +138,9 @@ def index_files(code: Path, size: int, uri: str) -> None:
 
 def open_database(size: int) -> str:
     """Start the size's embedded database; its URI."""
-    from core import startup
     from core.config import Settings
     from core.db.connection import resolve_uri
+    from core.service import startup
 
     settings = Settings(data_dir=data_dir(size), database_name=DATABASE, auto_embed=False)
     startup.start(settings)

@@ -35,13 +35,13 @@ def median_ms(work: Callable[[int], object], repeat: int) -> float:
 
 def measure(listeners: int, repeat: int) -> dict:
     """The row of figures on a fresh station of `listeners`."""
-    from core import startup
     from core.ai.profile import ai_listener_profile
     from core.config import Settings
     from core.credits.charges import charge
     from core.credits.ledger import load
     from core.demo.seed import seed_demo
     from core.listeners import snapshot
+    from core.service import startup
 
     shutil.rmtree(DATA, ignore_errors=True)
     startup.start(Settings(data_dir=DATA.resolve(), database_name="bench_money", auto_embed=False))

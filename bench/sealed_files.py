@@ -87,11 +87,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     args = parser.parse_args(argv)
     from bench.station import markdown
-    from core import startup
     from core.config import Settings
     from core.db.embedded import stop
     from core.demo.seed import seed_demo
     from core.listeners import snapshot
+    from core.service import startup
 
     shutil.rmtree(DATA, ignore_errors=True)
     startup.start(Settings(data_dir=DATA, database_name="bench_sealed_files", auto_embed=False))

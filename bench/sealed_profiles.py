@@ -99,9 +99,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000])
     args = parser.parse_args(argv)
     from bench.station import markdown
-    from core import startup
     from core.config import Settings
     from core.db.embedded import stop
+    from core.service import startup
 
     shutil.rmtree(DATA, ignore_errors=True)
     startup.start(Settings(data_dir=DATA, database_name="bench_sealed_profiles", auto_embed=False))

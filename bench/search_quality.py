@@ -41,12 +41,12 @@ AUDIENCE_LIMIT = 500
 def open_station(listeners: int, seed: int, reuse: bool) -> dict:
     """A database of its own with the demo station seeded and every listener embedded (`reuse`: the one a previous
     run left, as it is)."""
-    from core import startup
     from core.config import Settings
     from core.credits.ledger import load
     from core.demo.seed import seed_demo
     from core.search.models import SearchCalibration
     from core.search.vectors import current_index, refresh_embeddings
+    from core.service import startup
 
     if not reuse:
         shutil.rmtree(DATA, ignore_errors=True)

@@ -37,9 +37,9 @@ class Context:
 
 def fresh_database(size: int, data: Path) -> Settings:
     """Connect to an empty database of its own for this size."""
-    from core import startup
     from core.db import connection as database
     from core.db import embedded as embedded_db
+    from core.service import startup
 
     uri = os.environ.get("MONGODB_URI") or None
     run_dir = data / f"run-{size}"
@@ -56,7 +56,7 @@ def fresh_database(size: int, data: Path) -> Settings:
 def existing_station(size: int) -> Context:
     """The station a `bench.run --sizes <size>` left under bench/data/run-<size>, opened again (for the benchmarks
     that run alone: `bench.ai`, `bench.search --embeddings`, `bench.audiences`, `bench.briefs`)."""
-    from core import startup
+    from core.service import startup
 
     settings = Settings(data_dir=DEFAULT_OUT / f"run-{size}", database_name=f"bench_{size}", auto_embed=False)
     startup.start(settings)

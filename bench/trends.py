@@ -86,9 +86,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.trends", description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=400)
     args = parser.parse_args(argv)
-    from core import startup
     from core.config import Settings
     from core.demo.seed import seed_demo
+    from core.service import startup
 
     folder = Path("bench/data/trends").resolve()
     shutil.rmtree(folder, ignore_errors=True)

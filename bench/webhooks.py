@@ -61,9 +61,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 def open_station(listeners: int) -> None:
     """A database of its own with `listeners` listener documents."""
-    from core import startup
     from core.config import Settings
     from core.listeners import sealed_profiles
+    from core.service import startup
     from core.stations.companies import ensure_company
 
     shutil.rmtree(FOLDER, ignore_errors=True)

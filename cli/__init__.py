@@ -8,9 +8,9 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from cli import access, credits, demo, ingest, privacy, search, segmentation, serving
-from core import startup
 from core.config import StartRefused
 from core.db.connection import UNAVAILABLE
+from core.service import startup
 
 
 def init_app(app: Flask) -> None:

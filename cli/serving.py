@@ -1,5 +1,5 @@
 """CLI: `serve`, what `make run` starts (the database, a demo station on first run, gunicorn for requests and one
-worker for every background job), and `worker`, the background process on its own (core.worker), as production
+worker for every background job), and `worker`, the background process on its own (core.service.worker), as production
 runs several of each."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from core.demo.seed import seed_demo
 from core.errors import CompanyNotFound
 from core.personal.vault_connection import key_server_dir, key_vault, resolve_key_vault_uri
 from core.segmentation.overview import station_summary
-from core.worker import Worker
+from core.service.worker import Worker
 
 DEMO_COMPANY = 1
 GUNICORN_CONFIG = Path(__file__).resolve().parents[1] / "gunicorn.conf.py"

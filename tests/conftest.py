@@ -336,9 +336,9 @@ def reconciled(app):
 def own_database(_app, tmp_path):
     """Core started on an embedded database of its own (DATA_DIR = tmp_path), for tests that stop, kill or rewrite
     it; the session's connection is restored afterwards."""
-    from core import startup
     from core.config import Settings
     from core.db import embedded
+    from core.service import startup
 
     settings = Settings.from_env({"DATA_DIR": str(tmp_path), "SECRET_KEY": "test-secret", "DAILY_PURGE": "true",
                                   "AUTO_EMBED": "false"})

@@ -111,8 +111,8 @@ def plain_snapshot_file(company_id: int = 1):
 def deployment_apart(tmp_path) -> Settings:
     """Core started on a data server of its own (DATA_DIR tmp_path/data) with its key vault on another server
     (tmp_path/vault), as production keeps them; the caller stops both (`embedded.stop` of each directory)."""
-    from core import startup
     from core.db import embedded
+    from core.service import startup
 
     vault_dir, data_dir = tmp_path / "vault", tmp_path / "data"
     vault_dir.mkdir()

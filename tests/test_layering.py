@@ -8,31 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from core import LAYERS
+
 ROOT = Path(__file__).resolve().parents[1]
 
-LAYERS = (
-    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs"),
-    ("core.db", "core.text"),
-    ("core.personal",),
-    ("core.stations", "core.access", "core.credits"),
-    ("core.listeners",),
-    ("core.churn",),
-    ("core.segmentation",),
-    ("core.history",),
-    ("core.explore",),
-    ("core.intelligence",),
-    ("core.search",),
-    ("core.ai",),
-    ("core.ingest",),
-    ("core.audiences", "core.campaigns"),
-    ("core.privacy",),
-    ("core.webhooks",),
-    ("core.alerts",),
-    ("core.demo",),
-    ("core.health", "core.startup", "core.daily"),
-    ("core.worker", "core.metrics"),
-)
-"""The layers of core, lowest first: a unit imports only units of lower layers (and itself)."""
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle", "webapp.charts",
                 "webapp.recommendations", "webapp.limits"}
@@ -88,6 +67,11 @@ def test_core_imports_only_downwards(name):
     upward = sorted(target for target in imports_of(ALL[name]) if unit_of(target) in LEVEL
                     and unit_of(target) != here and LEVEL[unit_of(target)] >= LEVEL[here])
     assert upward == [], f"{name} ({here}, layer {LEVEL[here]}) imports a unit at its own layer or above"
+
+
+def test_core_keeps_at_most_eight_modules_at_its_top():
+    top = sorted(path.name for path in (ROOT / "core").glob("*.py") if path.name != "__init__.py")
+    assert len(top) <= 8, f"core's top is a table of contents, not a drawer: {top}"
 
 
 def test_core_packages_say_what_they_own():

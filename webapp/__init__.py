@@ -6,8 +6,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 import cli
-from core import logs, startup
+from core import logs
 from core.config import Settings
+from core.service import startup
 from webapp import errors, limits, observability, pages, security
 
 

@@ -1,6 +1,6 @@
 """For the people on call: every request gets an id (the `X-Request-ID` it came with, or a new one) that its logs
 carry (core.logs) and its answer returns, is logged by its route's pattern (never its path), and is counted with its
-route, method, status and time (core.metrics)."""
+route, method, status and time (core.oncall.metrics)."""
 from __future__ import annotations
 
 import time
@@ -8,7 +8,7 @@ import time
 from flask import Flask, g, request
 
 from core.logs import begin_request
-from core.metrics import observe_request
+from core.oncall.metrics import observe_request
 from core.personal.keyed import log_subject
 
 

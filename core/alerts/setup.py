@@ -1,4 +1,4 @@
-"""The package's registrations at start-up (documents, jobs, run hooks), called by core.startup."""
+"""The package's registrations at start-up (documents, jobs, run hooks), called by core.service.startup."""
 from __future__ import annotations
 
 from core.alerts import check, delivery
@@ -9,7 +9,7 @@ from core.segmentation import runs
 
 def register() -> None:
     """Register the package's jobs and hooks with the lower packages that offer registration points: the check after
-    each run (core.startup registers history's hook first, so a full run's point exists when the rules read it), and
-    the worker's mail jobs."""
+    each run (core.service.startup registers history's hook first, so a full run's point exists when the rules
+    read it), and the worker's mail jobs."""
     runs.after_run(check.after_run)
     queue.register(delivery.MAIL_JOB, queue.Kind(run=delivery.mail_job))

@@ -1,6 +1,6 @@
 """One connection per process: MONGODB_URI when set, else the embedded SecantusDB of DATA_DIR. The process's key
 vault is not this module's: it lies above, with every byte that can name a listener (core.personal.vault_connection),
-and the one place that connects (core.startup) opens both."""
+and the one place that connects (core.service.startup) opens both."""
 from __future__ import annotations
 
 import time
@@ -44,7 +44,7 @@ def stable_uri(folder: Path) -> str | None:
 
 
 def connect(settings: Settings) -> Database:
-    """Connect mongoengine's default alias; returns the pymongo database (indexes are made by core.startup)."""
+    """Connect mongoengine's default alias; returns the pymongo database (indexes are made by core.service.startup)."""
     disconnect()
     timeout = settings.db_timeout_ms
     quirks.forget()

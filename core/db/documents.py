@@ -1,6 +1,6 @@
 """The registry of stored documents: each package declares its own, and their indexes are made at start-up.
 
-A package's `models` module marks each mongoengine Document with `@stored`; `core.startup` imports every package
+A package's `models` module marks each mongoengine Document with `@stored`; `core.service.startup` imports every package
 and calls `ensure_indexes` once per process, so the database layer never imports the packages above it.
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ number and e-mail address replaced (`failure_of`): what a station sent is person
 
 Jobs of one kind and key are merged while they wait (`merge` says how: embedding asks for the union of the
 listeners), so a burst of live batches queues one job, not one per batch. Kinds are registered by the packages
-that own the work (core.worker registers them at start-up), so this module knows none of them.
+that own the work (core.service.worker registers them at start-up), so this module knows none of them.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ fields that may hold a personal value (each sealed or keyed there) and those dec
 is erased from it, and how a station's documents stored before sealing are sealed in place.
 
 Erasure (core.privacy.erasure), the `encrypt` migration (core.privacy.encrypt) and the audit of stored fields walk
-this registry; nothing else lists stores. A store is declared by the module that writes it, which core.startup
+this registry; nothing else lists stores. A store is declared by the module that writes it, which core.service.startup
 imports, so a feature that adds a store adds it here by being written, and a field nobody declared fails the audit
 (tests/core/personal/test_registry_scan.py) with its collection and name.
 """

@@ -5,7 +5,7 @@ KEY_VAULT_SHARES_BACKUPS says that the vault may be a collection of the data's o
 backup of it.
 
 The data's connection (core.db.connection) knows nothing of the vault, which lies above it: the one place that
-connects (core.startup) makes the vault ready for these settings (`prepare`) before it connects the data, and
+connects (core.service.startup) makes the vault ready for these settings (`prepare`) before it connects the data, and
 closes both.
 """
 from __future__ import annotations

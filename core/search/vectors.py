@@ -7,11 +7,12 @@ the newer file another process wrote. A file is never trusted over MongoDB (anot
 one behind the counter is rebuilt or caught up), and an erasure rewrites the station's file without the listener.
 
 Listeners are embedded when their text changes: after every segmentation run (full, after an import, after a live
-batch or an erasure) the touched listeners are queued for a worker process (`schedule_refresh`, which `core.startup`
-hooks onto the runs), which rebuilds their texts and embeds only the changed ones (`refresh_embeddings`). Erasure
-deletes the listener's vector at once, and a search only ever returns listeners the current snapshot can show
-(never an erased one, whatever an index file still holds). The texts stored with the vectors are sealed a write at a
-time (core.search.sealed_texts); erasure seals the others of its groups again and destroys the groups' keys.
+batch or an erasure) the touched listeners are queued for a worker process (`schedule_refresh`, which
+`core.service.startup` hooks onto the runs), which rebuilds their texts and embeds only the changed ones
+(`refresh_embeddings`). Erasure deletes the listener's vector at once, and a search only ever returns listeners the
+current snapshot can show (never an erased one, whatever an index file still holds). The texts stored with the vectors
+are sealed a write at a time (core.search.sealed_texts); erasure seals the others of its groups again and destroys the
+groups' keys.
 """
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ def refresh_embeddings(company_id: int, originators: list[str] | None = None) ->
 
 def schedule_refresh(company_id: int, originators: list[str] | None) -> None:
     """Queue the embedding of these listeners (None: all) for a worker, after the run that touched them (a live
-    batch answers without waiting for its embeddings; core.worker does the work); nothing when AUTO_EMBED is off."""
+    batch answers without waiting for its embeddings; core.service.worker does the work); nothing when AUTO_EMBED is
+    off."""
     if not active().auto_embed:
         return
     keys = None if originators is None else sorted(originator_keys.keys_of(company_id, originators))  # job records

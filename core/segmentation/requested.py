@@ -3,7 +3,7 @@
 One at a time by a lease in the database (core.db.leases), not a lock of this process: gunicorn runs several
 workers and any of them may get the second click. The run works in a daemon thread of the worker that took the
 click; its progress goes to a document, so that any worker can answer the page's polls.
-The server's daily run of the station (core.daily) holds the same lease, so the two never overlap either.
+The server's daily run of the station (core.service.daily) holds the same lease, so the two never overlap either.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The package's registrations at start-up (documents, jobs and run hooks), called by core.startup; its store of
+"""The package's registrations at start-up (documents, jobs and run hooks), called by core.service.startup; its store of
 personal values is declared where it lives (core.webhooks.producers)."""
 from __future__ import annotations
 

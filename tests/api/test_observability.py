@@ -11,17 +11,17 @@ import re
 import pytest
 from pythonjsonlogger.json import JsonFormatter
 
-from core import health
 from core.access.api_keys import create_key
 from core.config import active
 from core.credits.charges import charge
 from core.credits.ledger import load
 from core.db import connection, queue
 from core.logs import FIELDS, RequestId, begin_request
+from core.oncall import health
 from core.search import lexical_store, vectors
 from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.factories import make_listener
 from tests.memory import NOW, event
 

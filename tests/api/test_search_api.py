@@ -11,7 +11,7 @@ from core.clock import utcnow
 from core.search import progress, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.conftest import restored
 from tests.factories import make_listener
 from tests.memory import NOW, event

@@ -11,8 +11,8 @@ import pytest
 
 from core.clock import utcnow
 from core.segmentation.runs import segment_company
+from core.service.worker import Worker
 from core.webhooks.signing import HEADER, signature
-from core.worker import Worker
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_listener
 from tests.memory import event

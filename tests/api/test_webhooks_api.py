@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company
 

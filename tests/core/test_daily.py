@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.config import Settings
-from core.daily import jobs_of, run_due
 from core.db.leases import release, try_lease
 from core.listeners import snapshot
 from core.segmentation.models import SegmentRun
 from core.segmentation.requested import SegmentationBusy, start_segmentation
 from core.segmentation.runs import FULL_RUN_TTL, full_run_lease, segment_company
+from core.service.daily import jobs_of, run_due
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, column, event
 

@@ -1,5 +1,5 @@
 """A preforking server's parent reads every station's indexes once, for its web workers to share, and hands them no
-connection (core.startup.preload_stations, called by gunicorn.conf.py before the fork)."""
+connection (core.service.startup.preload_stations, called by gunicorn.conf.py before the fork)."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,12 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from core import startup
 from core.db import connection
 from core.db.embedded import free_port, uri_of_port
 from core.search import lexical_store, vectors
 from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
+from core.service import startup
 from tests.factories import make_listener
 from tests.memory import NOW, event
 

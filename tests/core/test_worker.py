@@ -11,7 +11,7 @@ import pytest
 from core.db import queue
 from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.factories import make_listener
 from tests.memory import NOW, event
 

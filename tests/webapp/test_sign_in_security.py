@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 from pymongo.errors import ServerSelectionTimeoutError
 
-from core import startup
 from core.access import throttle
+from core.service import startup
 from tests.webapp.conftest import PASSWORD
 from tests.webapp.test_dashboard_pages import csrf_token_of
 from webapp import create_app

@@ -8,9 +8,9 @@ import pytest
 from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES
 
-from core import startup
 from core.access import throttle
 from core.db import connection
+from core.service import startup
 
 pytestmark = pytest.mark.db
 

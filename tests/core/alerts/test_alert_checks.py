@@ -11,13 +11,13 @@ from core.alerts.check import check_station
 from core.alerts.models import AlertFiring
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules
 from core.config import Settings
-from core.daily import jobs_of, run_due
 from core.errors import NotFound
 from core.history.models import HistoryPoint
 from core.segmentation.runs import segment_company
+from core.service.daily import jobs_of, run_due
+from core.service.worker import Worker
 from core.webhooks import events
 from core.webhooks.endpoints import add_endpoint
-from core.worker import Worker
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event

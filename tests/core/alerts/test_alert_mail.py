@@ -17,7 +17,7 @@ from core.alerts.store import create_rule, list_firings
 from core.db import queue
 from core.db.embedded import free_port
 from core.history.models import HistoryPoint
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.factories import make_company
 from tests.memory import NOW
 

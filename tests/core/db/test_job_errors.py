@@ -9,7 +9,7 @@ import pytest
 
 from core.db import queue
 from core.errors import ListenerNotFound
-from core.worker import Worker
+from core.service.worker import Worker
 
 SAID = "could not reach zq.probe77@example.org on 082 999 0001"
 
@@ -72,7 +72,7 @@ def test_a_failed_jobs_record_keeps_no_number_or_e_mail(failing):
 @pytest.mark.db
 def test_a_failed_jobs_log_line_names_the_failure_without_its_values_or_a_traceback(failing, caplog):
     queue.enqueue("boom", "x", {})
-    with caplog.at_level(logging.INFO, logger="core.worker"):
+    with caplog.at_level(logging.INFO, logger="core.service.worker"):
         failing.work_once()
     failed = [record for record in caplog.records if "failed" in record.getMessage()]
     assert len(failed) == 1 and failed[0].exc_info is None

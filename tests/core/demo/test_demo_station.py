@@ -193,7 +193,7 @@ def test_a_seeded_demo_has_its_thirteen_months_of_history_once_a_worker_has_run(
     """`make run` seeds the demo without an import's run, so the seeding itself asks for the rebuild."""
     from core.demo.seed import seed_demo
     from core.history.models import HistoryPoint
-    from core.worker import Worker
+    from core.service.worker import Worker
 
     seed_demo(6, 300, seed=7)
     assert HistoryPoint.objects(company_id=6).count() == 1  # the seeding's run: the day's point only

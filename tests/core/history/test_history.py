@@ -15,8 +15,8 @@ from core.history.rebuild import rebuild_history, week_ends
 from core.listeners import snapshot
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import resegment_listeners, segment_company
+from core.service.worker import Worker
 from core.stations.models import Company
-from core.worker import Worker
 from tests.conftest import kept
 from tests.factories import make_listener
 from tests.memory import NOW, event

@@ -15,7 +15,7 @@ from core.db.connection import get_db
 from core.ingest import staging
 from core.ingest.jobs import ImportJob, run_in_background, save_job, start_import
 from core.ingest.staging import check_staged, import_staged, preview_upload, stage_upload
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.factories import make_company
 
 pytestmark = pytest.mark.db

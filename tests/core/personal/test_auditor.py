@@ -20,7 +20,6 @@ import pytest
 from bson.codec_options import CodecOptions
 from bson.raw_bson import RawBSONDocument
 
-from core import metrics, startup
 from core.access.api_keys import create_key
 from core.clock import utcnow
 from core.config import Settings
@@ -32,10 +31,12 @@ from core.explore.listener import find_listener, get_listener
 from core.ingest.jobs import start_import
 from core.ingest.live import record_interactions
 from core.listeners import finding, snapshot
+from core.oncall import metrics
 from core.privacy.erasure import erase_listener
 from core.search import vectors
 from core.search.search import search_listeners
 from core.segmentation.runs import segment_company
+from core.service import startup
 from tests.factories import deployment_apart, make_company
 
 pytestmark = pytest.mark.db

@@ -11,7 +11,6 @@ import gridfs
 import pytest
 from pymongo import MongoClient
 
-from core import startup
 from core.db import embedded
 from core.ingest.importer import import_rows
 from core.listeners import snapshot
@@ -20,6 +19,7 @@ from core.personal.vault import cipher, decrypted
 from core.personal.vault_connection import key_vault
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
+from core.service import startup
 from tests.factories import deployment_apart
 from tests.memory import NOW
 

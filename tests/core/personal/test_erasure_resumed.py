@@ -16,7 +16,7 @@ from core.personal import registry
 from core.privacy.erasure import erase_listener
 from core.privacy.models import AuditEntry, PendingErasure
 from core.privacy.purge import ERASED
-from core.worker import Worker
+from core.service.worker import Worker
 from tests.core.campaigns.test_plans import ANSWER, cached
 from tests.core.privacy.test_erasure import ORIGINATOR, PERSON, SECRET, everything_stored, person  # noqa: F401
 from tests.themes import GOSPEL_THEME

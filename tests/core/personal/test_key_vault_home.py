@@ -13,7 +13,6 @@ import pymongo
 import pytest
 from bson import Binary
 
-from core import startup
 from core.config import Settings
 from core.db import embedded
 from core.db.connection import get_db
@@ -22,6 +21,7 @@ from core.personal.vault import Vault
 from core.personal.vault_connection import KeyVaultSharesBackups, key_vault, refuse_unsafe_keys
 from core.personal.vault_move import MARKER, move_keys_home
 from core.privacy.purge import purge
+from core.service import startup
 
 pytestmark = pytest.mark.db
 

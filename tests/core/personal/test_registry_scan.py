@@ -43,10 +43,10 @@ from core.search.lookalikes import similar_listeners
 from core.search.search import search_listeners
 from core.segmentation.requested import start_segmentation
 from core.segmentation.runs import segment_company
+from core.service.worker import Worker
 from core.stations.labels import set_tag_labels
 from core.webhooks.endpoints import add_endpoint
 from core.webhooks.events import emit
-from core.worker import Worker
 from tests.conftest import kept
 from tests.core.webhooks.receiver import receiving
 from tests.factories import set_fields

@@ -8,9 +8,9 @@ import pytest
 
 from core.clock import utcnow
 from core.config import Settings
-from core.daily import jobs_of
 from core.privacy.models import AuditEntry
 from core.privacy.purge import ACTION, ERASED
+from core.service.daily import jobs_of
 
 pytestmark = pytest.mark.db
 

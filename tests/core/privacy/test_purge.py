@@ -11,12 +11,12 @@ import pytest
 
 from core import personal
 from core.config import Settings, activate
-from core.daily import jobs_of
 from core.ingest.importer import import_file
 from core.listeners.models import InteractionBatch, Listener
 from core.privacy.erasure import erase_listener
 from core.privacy.purge import next_purge, purge
 from core.segmentation.runs import segment_company
+from core.service.daily import jobs_of
 from tests.memory import NOW
 
 pytestmark = pytest.mark.db

@@ -17,12 +17,12 @@ from core.config import Settings
 from core.db import queue
 from core.db.leases import lease
 from core.errors import ValidationFailed
+from core.service.worker import Worker
 from core.webhooks import delivery, urls
 from core.webhooks.endpoints import add_endpoint, list_deliveries, replay_delivery, send_test
 from core.webhooks.events import DELIVER_JOB, Event, emit, queue_events, queued_events
 from core.webhooks.models import WebhookEndpoint
 from core.webhooks.urls import check_url
-from core.worker import Worker
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company
 
@@ -156,9 +156,9 @@ def test_a_retry_is_one_warning_line_in_words_and_its_traceback_only_at_debug(re
     assert "attempt 1, tried again later" in line.getMessage()
     caplog.clear()
     queue.Job._get_collection().update_one({"kind": DELIVER_JOB}, {"$set": {"run_after": utcnow()}})
-    with caplog.at_level(logging.DEBUG, logger="core.worker"):
+    with caplog.at_level(logging.DEBUG, logger="core.service.worker"):
         work()
-    debug = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG and r.name == "core.worker"]
+    debug = [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG and r.name == "core.service.worker"]
     assert any("traceback" in m and "deliver_waiting" in m for m in debug)
     assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == 1
 

@@ -17,10 +17,10 @@ from core.ingest.live import record_interactions
 from core.privacy.erasure import erase_listener
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import resegment_listeners, segment_company
+from core.service.worker import Worker
 from core.webhooks.endpoints import add_endpoint
 from core.webhooks.events import DELIVER_JOB, queued_events
 from core.webhooks.models import WebhookEndpoint
-from core.worker import Worker
 from tests.conftest import restored
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company, make_listener

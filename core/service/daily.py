@@ -2,9 +2,9 @@
 run of every station, because time alone moves listeners to at_risk and dormant.
 
 A job is due when its time of day (in its zone: UTC for the purge, the station's own for its run) has passed and it
-has not run since. Every worker process (core.worker) checks every minute, listing the stations anew each time; a
-lease makes sure that only one process runs a job, and a job that ran (from a worker, the dashboard or the CLI) is
-not run again until its next time.
+has not run since. Every worker process (core.service.worker) checks every minute, listing the stations anew
+each time; a lease makes sure that only one process runs a job, and a job that ran (from a worker, the dashboard
+or the CLI) is not run again until its next time.
 """
 from __future__ import annotations
 

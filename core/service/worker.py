@@ -1,6 +1,6 @@
 """The worker process (`flask --app wsgi worker`): every background job of the service, so that web processes only
 answer requests. Any number of workers may run, on any hosts sharing the database: jobs are claimed one at a time
-under leases (core.db.queue), the daily jobs run under leases of their own (core.daily), and a worker killed
+under leases (core.db.queue), the daily jobs run under leases of their own (core.service.daily), and a worker killed
 mid-job leaves its lease to run out and another worker to do the job.
 
 What a worker does, round after round:
@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable
 
 from core.config import Settings
-from core.daily import jobs_of, run_due
 from core.db import queue
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
@@ -29,6 +28,7 @@ from core.errors import Conflict
 from core.ingest.staging import sweep_uploads
 from core.logs import current_request_id
 from core.privacy.erasure import resume_erasures
+from core.service.daily import jobs_of, run_due
 from core.stations.companies import list_companies
 
 log = logging.getLogger(__name__)
