@@ -172,7 +172,8 @@ def live_url(app, _live_url):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium driven by Playwright, headless, for the whole session."""
+    """Debian's chromium-headless-shell (Chromium's engine without its desktop, what Playwright itself runs
+    headless) driven by Playwright, for the whole session."""
     from playwright.sync_api import expect, sync_playwright
 
     # A tab waits 10 s for an element (set_default_timeout below); an expectation waited only its default 5 s, too
@@ -180,7 +181,7 @@ def browser():
     # language detector, about 1 s idle and several under load).
     expect.set_options(timeout=10_000)
     playwright = sync_playwright().start()
-    chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+    chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium-headless-shell",
                                           args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
     yield chromium
     chromium.close()
