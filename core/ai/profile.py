@@ -25,7 +25,7 @@ from core.listeners import finding, sealed_profiles
 from core.listeners.fields import DECLARED_NAMES, INFERRED
 from core.personal import originator_keys
 from core.personal.registry import Store, by_listener, declare
-from core.segmentation.runs import reprofile_listeners
+from core.segmentation.live import reprofile_listeners
 
 OPERATION = "ai_listener_profile"
 CACHE_DAYS = 30

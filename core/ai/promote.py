@@ -14,7 +14,7 @@ from core.db import ahead
 from core.explore.listener import find_listener
 from core.listeners import sealed_profiles
 from core.personal.registry import Store, by_listener, declare
-from core.segmentation.runs import reprofile_listeners
+from core.segmentation.live import reprofile_listeners
 
 THRESHOLD = 0.70
 PROMOTABLE = {"inferred_gender": "gender", "inferred_age_group": "age_group", "inferred_language": "language",

@@ -3,7 +3,7 @@ answer, so that a listener's segment, profile and the explorer's counts are curr
 
 Rows are read and keyed exactly as in an interactions file (core.ingest.rows), listeners created and events stored
 with the importer's own helpers (core.ingest.interactions); the touched listeners are re-profiled and written as a
-snapshot delta (core.segmentation.runs.resegment_live), never as a whole new snapshot file.
+snapshot delta (core.segmentation.live.resegment_live), never as a whole new snapshot file.
 """
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from core.ingest.tally import Companies, Tally
 from core.ingest.values import FieldWarnings, RowError
 from core.listeners.declared import read_listeners
 from core.listeners.events import comparable_keys, read_batches, write_batches
-from core.segmentation.runs import resegment_live, segment_lease
+from core.segmentation.leases import segment_lease
+from core.segmentation.live import resegment_live
 from core.stations.companies import ensure_company
 
 MAX_ROWS = 1000

@@ -45,7 +45,8 @@ class SegmentRun(Document):
     meta = {"collection": "segment_runs", "indexes": [("company_id", "-started_at")]}
     first_segments: Mapping[str, str] = MappingProxyType({})
     """Not stored: the listeners this run gave their first segment (originator -> segment), for what follows the run
-    in the same process (core.webhooks.producers); a first assignment is no change document (core.segmentation.runs).
+    in the same process (core.webhooks.producers); a first assignment is no change document
+    (core.segmentation.recording).
     """
 
 

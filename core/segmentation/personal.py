@@ -8,8 +8,9 @@ from core.listeners import finding, snapshot
 from core.personal import originator_keys
 from core.personal.keyed import is_keyed, tag_keys
 from core.personal.registry import LAST, Erasure, Store, declare
+from core.segmentation.leases import segment_lease
 from core.segmentation.models import SegmentChange, SegmentRun
-from core.segmentation.runs import resegment_listeners, segment_lease
+from core.segmentation.runs import resegment_listeners
 
 
 def erase_history(erasure: Erasure) -> int:

@@ -16,8 +16,9 @@ from core.clock import utcnow
 from core.db.documents import stored
 from core.db.leases import release, try_lease
 from core.errors import Conflict
+from core.segmentation.leases import FULL_RUN_TTL, full_run_lease
 from core.segmentation.overview import latest_run
-from core.segmentation.runs import FULL_RUN_TTL, full_run_lease, segment_company
+from core.segmentation.runs import segment_company
 from core.stations.companies import get_company
 
 log = logging.getLogger(__name__)

@@ -22,8 +22,9 @@ from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
 from core.errors import Conflict
 from core.privacy import purge
+from core.segmentation.leases import FULL_RUN_TTL, full_run_lease
 from core.segmentation.overview import latest_run
-from core.segmentation.runs import FULL_RUN_TTL, full_run_lease, segment_company
+from core.segmentation.runs import segment_company
 from core.stations.companies import list_companies
 from core.stations.models import Company
 

@@ -40,7 +40,7 @@ from core.search import models as _search_models  # noqa: F401 - registers the p
 from core.search import vectors
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
 from core.segmentation import personal as _segment_stores  # noqa: F401 - declares the package's personal stores
-from core.segmentation import runs
+from core.segmentation import subscribers
 from core.stations import labels as _station_labels  # noqa: F401 - declares the package's stores of personal values
 from core.stations import models as _station_models  # noqa: F401 - registers the package's documents
 from core.webhooks import setup as webhooks_setup
@@ -58,10 +58,10 @@ def start(settings: Settings) -> Database:
     """
     vault_connection.refuse_unsafe_keys(settings)  # a refused start changes nothing of the process
     config.activate(settings)
-    runs.after_publish(vectors.schedule_refresh)
+    subscribers.after_publish(vectors.schedule_refresh)
     queue.register(vectors.EMBED_JOB, queue.Kind(run=vectors.embed_job, merge=vectors.merged_listeners,
                                                     long=True))
-    runs.after_run(history.after_run)
+    subscribers.after_run(history.after_run)
     queue.register(history.REBUILD_JOB, queue.Kind(run=history.rebuild_job, attempts=3))
     webhooks_setup.register()
     alerts_setup.register()

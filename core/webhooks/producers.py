@@ -52,7 +52,7 @@ def erase_events(company_id: int, originator: str, pseudonym: str = "") -> int:
 
 def _firsts_of(run: SegmentRun) -> list[dict]:
     """The listeners the run gave their first segment, as moves from none: kept on the run in memory, since a
-    first assignment is no change document (core.segmentation.runs)."""
+    first assignment is no change document (core.segmentation.recording)."""
     return [{"originator": originator, "from_segment": None, "to_segment": segment}
             for originator, segment in run.first_segments.items()]
 

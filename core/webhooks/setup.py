@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.audiences import store as audiences
 from core.db import queue
-from core.segmentation import runs
+from core.segmentation import subscribers
 from core.webhooks import delivery, producers
 from core.webhooks import models as _models  # noqa: F401 - registers the package's documents
 from core.webhooks.events import DELIVER_JOB
@@ -14,5 +14,5 @@ def register() -> None:
     """Register the package's jobs and hooks with the lower packages that offer registration points."""
     queue.register(DELIVER_JOB, queue.Kind(run=delivery.deliver_job, attempts=delivery.ATTEMPTS,
                                            backoff_s=delivery.BACKOFF_S))
-    runs.after_run(producers.after_run)
+    subscribers.after_run(producers.after_run)
     audiences.after_members_change(producers.after_members_change)

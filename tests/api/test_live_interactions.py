@@ -11,9 +11,10 @@ from core.clock import utcnow
 from core.db.connection import get_db
 from core.listeners import snapshot
 from core.listeners.models import InteractionBatch, SnapshotDelta
-from core.segmentation import rollups, runs
+from core.segmentation import rollups
 from core.segmentation.models import SegmentRun
 from core.segmentation.overview import latest_run
+from core.segmentation.recording import counted
 from core.segmentation.runs import segment_company
 from core.stations.models import Company
 from tests.factories import make_listener
@@ -213,6 +214,6 @@ def test_live_batches_keep_one_run_per_file_whose_overview_is_a_recount_of_the_s
     live = SegmentRun.objects(company_id=1, kind="live")
     assert live.count() == 1
     company = Company.objects.get(company_id=1)
-    recount = rollups.rollup(runs._counted(snapshot.current(1)), company)
+    recount = rollups.rollup(counted(snapshot.current(1)), company)
     assert latest_run(1).rollup == recount
     assert recount["total"] == 4

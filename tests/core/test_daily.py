@@ -10,9 +10,10 @@ import pytest
 from core.config import Settings
 from core.db.leases import release, try_lease
 from core.listeners import snapshot
+from core.segmentation.leases import FULL_RUN_TTL, full_run_lease
 from core.segmentation.models import SegmentRun
 from core.segmentation.requested import SegmentationBusy, start_segmentation
-from core.segmentation.runs import FULL_RUN_TTL, full_run_lease, segment_company
+from core.segmentation.runs import segment_company
 from core.service.daily import jobs_of, run_due
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, column, event

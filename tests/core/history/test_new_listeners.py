@@ -14,8 +14,9 @@ from core.history.query import joined_and_left, segment_trends
 from core.intelligence.segment_profile import segment_profile
 from core.listeners.declared import read_listeners
 from core.listeners.events import read_batches
+from core.segmentation.live import resegment_live
 from core.segmentation.overview import station_summary
-from core.segmentation.runs import resegment_live, segment_company
+from core.segmentation.runs import segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
 

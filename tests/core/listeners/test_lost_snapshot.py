@@ -16,8 +16,9 @@ from core.listeners import finding, snapshot
 from core.personal import VAULT_COLLECTION
 from core.privacy.erasure import erase_listener
 from core.segmentation import runs
+from core.segmentation.live import reprofile_listeners
 from core.segmentation.models import SegmentRun
-from core.segmentation.runs import reprofile_listeners, resegment_listeners, segment_company
+from core.segmentation.runs import resegment_listeners, segment_company
 from core.stations.models import Company
 from tests.factories import make_listener
 from tests.memory import event

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.listeners import snapshot
-from core.segmentation.runs import reprofile_listeners, resegment_listeners, segment_company
+from core.segmentation.live import reprofile_listeners
+from core.segmentation.runs import resegment_listeners, segment_company
 from tests.factories import make_listener
 from tests.memory import NOW, event
 
