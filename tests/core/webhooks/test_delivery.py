@@ -1,6 +1,7 @@
-"""Delivery to loopback receivers that answer 200, 500, too late or close the connection: signed as the README's
-code verifies, batched, retried with a backoff of over a day, in order per listener, at least once (a repeat keeps
-its event id), replayed, logged; and URLs that reach private addresses refused when saved and at delivery."""
+"""Delivery to loopback receivers that answer 200, 500, too late or close the connection: signed as the manual's
+code verifies (docs/alerts-and-webhooks.md), batched, retried with a backoff of over a day, in order per listener, at
+least once (a repeat keeps its event id), replayed, logged; and URLs that reach private addresses refused when saved
+and at delivery."""
 from __future__ import annotations
 
 import json
@@ -33,12 +34,12 @@ SECRET = "a-secret-of-the-station-1"
 
 
 def readme_verifier():
-    """The README's verify_signature, run as a receiver would copy it."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The manual's verify_signature (docs/alerts-and-webhooks.md), run as a receiver would copy it."""
+    text = (ROOT / "docs" / "alerts-and-webhooks.md").read_text(encoding="utf-8")
     section = text[text.index("**Verifying a delivery.**"):]
     code = re.search(r"```python\n(.*?)```", section, flags=re.DOTALL).group(1)
     scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)  # noqa: S102 - the README's own example, as a reader runs it
+    exec(compile(code, "alerts-and-webhooks.md", "exec"), scope)  # noqa: S102 - the manual's own example, as a reader runs it
     return scope["verify_signature"]
 
 
