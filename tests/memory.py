@@ -1,15 +1,18 @@
-"""Listeners built in memory, without the database: their interactions as Events, and the snapshot a segmentation
-run would profile from them. Pure rules are tested on these."""
+"""Listeners built in memory, without the database: their interactions as Events, the snapshot a segmentation
+run would profile from them, and the stations an import reads its rows against. Pure rules are tested on these."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
+from core.ingest.kinds import row_parser
+from core.ingest.tally import Companies, Tally
 from core.listeners.events import Events
 from core.listeners.snapshot import Snapshot
 from core.segmentation.profiling import profile_listeners
 from core.stations.models import Company
+from core.stations.shows import timeslot_lookup
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
@@ -51,3 +54,27 @@ def column(snap: Snapshot, name: str, originator: str):
     if name in snap.vocab:
         return [v for v, on in zip(snap.vocab[name], snap.cols[name][row]) if on]
     return snap.cols[name][row].item()
+
+
+class StationsInMemory(Companies):
+    """The stations an import reads its rows against (core.ingest.tally.Companies), given rather than stored: each
+    company's document (country, timezone, channels; {} for one the import would create) and its shows as stored."""
+
+    def __init__(self, docs: dict[int, dict] | None = None, shows: list[dict] = (), now: datetime = NOW):
+        super().__init__(now)
+        self._given, self._shows = docs or {}, list(shows)
+
+    def doc(self, company_id: int) -> dict:
+        return self._given.get(company_id, {})
+
+    def schedule(self, company_id: int) -> list:
+        return timeslot_lookup(show for show in self._shows if show["company_id"] == company_id)
+
+
+def rows_read(kind: str, rows, stations: Companies | None = None) -> tuple[list[tuple], Tally]:
+    """What an import of these rows of one kind keeps (each row's parsed values) and its tally (bad rows, warnings),
+    read as the importer reads them (core.ingest.kinds), nothing written; rows are (line, row) pairs or rows, lines
+    then counted from 1."""
+    pairs = [row if isinstance(row, tuple) else (line, row) for line, row in enumerate(rows, 1)]
+    tally = Tally(None)
+    return list(tally.valid(pairs, row_parser(kind, stations or StationsInMemory()))), tally

@@ -123,6 +123,10 @@ class Companies:
         found = self._times.get(company_id)
         if found is None:
             zone = ZoneInfo(self.doc(company_id).get("timezone") or defaults.TIMEZONE)
-            found = self._times[company_id] = StationTime(zone, schedule(company_id), self._now,
+            found = self._times[company_id] = StationTime(zone, self.schedule(company_id), self._now,
                                                           ChannelNames.of(self.doc(company_id).get("channels")))
         return found
+
+    def schedule(self, company_id: int) -> list:
+        """The company's minute-of-week lookup of its stored shows (core.stations.shows)."""
+        return schedule(company_id)
