@@ -3,7 +3,6 @@ parts of their profile that made them match. A GET form, so that a search can be
 from __future__ import annotations
 
 import math
-from inspect import signature
 
 from flask import Blueprint, request, url_for
 from flask_login import login_required
@@ -12,7 +11,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import aggregate
 from core.explore.spec import EXCLUSIONS, SPEC, included
-from core.search.search import SEARCH_LIMIT, search_listeners
+from core.search.search import LIMIT, MIN_SCORE, SEARCH_LIMIT, search_listeners
 from core.text.query import decimal_number, whole_number
 from webapp.charts import counts_of
 from webapp.helpers import checked_into, link, open_station, render_htmx, wants_fragment
@@ -23,9 +22,8 @@ bp = Blueprint("search", __name__)
 CHOICES = ("segment", "gender", "age_group", "language")
 """The search's filters offered as lists of the station's values; `tags` and `location` are typed in."""
 FIELDS = ("q", *CHOICES, "tags", "location", "min_score", "limit", "as_text")
-DEFAULTS = {name: p.default for name, p in signature(search_listeners).parameters.items()
-            if name in ("min_score", "limit")}
-"""The contract's defaults, read from core so that the form cannot drift from them."""
+DEFAULTS = {"min_score": MIN_SCORE, "limit": LIMIT}
+"""The contract's defaults, core's, as the API's are."""
 
 
 @bp.get("/stations/<int:company_id>/search")

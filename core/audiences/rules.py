@@ -7,12 +7,12 @@ import math
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.spec import REPEATABLE
+from core.search.search import MIN_SCORE as MIN_SCORE  # audiences save searches: search's default
 from core.text.query import check_bounds
 from core.text.storable import text_problem
 
 THEME_MAX, DESCRIPTION_MAX, NAME_MAX, QUERIES_MAX = 500, 2000, 120, 5
 SEGMENT_LIMITS, AUDIENCE_LIMITS, EXPIRY_LIMITS = (1, 1000), (1, 5000), (1, 365)
-MIN_SCORE = 0.68
 SEGMENT_LIMIT, AUDIENCE_LIMIT, EXPIRY_DAYS = 100, 500, 30
 
 

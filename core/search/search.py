@@ -33,6 +33,9 @@ from core.search.vectors import current_index
 from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT = (1, 1000)
+MIN_SCORE, LIMIT = 0.68, 100
+"""The contract's defaults of a search (and of the searches an audience saves): the lowest score returned, the share
+of results like it that were relevant on the station's labelled queries; how many listeners at most."""
 WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 STOPWORDS = frozenset("the and who for with that this are was from they their them like likes love loves lovers "
                       "listeners listener people fans fan who which into onto about more most".split())
@@ -56,7 +59,7 @@ class Ranked:
 
 
 def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str | None = None,
-                     min_score: float = 0.68, limit: int = 100, as_text: tuple[str, ...] = ()) -> dict:
+                     min_score: float = MIN_SCORE, limit: int = LIMIT, as_text: tuple[str, ...] = ()) -> dict:
     """Listeners matching the filters and every ask of `q`, best first, each with why; `as_text`: stretches of `q`
     to read as free text rather than as an ask."""
     query = (q or "").strip()
