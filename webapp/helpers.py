@@ -5,11 +5,11 @@ from __future__ import annotations
 import secrets
 from datetime import date, datetime
 from urllib.parse import urlencode, urlsplit
-from zoneinfo import ZoneInfo
 
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
+from core.clock import as_utc, zone_of
 from core.config import active
 from core.credits.ledger import account
 from core.credits.money import hundredths, phrase
@@ -135,9 +135,7 @@ def format_when(iso: str | None, tz: str | None = None) -> str:
     if not iso:
         return "never"
     moment = datetime.fromisoformat(iso)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=ZoneInfo("UTC"))
-    local = moment.astimezone(ZoneInfo(tz or "UTC"))
+    local = as_utc(moment).astimezone(zone_of(tz))
     return f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"
 
 

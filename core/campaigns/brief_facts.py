@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import dateparser
 import holidays as holiday_calendars
 from dateparser.search import search_dates
 from price_parser import Price
 
+from core.clock import zone_of
 from core.search.words import GOAL_PATTERNS, MONTHS
 
 LANGUAGES = ["en", "af"]
@@ -61,11 +61,12 @@ BUDGET_CUES = re.compile(r"budget|spend|spending|invest|allocat|airtime|media bu
 SENTENCE = re.compile(r"(?:[^.;!?\n]|\.(?!\s|$))+")  # "R1.5 million" is one sentence
 
 
-def find_dates(brief: str, now: datetime, tz: str, taken: list, country: str = "ZA") -> dict | None:
+def find_dates(brief: str, now: datetime, tz: str | None, taken: list, country: str = "ZA") -> dict | None:
     """{"start", "end" (ISO dates), "words"} of the campaign's dates, None when the brief names none."""
     text = _blank(brief, taken + [(m.start(), m.end()) for m in MONEY.finditer(brief)])
-    today = datetime.combine(now.astimezone(ZoneInfo(tz)).date(), datetime.min.time())
-    settings = {"TIMEZONE": tz, "RELATIVE_BASE": today, "PREFER_DATES_FROM": "future",
+    zone = zone_of(tz)
+    today = datetime.combine(now.astimezone(zone).date(), datetime.min.time())
+    settings = {"TIMEZONE": zone.key, "RELATIVE_BASE": today, "PREFER_DATES_FROM": "future",
                 "RETURN_AS_TIMEZONE_AWARE": False}
     found = []
     durations = [(m.start(), m.end(), f"in {m['n'] or m['n2']} {m['unit'] or m['unit2']}", m.group())

@@ -9,9 +9,9 @@ leave out a value or pick another of this station's values; explicit filters are
 from __future__ import annotations
 
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from core.ai.chat import ask_json
+from core.clock import zone_of
 from core.config import Settings
 from core.explore.spec import EXCLUSIONS
 from core.search.vocabulary import Vocabulary
@@ -74,7 +74,7 @@ def brief_schema(vocab: Vocabulary) -> dict:
 
 def read_brief(vocab: Vocabulary, brief: str, now: datetime, settings: Settings) -> dict:
     """The model's reading, as brief_local.read_brief answers it, with the provider, model and tokens."""
-    today = now.astimezone(ZoneInfo(vocab.timezone)).date().isoformat()
+    today = now.astimezone(zone_of(vocab.timezone)).date().isoformat()
     answer = ask_json(TASK, {"brief": brief, "today": today}, brief_schema(vocab), name="parse_brief",
                       settings=settings, max_tokens=1200)
     content, named = answer.content, choices(vocab)

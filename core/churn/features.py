@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import numpy as np
+
+from core.clock import zone_of
 
 DAY = 86_400
 NAMES = ("days since the last interaction", "days since the first", "active days", "interactions",
@@ -30,7 +31,7 @@ class AsOf:
     habit: np.ndarray  # their usual days between active days
 
 
-def as_of(row: np.ndarray, ts: np.ndarray, n: int, cutoff: int, tz: str = "UTC",
+def as_of(row: np.ndarray, ts: np.ndarray, n: int, cutoff: int, tz: str | None = None,
           channel: np.ndarray | None = None, campaign: np.ndarray | None = None,
           timeslot: np.ndarray | None = None) -> AsOf:
     """The features of the `n` listeners as of `cutoff` (epoch seconds), from the interactions before it only.
@@ -41,7 +42,7 @@ def as_of(row: np.ndarray, ts: np.ndarray, n: int, cutoff: int, tz: str = "UTC",
     row, ts = row[before], ts[before]
     count = np.bincount(row, minlength=n)
     rows = np.flatnonzero(count)
-    offset = int(datetime.fromtimestamp(cutoff, ZoneInfo(tz)).utcoffset().total_seconds()) if tz else 0
+    offset = int(datetime.fromtimestamp(cutoff, zone_of(tz)).utcoffset().total_seconds())
     day = (ts + offset) // DAY
     starts = np.r_[0, np.cumsum(count)[:-1]][rows]  # each listener's first interaction, in time order
     ends = starts + count[rows] - 1

@@ -38,7 +38,7 @@ class Interactions:
     row: np.ndarray
     ts: np.ndarray
     n: int
-    tz: str = "UTC"
+    tz: str | None = None  # the station's zone (core.clock.zone_of: none is the default station zone)
     channel: np.ndarray | None = None
     campaign: np.ndarray | None = None
     timeslot: np.ndarray | None = None

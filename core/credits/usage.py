@@ -8,8 +8,8 @@ station's days too, as every other date the producer reads.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
+from core.clock import zone_of
 from core.credits.ledger import entries
 from core.credits.models import STATUSES
 from core.credits.money import as_credits
@@ -24,13 +24,13 @@ DEFAULT_LIMIT = 100
 
 
 def usage(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
-          limit: int = DEFAULT_LIMIT, tz: str = "UTC") -> list[dict]:
+          limit: int = DEFAULT_LIMIT, tz: str | None = None) -> list[dict]:
     """The calls (and refunds) within the days, newest first, at most `limit`."""
     return _rows(_query(company_id, from_date, to_date, limit, tz), limit)
 
 
 def usage_report(company_id: int, from_date: date | str | None = None, to_date: date | str | None = None,
-                 limit: int = DEFAULT_LIMIT, tz: str = "UTC") -> dict:
+                 limit: int = DEFAULT_LIMIT, tz: str | None = None) -> dict:
     """usage() with what was asked and how many entries the days hold in all."""
     query = _query(company_id, from_date, to_date, limit, tz)
     first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
@@ -43,7 +43,7 @@ def _rows(query: dict, limit: int) -> list[dict]:
     return [_row(entry) for entry in entries().find(query).sort([("at", -1), ("seq", -1)]).limit(limit)]
 
 
-def _query(company_id: int, from_date, to_date, limit, tz: str) -> dict:
+def _query(company_id: int, from_date, to_date, limit, tz: str | None) -> dict:
     """The ledger query of a company's usage within whole days of the zone `tz`; 422 for a bad date or limit.
 
     A to_date before from_date selects nothing rather than 422: the OpenAPI document cannot say that one parameter
@@ -63,9 +63,9 @@ def _query(company_id: int, from_date, to_date, limit, tz: str) -> dict:
     return {**query, "at": window} if window else query
 
 
-def _midnight(day: date, tz: str) -> datetime:
+def _midnight(day: date, tz: str | None) -> datetime:
     """The start of a day in the zone, as the UTC moment the ledger stores (a day of 23 or 25 hours stays whole)."""
-    return datetime.combine(day, time.min, ZoneInfo(tz)).astimezone(UTC)
+    return datetime.combine(day, time.min, zone_of(tz)).astimezone(UTC)
 
 
 def _day(value: date | str | None, name: str) -> date | None:
@@ -95,7 +95,7 @@ ANSWERED = {"$and": [{"$ne": ["$kind", "refund"]}, {"$eq": ["$status", "ok"]}]}
 """An entry that is an AI call which answered: paid and not refunded, or served from a cache."""
 
 
-def daily_spend(company_id: int, from_date: date | str, to_date: date | str, tz: str = "UTC") -> list[dict]:
+def daily_spend(company_id: int, from_date: date | str, to_date: date | str, tz: str | None = None) -> list[dict]:
     """Credits spent and AI calls answered per day of the zone `tz`, every day of the range (both ends included)
     even when nothing was spent: what a chart of spend over time draws. A refund lowers its own day's credits, so
     the days add up to what the calls cost; 422 for a bad date or a range longer than MAX_DAYS."""
@@ -107,7 +107,7 @@ def daily_spend(company_id: int, from_date: date | str, to_date: date | str, tz:
         raise ValidationFailed.one(["query", "to_date"], f"Pick at most {MAX_DAYS} days.")
     found = {row["_id"]: row for row in entries().aggregate([
         {"$match": _query(company_id, first, last, DEFAULT_LIMIT, tz)},
-        {"$group": {"_id": {"$dateToString": {"format": "%Y-%m-%d", "date": "$at", "timezone": tz}},
+        {"$group": {"_id": {"$dateToString": {"format": "%Y-%m-%d", "date": "$at", "timezone": zone_of(tz).key}},
                     "amount": {"$sum": "$amount"},
                     "calls": {"$sum": {"$cond": [ANSWERED, 1, 0]}}}}])}
     series = []

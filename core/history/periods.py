@@ -7,11 +7,10 @@ The rebuilt weeks (core.history.rebuild) and the runs' points (core.history.reco
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from core.clock import as_utc
+from core.clock import as_utc, zone_of
 from core.history.models import HistoryPoint
 
 
@@ -25,7 +24,7 @@ def first_heard(first_ts: np.ndarray, since: datetime | None, until: datetime) -
 def week_start(day: date, tz: str) -> datetime:
     """Monday 00:00 in the station's zone of the ISO week holding `day`: where the weekly trends' periods begin."""
     monday = day - timedelta(days=day.weekday())
-    return datetime.combine(monday, time(0), tzinfo=ZoneInfo(tz))
+    return datetime.combine(monday, time(0), tzinfo=zone_of(tz))
 
 
 def period_start(company_id: int, day: date, tz: str) -> datetime:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from core.clock import station_today
+from core.clock import station_today, zone_of
 from core.errors import ValidationFailed
 from core.history.models import HistoryPoint
 from core.segmentation.insights import being, members
@@ -34,7 +34,7 @@ def segment_history(company_id: int, start: date | None = None, end: date | None
     # the document calls valid)
     points = [_bucket(group) for group in _grouped(_series(company_id, start, end), interval)] if start <= end else []
     return {"company_id": company_id, "interval": interval, "from": start.isoformat(), "to": end.isoformat(),
-            "timezone": company.timezone or "UTC", "points": points,
+            "timezone": zone_of(company.timezone).key, "points": points,
             "moves": _summed(point["moves"] for point in points[1:])}
 
 

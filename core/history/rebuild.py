@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from core.clock import as_utc, utcnow
+from core.clock import as_utc, utcnow, zone_of
 from core.history.models import HistoryPoint
 from core.history.periods import first_heard
 from core.listeners import snapshot
@@ -21,7 +20,6 @@ from core.listeners.events import load_events
 from core.segmentation import rules
 from core.segmentation.behaviour import local_seconds, rule_inputs
 from core.stations.companies import get_company
-from core.stations.defaults import TIMEZONE
 
 WEEKS = 57
 """Weeks rebuilt: 13 months."""
@@ -31,9 +29,9 @@ DORMANT = rules.SEGMENTS.index("dormant")
 def week_ends(now: datetime, tz: str, weeks: int) -> list[datetime]:
     """The ends of the last `weeks` whole weeks before `now` in the station's zone (each Monday at 00:00 there), oldest
     first."""
-    local = as_utc(now).astimezone(ZoneInfo(tz))
+    local = as_utc(now).astimezone(zone_of(tz))
     monday = (local - timedelta(days=local.weekday())).replace(hour=0, minute=0, second=0, microsecond=0)
-    return [(monday - timedelta(weeks=k)).replace(tzinfo=ZoneInfo(tz)) for k in reversed(range(weeks))]
+    return [(monday - timedelta(weeks=k)).replace(tzinfo=zone_of(tz)) for k in reversed(range(weeks))]
 
 
 def rebuild_history(company_id: int, now: datetime | None = None, weeks: int = WEEKS,
@@ -41,7 +39,7 @@ def rebuild_history(company_id: int, now: datetime | None = None, weeks: int = W
     """Replace the station's rebuilt points with the last `weeks` weeks as its interactions tell them; how many."""
     say, now = progress or (lambda message: None), as_utc(now or utcnow())
     company = get_company(company_id)
-    tz = company.timezone or TIMEZONE
+    tz = company.timezone
     events = load_events(company_id, None, now=now)
     say(f"read {len(events):,} interactions of {len(events.originators):,} listeners")
     counted = ~np.isin(np.array(events.originators, dtype=object), sorted(_erased(company_id)))

@@ -4,11 +4,9 @@ it are the same figures; an import changes the past, so it queues a rebuild of i
 waits)."""
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 import numpy as np
 
-from core.clock import as_utc
+from core.clock import as_utc, zone_of
 from core.db import queue
 from core.history.models import HistoryPoint
 from core.history.periods import first_heard, period_start
@@ -45,7 +43,7 @@ def record_point(run: SegmentRun) -> None:
     (first assignments are no moves); and the listeners first heard since the point before, by their segment now,
     as the day's new listeners (core.history.periods)."""
     rollup, tz = run.rollup or {}, timezone_of(run.company_id)
-    day = as_utc(run.now).astimezone(ZoneInfo(tz)).date()
+    day = as_utc(run.now).astimezone(zone_of(tz)).date()
     counts = {key: int((rollup.get("segments", {}).get(key) or {}).get("count", 0)) for key in SEGMENTS}
     newcomers = _newcomers(run, period_start(run.company_id, day, tz))
     moved = {f"moves.{source}.{target}": int(n) for source, row in ((run.movements or {}).get("matrix") or {}).items()

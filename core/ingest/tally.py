@@ -4,9 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
-from core.clock import as_utc
+from core.clock import as_utc, zone_of
 from core.ingest.columns import named_field
 from core.ingest.rows import StationTime
 from core.ingest.values import FieldWarnings, RowError
@@ -122,7 +121,7 @@ class Companies:
         """Time zone and show schedule of the company."""
         found = self._times.get(company_id)
         if found is None:
-            zone = ZoneInfo(self.doc(company_id).get("timezone") or defaults.TIMEZONE)
+            zone = zone_of(self.doc(company_id).get("timezone"))
             found = self._times[company_id] = StationTime(zone, self.schedule(company_id), self._now,
                                                           ChannelNames.of(self.doc(company_id).get("channels")))
         return found

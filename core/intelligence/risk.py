@@ -13,7 +13,6 @@ from core.churn.model import Interactions
 from core.clock import as_utc, from_epoch
 from core.explore.listener import find_listener
 from core.listeners.events import listener_history, load_events
-from core.stations import defaults
 from core.stations.companies import get_company
 from core.text.wording import heard
 
@@ -24,7 +23,7 @@ def listener_churn_risk(company_id: int, originator: str, now: datetime | None =
     or was erased."""
     company = get_company(company_id)
     find_listener(company_id, originator, {"originator": 1})
-    moment, tz = as_utc(now), company.timezone or defaults.TIMEZONE
+    moment, tz = as_utc(now), company.timezone
     scoring = store.kept(company_id) or _learned_now(company_id, tz, moment)
     history = listener_history(company_id, originator, moment)
     one = Interactions(np.zeros(len(history.ms), dtype=np.int64), history.ms // 1000, 1, tz, history.channel,

@@ -107,7 +107,7 @@ def _binds(between: str) -> bool:
 def held(events: Events, groups: list[tuple[Facet, ...]], tz: str | None) -> np.ndarray:
     """Per group and interaction, whether the interaction meets every ask of the group: a (groups x events)
     boolean matrix."""
-    local = local_seconds(events.ts, tz or "UTC")
+    local = local_seconds(events.ts, tz)
     return np.array([np.logical_and.reduce([f.holds(events, local) for f in group]) for group in groups],
                     dtype=bool).reshape(len(groups), len(events))
 

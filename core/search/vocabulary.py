@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.clock import zone_of
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
 from core.search import words as w
@@ -76,7 +77,7 @@ def vocabulary_of(sel) -> Vocabulary:
     shows, channels = show_titles(company.company_id), company.channel_names()
     key = (len(snap), company.timezone, tuple(sorted(shows.items())), tuple(sorted(channels.items())))
     return _vocabularies.get(company.company_id, (snap,), key, lambda: build_vocabulary(
-        company.company_id, company.timezone or defaults.TIMEZONE, snap.vocab, shows, channels,
+        company.company_id, zone_of(company.timezone).key, snap.vocab, shows, channels,
         company.country or defaults.COUNTRY))
 
 
@@ -84,7 +85,7 @@ def station_vocabulary(company_id: int) -> Vocabulary:
     """The vocabulary of a station, from its snapshot, its schedule and its channel names (CompanyNotFound)."""
     company = get_company(company_id)
     snap_vocab = snapshot.current(company_id).vocab
-    return build_vocabulary(company_id, company.timezone or defaults.TIMEZONE, snap_vocab, show_titles(company_id),
+    return build_vocabulary(company_id, zone_of(company.timezone).key, snap_vocab, show_titles(company_id),
                             company.channel_names(), company.country or defaults.COUNTRY)
 
 

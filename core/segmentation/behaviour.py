@@ -11,11 +11,11 @@ measured by (core.search.behaviour_vectors), without reading any interaction aga
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
 import holidays as holiday_calendars
 import numpy as np
 
+from core.clock import zone_of
 from core.listeners.events import Events
 
 DAY = 86400
@@ -25,12 +25,12 @@ WEEKDAY_SHARE = 0.75
 MOST = np.iinfo(np.uint16).max
 
 
-def local_seconds(ts: np.ndarray, tz_name: str) -> np.ndarray:
+def local_seconds(ts: np.ndarray, tz_name: str | None) -> np.ndarray:
     """Epoch seconds shifted to local wall-clock time; offsets looked up once per quarter hour, not per event."""
     if len(ts) == 0:
         return ts.copy()
     quarter, inverse = np.unique(ts // 900, return_inverse=True)
-    tz = ZoneInfo(tz_name)
+    tz = zone_of(tz_name)
     offsets = np.array([datetime.fromtimestamp(int(q) * 900, tz).utcoffset().total_seconds() for q in quarter],
                        dtype=np.int64)
     return ts + offsets[inverse.reshape(-1)]
@@ -84,7 +84,7 @@ def _holiday_codes(local_day: np.ndarray, country: str) -> tuple[np.ndarray, lis
     return day_codes[inverse.reshape(-1)], names
 
 
-def profile(events: Events, now: datetime, tz_name: str, country: str, timeslot_vocab: list[int],
+def profile(events: Events, now: datetime, tz_name: str | None, country: str, timeslot_vocab: list[int],
             channel_vocab: list[int]) -> dict:
     """Per-listener behavioural columns for `events.originators`, in that order (see module docstring)."""
     now_s = int(now.astimezone(UTC).timestamp())

@@ -43,11 +43,11 @@ def profile_listeners(company: Company, docs: list[dict], events: Events, now: d
     """
     docs, events = _align(docs, events)
     cols, vocab = declared_columns(docs)
-    cols["churn"] = probabilities(churn, interactions(events, company.timezone or defaults.TIMEZONE), now)
+    cols["churn"] = probabilities(churn, interactions(events, company.timezone), now)
     vocab["churn_level"] = list(LEVELS)
     cols["churn_level"] = (level_codes(cols["churn"]) if churn is not None
                            else np.full(len(docs), -1)).astype(np.int16)  # nothing learned yet: absent
-    behaviour = profile(events, now, company.timezone or defaults.TIMEZONE, company.country or defaults.COUNTRY,
+    behaviour = profile(events, now, company.timezone, company.country or defaults.COUNTRY,
                         timeslots, sorted(company.channel_names()))
     for name, value in behaviour.items():
         if isinstance(value, tuple):

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
-from core.clock import from_epoch, station_today
+from core.clock import from_epoch, station_today, zone_of
 from core.segmentation.rules import DEFAULT_THRESHOLDS
 from core.text.wording import heard, number, percent, plural
 
@@ -28,7 +27,7 @@ def _day(seconds: int | None, as_of: int | None, tz: str | None, now: datetime |
         return "never"
     moment = from_epoch(seconds)
     if as_of and station_today(tz, from_epoch(as_of)) != station_today(tz, now):
-        local = moment.astimezone(ZoneInfo(tz or "UTC"))
+        local = moment.astimezone(zone_of(tz))
         return f"on {local.day} {local:%b %Y}"
     return heard(moment, tz, now)
 

@@ -12,11 +12,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from core.alerts.check import daily_check, last_checked
 from core.alerts.store import stations_with_rules
-from core.clock import as_utc, utcnow
+from core.clock import as_utc, utcnow, zone_of
 from core.config import Settings
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
@@ -39,14 +38,14 @@ class DailyJob:
     at: str  # HH:MM in `tz`
     run: Callable[[datetime], object]  # given the time of the round that found it due
     last_run: Callable[[], datetime | None]
-    tz: str = "UTC"
+    tz: str | None = "UTC"  # the purge's zone; a station's job gives the station's (None: the default station zone)
     lock: str = ""  # the lease's name; default daily:<name>
     ttl: timedelta = timedelta(minutes=30)
 
     def due(self, now: datetime) -> bool:
         """True when today's time has passed and the job has not run since."""
         hours, minutes = (int(part) for part in self.at.split(":"))
-        local = as_utc(now).astimezone(ZoneInfo(self.tz))
+        local = as_utc(now).astimezone(zone_of(self.tz))
         today = local.replace(hour=hours, minute=minutes, second=0, microsecond=0)
         latest = today if today <= local else today - timedelta(days=1)
         last = self.last_run()
@@ -75,7 +74,7 @@ def alerts_job(company: Company, at: str) -> DailyJob:
     fires once a week at most, so a check after a run the same day adds nothing twice)."""
     company_id = company.company_id
     return DailyJob(f"alerts:{company_id}", at, lambda now: daily_check(company_id, now),
-                    lambda: last_checked(company_id), tz=company.timezone or "UTC")
+                    lambda: last_checked(company_id), tz=company.timezone)
 
 
 def segmentation_job(company: Company, at: str) -> DailyJob:
@@ -83,7 +82,7 @@ def segmentation_job(company: Company, at: str) -> DailyJob:
     producer's click or another process); under the lease of a click's run, so that the two never overlap."""
     company_id = company.company_id
     return DailyJob(f"segment:{company_id}", at, lambda now: segment_company(company_id, now),
-                    lambda: _full_run_as_of(company_id), tz=company.timezone or "UTC",
+                    lambda: _full_run_as_of(company_id), tz=company.timezone,
                     lock=full_run_lease(company_id), ttl=FULL_RUN_TTL)
 
 

@@ -1,7 +1,7 @@
 """Stations: created on first sight by any import, with defaults an operator can change."""
 from __future__ import annotations
 
-from core.clock import utcnow
+from core.clock import utcnow, zone_of
 from core.errors import CompanyNotFound
 from core.stations.models import Company
 
@@ -18,10 +18,11 @@ def get_company(company_id: int) -> Company:
 
 
 def timezone_of(company_id: int) -> str:
-    """The company's time zone; the default one for an id no import has created yet (credits may be loaded for a
-    station before its first import)."""
+    """The name of the company's time zone (core.clock.zone_of: the default station zone for one it does not name or
+    that is unknown, and for an id no import has created yet: credits may be loaded for a station before its first
+    import)."""
     company = Company.objects(company_id=company_id).only("timezone").first()
-    return company.timezone if company is not None else Company.timezone.default
+    return zone_of(company.timezone if company is not None else None).key
 
 
 def ensure_company(company_id: int) -> Company:

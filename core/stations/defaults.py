@@ -2,7 +2,9 @@
 
 import re
 
-TIMEZONE = "Africa/Johannesburg"
+from core.clock import STATION_ZONE
+
+TIMEZONE = STATION_ZONE  # a station's zone when nobody said otherwise, and the one zone_of falls back to
 COUNTRY = "ZA"
 CHANNELS = {1: "SMS", 2: "WhatsApp", 3: "USSD", 4: "Web", 5: "App", 6: "Voice", 7: "Social"}
 """Default channel names by channel_type; a station's own names (Company.channels) win over these."""

@@ -94,27 +94,28 @@ def day_words(day: date | str) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
-def days_ago(days: float | None) -> str:
-    """Elapsed whole days in words: "today", "1 day ago", "12 days ago"; "never" when there is no time."""
+def days_ago(days: float | None, short: bool = False) -> str:
+    """Whole days back in words, the one wording of every page and sentence: "today" (also for a time still to
+    come), "yesterday", "12 days ago" (`short`: "12 d ago"); "never" when there is no time. A part of a day does not
+    count ("1.7" is "yesterday"): a moment's days are counted by `heard`, on the station's calendar."""
     if days is None or math.isinf(days):
         return "never"
     whole = int(days)
-    return "today" if whole <= 0 else f"{plural(whole, 'day')} ago"
+    if whole <= 0:
+        return "today"
+    if whole == 1:
+        return "yesterday"
+    return f"{whole} d ago" if short else f"{plural(whole, 'day')} ago"
 
 
 def heard(when: str | datetime | None, tz: str | None, now: datetime | None = None, short: bool = False) -> str:
-    """When something last happened, by the station's calendar: "today" is the station's today, so a listener last
-    heard at 23:50 is "yesterday" at 08:00 ("today", "yesterday", "3 days ago"; `short`: "3 d ago"); "never" for
-    no time. Elapsed 24-hour days (`days_ago`) are for the segment rules' thresholds, not for a day named."""
+    """When something happened, in `days_ago`'s words, counting the days of the station's calendar (its zone `tz`,
+    core.clock.zone_of), not 24-hour periods: a listener last heard at 23:50 is "yesterday" at 00:30 and at 08:00;
+    "never" for no time."""
     if not when:
         return "never"
     moment = datetime.fromisoformat(when) if isinstance(when, str) else when
-    days = (station_today(tz, now) - station_today(tz, moment)).days
-    if days <= 0:
-        return "today"
-    if days == 1:
-        return "yesterday"
-    return f"{days} d ago" if short else f"{plural(days, 'day')} ago"
+    return days_ago((station_today(tz, now) - station_today(tz, moment)).days, short)
 
 
 def time_left(seconds: float) -> str:

@@ -51,17 +51,18 @@ def november(app, at):
 
 
 def test_every_day_of_the_range_is_in_the_series_even_without_spend(november):
-    series = daily_spend(1, "2026-11-09", "2026-11-12")
+    series = daily_spend(1, "2026-11-09", "2026-11-12", tz="UTC")
     assert [row["day"] for row in series] == ["2026-11-09", "2026-11-10", "2026-11-11", "2026-11-12"]
     assert series[0] == {"day": "2026-11-09", "credits": 0, "calls": 0}
 
 
 def test_a_day_adds_up_its_calls_until_its_last_second(november):
-    assert daily_spend(1, date(2026, 11, 10), date(2026, 11, 10)) == [{"day": "2026-11-10", "credits": 6, "calls": 2}]
+    assert daily_spend(1, date(2026, 11, 10), date(2026, 11, 10), tz="UTC") == [
+        {"day": "2026-11-10", "credits": 6, "calls": 2}]
 
 
 def test_a_refunded_call_costs_nothing_and_is_not_counted_as_answered(november):
-    assert daily_spend(1, "2026-11-11", "2026-11-11") == [{"day": "2026-11-11", "credits": 0, "calls": 1}]
+    assert daily_spend(1, "2026-11-11", "2026-11-11", tz="UTC") == [{"day": "2026-11-11", "credits": 0, "calls": 1}]
 
 
 def test_loads_are_not_spend(november):

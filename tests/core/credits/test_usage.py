@@ -54,15 +54,15 @@ def test_calls_are_listed_newest_first_without_the_loads(november):
 
 
 def test_to_date_keeps_its_last_second_and_leaves_out_the_midnight_after_it(november):
-    assert subjects(usage(1, to_date=date(2026, 11, 10))) == ["last-minute"]
+    assert subjects(usage(1, to_date=date(2026, 11, 10), tz="UTC")) == ["last-minute"]
 
 
 def test_from_date_starts_at_its_midnight(november):
-    assert subjects(usage(1, from_date="2026-11-11")) == ["cached", "midnight"]
+    assert subjects(usage(1, from_date="2026-11-11", tz="UTC")) == ["cached", "midnight"]
 
 
 def test_a_one_day_range_is_that_whole_day(november):
-    assert subjects(usage(1, "2026-11-11", "2026-11-11")) == ["midnight"]
+    assert subjects(usage(1, "2026-11-11", "2026-11-11", tz="UTC")) == ["midnight"]
 
 
 def test_limit_cuts_the_newest_and_the_total_counts_them_all(november):
@@ -106,7 +106,9 @@ def test_another_companys_calls_are_not_listed(november):
 
 
 @pytest.mark.parametrize(("tz", "on_the_10th"), [("UTC", ["last-minute"]), ("Africa/Johannesburg", []),
-                                                ("America/New_York", ["midnight", "last-minute"])])
+                                                ("America/New_York", ["midnight", "last-minute"]),
+                                                (None, []), ("Mars/Olympus", [])])
 def test_a_day_is_the_station_s_day(november, tz, on_the_10th):
-    """23:59:59 UTC on the 10th is 01:59:59 on the 11th in Johannesburg and 18:59:59 on the 10th in New York."""
+    """23:59:59 UTC on the 10th is 01:59:59 on the 11th in Johannesburg and 18:59:59 on the 10th in New York; a
+    station without a zone, or with one nobody knows, has Johannesburg's days (core.clock.zone_of)."""
     assert subjects(usage(1, date(2026, 11, 10), date(2026, 11, 10), tz=tz)) == on_the_10th

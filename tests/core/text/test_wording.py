@@ -95,10 +95,15 @@ def test_a_sentence_starts_with_a_capital_and_ends_with_one_full_stop():
     assert sentence("they use WhatsApp.") == "They use WhatsApp."
 
 
-@pytest.mark.parametrize("days, expected", [(0, "today"), (0.9, "today"), (1, "1 day ago"), (1.7, "1 day ago"),
-                                            (12, "12 days ago"), (float("inf"), "never"), (None, "never")])
+@pytest.mark.parametrize("days, expected", [(0, "today"), (0.9, "today"), (1, "yesterday"), (1.7, "yesterday"),
+                                            (2, "2 days ago"), (12, "12 days ago"), (-1, "today"),
+                                            (float("inf"), "never"), (None, "never")])
 def test_days_ago_count_whole_days(days, expected):
     assert days_ago(days) == expected
+
+
+def test_days_ago_in_short_keeps_today_and_yesterday_whole():
+    assert [days_ago(days, short=True) for days in (0, 1, 3)] == ["today", "yesterday", "3 d ago"]
 
 
 @pytest.mark.parametrize("key, expected", [("overnight", "overnight"), ("breakfast", "at breakfast"),
@@ -127,6 +132,10 @@ JOZI = "Africa/Johannesburg"  # UTC+2
     ("2026-11-24T22:30:00+00:00", "2026-11-25T08:00:00+00:00", "UTC", "yesterday"),
     ("2026-11-22T23:59:00+02:00", "2026-11-25T00:01:00+02:00", JOZI, "3 days ago"),
     ("2026-11-24T12:00:00+02:00", "2026-11-25T12:00:00+02:00", JOZI, "yesterday"),
+    ("2026-11-24T23:50:00+02:00", "2026-11-25T00:30:00+02:00", JOZI, "yesterday"),  # 40 minutes, another day
+    ("2026-11-24T23:50:00+02:00", "2026-11-25T00:30:00+02:00", "UTC", "today"),  # 21:50 and 22:30 on the 24th
+    ("2026-11-18T12:00:00+02:00", "2026-11-25T12:00:00+02:00", JOZI, "7 days ago"),
+    ("2026-11-26T09:00:00+02:00", "2026-11-25T12:00:00+02:00", JOZI, "today"),  # still to come: never "-1 days ago"
 ])
 def test_a_day_is_named_by_the_station_s_calendar_not_by_hours_elapsed(last, now, tz, expected):
     assert heard(last, tz, datetime.fromisoformat(now)) == expected
@@ -136,3 +145,11 @@ def test_a_day_named_in_short_and_never_heard():
     now = datetime(2026, 11, 25, 10, tzinfo=UTC)
     assert heard(datetime(2026, 11, 20, 10, tzinfo=UTC), JOZI, now, short=True) == "5 d ago"
     assert heard(None, JOZI, now) == "never" and heard("", JOZI, now) == "never"
+
+
+@pytest.mark.parametrize("tz", [None, "", "Mars/Olympus"])
+def test_a_station_without_a_known_zone_has_johannesburg_s_calendar(tz):
+    """23:50 on the 24th and 00:30 on the 25th in Johannesburg are both the 24th in UTC: a station whose zone is
+    missing or unknown reads them as Johannesburg does, "yesterday"."""
+    now = datetime.fromisoformat("2026-11-25T00:30:00+02:00")
+    assert heard("2026-11-24T23:50:00+02:00", tz, now) == "yesterday"
