@@ -1,5 +1,6 @@
 """Files with a station's own headers imported through a mapping (issue 26), against the real database: the mobile
-number as originator, a corrected proposal, workbooks and encodings, the dry run, remembered mappings, templates."""
+number as originator, a corrected proposal, workbooks and encodings, the dry run, remembered mappings (the templates,
+which import as they are, in test_templates.py)."""
 from __future__ import annotations
 
 import codecs
@@ -10,11 +11,10 @@ import pytest
 
 from core import personal
 from core.db.connection import get_db
-from core.ingest.importer import KINDS, import_file
+from core.ingest.importer import import_file
 from core.ingest.jobs import start_import
 from core.ingest.preview import preview_file, station_mapping
 from core.ingest.remembered import recall
-from core.ingest.templates import template_csv, template_xlsx
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Show
 from tests.core.ingest.test_files import workbook
@@ -154,14 +154,3 @@ def test_a_confirmed_mapping_is_remembered_for_the_next_file_with_the_same_heade
                                   "gender": None}
     assert preview_file("interactions", again, 7)["mapping_source"] == "proposed"  # per kind
     assert recall(8, "profiles", ["Name", "Cell", "Gender", "Age", "Suburb"]) is None  # per station
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("suffix, build", [(".csv", template_csv), (".xlsx", template_xlsx)])
-def test_every_template_imports_as_it_is_without_a_bad_row_or_a_warning(station, tmp_path, kind, suffix, build):
-    path = tmp_path / f"{kind}{suffix}"
-    path.write_bytes(build(kind))
-    report = import_file(kind, path, company_id=7, now=NOW)
-    assert (report.rows, report.imported, report.error_count, report.warning_count) == (1, 1, 0, 0)
-    proposal = preview_file(kind, path, 7, now=NOW)
-    assert all(column == field for column, field in proposal["mapping"].items())
