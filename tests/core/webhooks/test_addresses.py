@@ -9,6 +9,8 @@ from ipaddress import IPv4Address, IPv6Address, ip_address
 
 import pytest
 
+from core.config import Settings
+from core.errors import ValidationFailed
 from core.webhooks.urls import UrlRefused, check_url, resolve_for_delivery
 
 
@@ -108,3 +110,22 @@ def test_the_refusal_says_in_a_sentence_what_webhooks_may_not_call():
 def test_a_host_the_operator_allows_is_reached_whatever_its_address(url, host):
     assert check_url(url, allow_hosts=(host,)) == url
     assert resolve_for_delivery(url, allow_hosts=(host,))[3] == host
+
+
+@pytest.mark.parametrize("url", ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.1.2.3/in",
+                                 "https://[::1]/in", "https://localhost/in", "https://169.254.169.254/latest",
+                                 "ftp://hooks.example.com/", "https://user:pw@hooks.example.com/"])
+def test_a_url_that_is_not_https_to_a_public_address_is_refused(url):
+    with pytest.raises(ValidationFailed):
+        check_url(url, allow_hosts=())
+
+
+def test_http_to_an_allowed_host_is_accepted_and_https_to_a_public_name_too():
+    assert check_url("http://127.0.0.1:9000/in", allow_hosts=("127.0.0.1",))
+    assert check_url("https://hooks.example.com/in", allow_hosts=())
+
+
+def test_the_hosts_plain_http_may_reach_are_read_from_webhook_allow_hosts():
+    settings = Settings.from_env({"WEBHOOK_ALLOW_HOSTS": " 127.0.0.1, Hooks.Internal "})
+    assert settings.webhook_allow_hosts == ("127.0.0.1", "hooks.internal")
+    assert Settings.from_env({}).webhook_allow_hosts == ()
