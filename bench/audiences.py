@@ -62,10 +62,10 @@ def ensure_embedded(ctx) -> None:
     """Embed the station when its index does not cover its listeners yet (an hour at 100k on 2 cores: better left
     to `bench.search --embeddings`, which measures it)."""
     from core.listeners import snapshot
-    from core.search import vectors
+    from core.search import process_indexes, vectors
 
     listeners = len(snapshot.current(ctx.company_id))
-    if len(vectors.current_index(ctx.company_id)) < 0.99 * listeners:
+    if len(process_indexes.current_index(ctx.company_id)) < 0.99 * listeners:
         print(f"embedding {listeners:,} listeners first ...", flush=True)
         vectors.refresh_embeddings(ctx.company_id)
 

@@ -54,7 +54,8 @@ def open_station(listeners: int, seed: int, reuse: bool, vectors: bool) -> dict:
         seed_demo(COMPANY, listeners, seed=seed, now=NOW)
         timings["seed s"] = round(time.perf_counter() - started, 1)
     if vectors:
-        from core.search.vectors import current_index, refresh_embeddings
+        from core.search.process_indexes import current_index
+        from core.search.vectors import refresh_embeddings
 
         started = time.perf_counter()
         refresh_embeddings(COMPANY)
@@ -145,7 +146,7 @@ def by_segment_and_show(st: Station, limit: int = LIMIT) -> list[np.ndarray]:
 
 def text_vectors(st: Station) -> tuple[np.ndarray, np.ndarray]:
     """The station's whole-profile text vectors as one unit row per snapshot row, and who has one."""
-    from core.search.vectors import current_index
+    from core.search.process_indexes import current_index
 
     index = current_index(COMPANY)
     ids = index.ids_of(st.sel.snap.originators)

@@ -112,10 +112,10 @@ from pathlib import Path
 from core.service import startup
 from core.config import Settings
 from core.listeners import snapshot
-from core.search import index, vectors
+from core.search import index, process_indexes
 from core.search.models import EmbeddingCounter
 startup.start(Settings(data_dir=Path(sys.argv[1]), database_name=sys.argv[2], auto_embed=False))
-model = vectors.embedder()
+model = process_indexes.embedder()
 counter = EmbeddingCounter._get_collection().find_one({"company_id": 1, "model": model.name})
 whole = snapshot.current(1)
 rng, found = np.random.default_rng(3), index.VectorIndex(model.dim, len(whole) > index.APPROXIMATE_ABOVE)
@@ -126,7 +126,7 @@ for start in range(0, len(whole), 50_000):
     block += rng.normal(scale=0.8, size=block.shape).astype(np.float32)
     found.upsert(rows, block / np.linalg.norm(block, axis=1, keepdims=True))
 found.seq, found.lineage = counter["seq"], str(counter["_id"])
-vectors._save(1, found, vectors._path(1, model.name))  # as the service saves it: keys, no number
+process_indexes._save(1, found, process_indexes._path(1, model.name))  # as the service saves it: keys, no number
 """
 
 

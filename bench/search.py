@@ -28,11 +28,11 @@ def bench_embeddings(ctx) -> dict:
     embedded again (only those whose text changed)."""
     from core.ingest.live import record_interactions
     from core.listeners import snapshot
-    from core.search import vectors
+    from core.search import process_indexes, vectors
 
     started = time.perf_counter()
     first = vectors.refresh_embeddings(ctx.company_id)
-    vectors.current_index(ctx.company_id)
+    process_indexes.current_index(ctx.company_id)
     from_nothing = time.perf_counter() - started
     everyone = snapshot.current(ctx.company_id).originators
     touched = everyone[:: int(1 / TOUCHED_SHARE)].tolist()
@@ -44,7 +44,7 @@ def bench_embeddings(ctx) -> dict:
         record_interactions(ctx.company_id, rows[start:start + 1000], now=ctx.now)  # the rows are dated ctx.now
     started = time.perf_counter()
     again = vectors.refresh_embeddings(ctx.company_id, touched)
-    vectors.current_index(ctx.company_id)
+    process_indexes.current_index(ctx.company_id)
     after_touch = time.perf_counter() - started
     return {"embedded": f"{first['embedded']:,}", "distinct texts": f"{first['texts']:,}",
             "embed+index from nothing s": f"{from_nothing:.1f}",
@@ -55,7 +55,7 @@ def bench_embeddings(ctx) -> dict:
 def bench_search(ctx) -> dict:
     """Median answer of GET search (the query embedded each time), unfiltered and with three filters, and the
     size of the company's index."""
-    from core.search import vectors
+    from core.search import process_indexes, vectors
 
     client, headers = station_client(ctx)
     url = f"/api/v1/segments/{ctx.company_id}/search"
@@ -70,8 +70,8 @@ def bench_search(ctx) -> dict:
             timings.append(time.perf_counter() - started)
             assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
         medians[label] = f"{statistics.median(timings) * 1000:.0f}"
-    index = vectors.current_index(ctx.company_id)
-    pointer = vectors._path(ctx.company_id, vectors.embedder().name)  # the data file is named by its checksum
+    index = process_indexes.current_index(ctx.company_id)
+    pointer = process_indexes._path(ctx.company_id, vectors.embedder().name)  # the data file is named by its checksum
     size = sum(path.stat().st_size for path in pointer.parent.glob(f"{pointer.stem}-*.faiss"))
     return {**medians, "index MB": f"{size / 1e6:.0f}", "index kind": "HNSW" if index.approximate else "exact"}
 
@@ -150,13 +150,13 @@ def serving(size: int) -> dict:
 def embed_again(size: int) -> dict:
     """bench_embeddings on an existing station, after forgetting every vector it has."""
     from bench.station import existing_station
-    from core.search import vectors
+    from core.search import process_indexes
     from core.search.models import EmbeddingCounter, ListenerEmbedding
 
     ctx = existing_station(size)
     ListenerEmbedding.objects(company_id=ctx.company_id).delete()
     EmbeddingCounter.objects(company_id=ctx.company_id).delete()
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     for path in (ctx.settings.data_dir / "vectors").glob("*"):
         path.unlink()
     return bench_embeddings(ctx)

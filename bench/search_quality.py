@@ -45,7 +45,8 @@ def open_station(listeners: int, seed: int, reuse: bool) -> dict:
     from core.credits.ledger import load
     from core.demo.seed import seed_demo
     from core.search.models import SearchCalibration
-    from core.search.vectors import current_index, refresh_embeddings
+    from core.search.process_indexes import current_index
+    from core.search.vectors import refresh_embeddings
     from core.service import startup
 
     if not reuse:
@@ -83,7 +84,7 @@ def alternatives(sel, model) -> dict:
     """Dense alone, lexical alone and reciprocal rank fusion, each calibrated on the station's labelled queries."""
     from core.search import calibration
     from core.search.lexical_store import current_lexical
-    from core.search.vectors import current_index
+    from core.search.process_indexes import current_index
     from core.search.vocabulary import vocabulary_of
 
     index = current_index(COMPANY)
@@ -100,7 +101,7 @@ def ranked_by(asked, text: str, vector: np.ndarray, scorer) -> np.ndarray:
     """The rows an alternative scorer returns for free text among the asked listeners, at the defaults."""
     from core.search.fusion import DEPTH, gather
     from core.search.lexical_store import current_lexical
-    from core.search.vectors import current_index
+    from core.search.process_indexes import current_index
 
     index = current_index(COMPANY)
     ids = index.ids_of(asked.snap.originators)[asked.rows]
@@ -187,7 +188,7 @@ def reliability() -> dict:
     from core.search import calibration
     from core.search.embeddings import embedder
     from core.search.lexical_store import current_lexical
-    from core.search.vectors import current_index
+    from core.search.process_indexes import current_index
     from core.search.vocabulary import vocabulary_of
 
     sel, model, index = select(COMPANY, ListenerFilter()), embedder(), current_index(COMPANY)

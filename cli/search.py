@@ -5,7 +5,8 @@ import time
 
 import click
 
-from core.search.vectors import current_index, refresh_embeddings
+from core.search.process_indexes import current_index
+from core.search.vectors import refresh_embeddings
 from core.stations.companies import list_companies
 
 

@@ -209,11 +209,11 @@ def _forget_caches() -> None:
     restored to an earlier state (as a backup would be) must not meet what was built from a later one."""
     from core.config import active
     from core.listeners import finding, snapshot
-    from core.search import vectors
+    from core.search import process_indexes
 
     snapshot.clear_cache()
     finding.forget()
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     shutil.rmtree(Path(active().data_dir) / "vectors", ignore_errors=True)
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.db import connection
-from core.search import vector_store, vectors
+from core.search import process_indexes, vector_store, vectors
 
 CONTRACT_VERSION = "2.0.0"
 """The version of the API contract this service implements (what /health reports and the OpenAPI document says)."""
@@ -34,7 +34,7 @@ def check_ready() -> dict:
         return {"status": "not ready", "database": "unreachable", "stations": 0,
                 "detail": "The database does not answer."}
     try:
-        loaded = vectors.load_every_index()
+        loaded = process_indexes.load_every_index()
     except connection.UNAVAILABLE:
         return {"status": "not ready", "database": "unreachable", "stations": 0,
                 "detail": "The database stopped answering while the indexes loaded."}

@@ -12,7 +12,7 @@ import os
 import threading
 
 from core.db import connection
-from core.search import vectors
+from core.search import process_indexes
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def _follow(every: float, stop: threading.Event) -> None:
     look: a follower that ended on one would leave every later search to catch up on its request thread."""
     while not stop.wait(every):
         try:
-            vectors.load_every_index()
+            process_indexes.load_every_index()
         except connection.UNAVAILABLE:
             log.debug("the database did not answer the index follower; it looks again in %s s", every)
         except Exception:  # noqa: BLE001 - see the docstring: the loop must outlive any one failure

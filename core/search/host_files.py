@@ -1,5 +1,6 @@
-"""Where a host keeps its files of a station's model under DATA_DIR: the FAISS index (core.search.vectors) and the
-BM25 builds (core.search.lexical_builds). Each is rebuilt from MongoDB when missing, so nothing here is backed up."""
+"""Where a host keeps its files of a station's model under DATA_DIR: the FAISS index (core.search.process_indexes)
+and the BM25 builds (core.search.lexical_builds). Each is rebuilt from MongoDB when missing, so nothing here is backed
+up."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -7,7 +7,7 @@ before ranking, never after). The index is rebuilt compact when dead ids outnumb
 
 A saved index is read as a memory map of its file (faiss's IO_FLAG_MMAP_IFC), so that the processes of a host that
 read one file share its pages instead of each holding a copy; such a map is read-only, so vectors added after it
-go to a small private `tail` searched beside it, until core.search.vectors folds them into a new file.
+go to a small private `tail` searched beside it, until core.search.process_indexes folds them into a new file.
 
 The interface is what MongoDB Atlas `$vectorSearch` offers too: vectors by listener, a query vector, k, and a
 pre-filter (Atlas: an MQL filter on indexed fields; here, the ids the shared filters allow), scores as (1 + cos) / 2.
@@ -25,7 +25,8 @@ import faiss
 import numpy as np
 
 Names = Callable[[list[str]], list[str]]
-"""How a file names the index's listeners, and back (core.search.vectors: by the keys of their originators)."""
+"""How a file names the index's listeners, and back (core.search.process_indexes: by the keys of their
+originators)."""
 APPROXIMATE_ABOVE = 200_000  # exact search of 100k x 384 takes ~15 ms on 2 cores; HNSW above this
 HNSW_M, HNSW_EF_CONSTRUCTION, HNSW_EF_SEARCH = 32, 80, 128
 HNSW_EF_SEARCH_MAX = 8192  # past this a filter is narrow enough for exact scoring of its candidates to be as quick

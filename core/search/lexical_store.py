@@ -1,6 +1,6 @@
 """This process's lexical index of each station and model (core.search.lexical), kept over the same vector ids as
-its FAISS index (core.search.vectors): the texts stored with the vectors, read from MongoDB by `seq` as the vectors
-are (what each listener said is kept as read, so that results show it without reading their interactions again),
+its FAISS index (core.search.process_indexes): the texts stored with the vectors, read from MongoDB by `seq` as the
+vectors are (what each listener said is kept as read, so that results show it without reading their interactions again),
 and let go of at an erasure (in the erasing process by its hook, in any other once its snapshot counts it). Its
 builds are shared by the host's processes that hold the same documents (core.search.lexical_builds).
 """

@@ -27,9 +27,9 @@ from core.search.glosses import glossed
 from core.search.index import VectorIndex, similarity_of
 from core.search.kept import KeptPerStation
 from core.search.lexical_store import current_lexical
+from core.search.process_indexes import current_index
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
-from core.search.vectors import current_index
 from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT = (1, 1000)

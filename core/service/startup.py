@@ -37,7 +37,7 @@ from core.personal import db_stores as _db_stores  # noqa: F401 - declares core.
 from core.personal import vault_connection
 from core.privacy import models as _privacy_models  # noqa: F401 - registers the package's documents
 from core.search import models as _search_models  # noqa: F401 - registers the package's documents
-from core.search import vectors
+from core.search import process_indexes, vectors
 from core.segmentation import models as _segmentation_models  # noqa: F401 - registers the package's documents
 from core.segmentation import personal as _segment_stores  # noqa: F401 - declares the package's personal stores
 from core.segmentation import subscribers
@@ -89,7 +89,7 @@ def preload_stations(settings: Settings) -> int:
         return 0
     try:
         start(settings)
-        return vectors.load_every_index()
+        return process_indexes.load_every_index()
     except connection.UNAVAILABLE:
         log.warning("the database did not answer before the workers started; each worker reads its stations itself")
         return 0

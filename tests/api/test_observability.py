@@ -18,7 +18,7 @@ from core.credits.ledger import load
 from core.db import connection, queue
 from core.logs import FIELDS, RequestId, begin_request
 from core.oncall import health
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
 from core.service.worker import Worker
@@ -52,7 +52,7 @@ def test_ready_once_the_database_answers_and_every_station_s_index_is_loaded(cli
     make_listener(1, "27820000001", [event(2, message="Hello")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     answer = client.get("/health/ready")
     assert answer.status_code == 200 and answer.get_json() == {"status": "ready", "database": "ok", "stations": 1}
     assert vectors.status()["indexed_here"] == 1
@@ -62,10 +62,10 @@ def test_ready_means_the_first_search_reads_no_text_again(client, app):
     make_listener(1, "27820000001", [event(2, message="Jerusalema please")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     assert client.get("/health/ready").status_code == 200
     ListenerEmbedding.objects(company_id=1).update(unset__sealed_text=True)  # read again now, the words would be gone
-    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
+    lexical = lexical_store.current_lexical(1, process_indexes.current_index(1))
     assert lexical.shares("Jerusalema").max() > 0
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from core.db import connection
 from core.db.embedded import free_port, uri_of_port
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.models import ListenerEmbedding
 from core.segmentation.runs import segment_company
 from core.service import startup
@@ -31,7 +31,7 @@ def test_a_worker_forked_after_the_preload_searches_by_words_without_reading_the
         make_listener(1, f"2783000000{n}", [event(2, message=words)])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    vectors.forget_indexes()  # a server's parent that has read nothing yet
+    process_indexes.forget_indexes()  # a server's parent that has read nothing yet
 
     assert startup.preload_stations(session_connection) == 1
     assert not connection.ping()  # no client crosses the fork
@@ -39,7 +39,7 @@ def test_a_worker_forked_after_the_preload_searches_by_words_without_reading_the
     startup.start(session_connection)  # the worker's own connection, as create_app makes it
     # a worker that read the texts now would find none
     ListenerEmbedding._get_collection().update_many({}, {"$unset": {"sealed_text": ""}})
-    found = lexical_store.current_lexical(1, vectors.current_index(1))
+    found = lexical_store.current_lexical(1, process_indexes.current_index(1))
     assert np.count_nonzero(found.shares("Jerusalema")) == 1
     assert found.said_of(np.arange(3)) != ["", "", ""]
 

@@ -33,7 +33,7 @@ from core.ingest.live import record_interactions
 from core.listeners import finding, snapshot
 from core.oncall import metrics
 from core.privacy.erasure import erase_listener
-from core.search import vectors
+from core.search import process_indexes, vectors
 from core.search.search import search_listeners
 from core.segmentation.runs import segment_company
 from core.service import startup
@@ -95,7 +95,7 @@ def _forget_station() -> None:
     """This process's caches of a station, which must not outlive the database they were read from."""
     snapshot.clear_cache()
     finding.forget()
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
 
 
 # --- the station's files, as its CRM exports them ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from core.listeners.models import InteractionBatch, Listener
 from core.personal import originator_keys
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
-from core.search import vectors
+from core.search import process_indexes
 from core.segmentation.models import SegmentChange
 from core.segmentation.runs import segment_company
 from core.webhooks.endpoints import add_endpoint
@@ -66,7 +66,7 @@ def test_no_document_of_any_store_holds_a_listener_s_number_and_every_reader_nam
     audience = get_audience(1, create_audience(1, "Gospel again", GOSPEL_THEME)["audience_id"])
     assert {m["originator"] for m in audience["members"]} == of_theme(1, "gospel")
     assert NUMBER in [row["subject"] for row in spend_report(1)["usage"]]
-    assert vectors.current_index(1).current.keys() >= of_theme(1, "gospel")
+    assert process_indexes.current_index(1).current.keys() >= of_theme(1, "gospel")
 
 
 def test_a_key_is_of_its_station_and_of_the_server_secret(app, monkeypatch):

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.following import start_following
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
@@ -28,7 +28,7 @@ def held(app):
         make_listener(1, f"2784000000{n}", [event(2, message=f"Gospel on Sunday number {n}")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    lexical_store.current_lexical(1, vectors.current_index(1))
+    lexical_store.current_lexical(1, process_indexes.current_index(1))
     make_listener(1, NEW, [event(1, message=SAID)])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
@@ -39,7 +39,7 @@ def no_more_reads(monkeypatch) -> None:
     def refused(*args, **kwargs):
         raise AssertionError("a search read what the follower should have read")
 
-    monkeypatch.setattr(vectors, "by_seq", refused)
+    monkeypatch.setattr(process_indexes, "by_seq", refused)
     monkeypatch.setattr(lexical_store, "by_seq", refused)
 
 
@@ -48,35 +48,35 @@ def said_by_new(index) -> list[str]:
 
 
 def test_a_station_whose_vectors_moved_is_caught_up_before_a_search_asks(held, monkeypatch):
-    assert vectors.load_every_index() == 1
+    assert process_indexes.load_every_index() == 1
     no_more_reads(monkeypatch)
-    index = vectors.current_index(1)
+    index = process_indexes.current_index(1)
     assert len(index) == 3
     assert said_by_new(index) == [SAID]
 
 
 def test_nothing_is_read_again_for_a_station_that_did_not_move(held, monkeypatch):
-    vectors.load_every_index()
+    process_indexes.load_every_index()
     no_more_reads(monkeypatch)
-    assert vectors.load_every_index() == 1
+    assert process_indexes.load_every_index() == 1
 
 
 def test_a_station_whose_lexical_index_this_process_let_go_of_is_read_again(held, monkeypatch):
-    vectors.load_every_index()
+    process_indexes.load_every_index()
     lexical_store.forget()
-    vectors.load_every_index()
+    process_indexes.load_every_index()
     no_more_reads(monkeypatch)
-    assert said_by_new(vectors.current_index(1)) == [SAID]
+    assert said_by_new(process_indexes.current_index(1)) == [SAID]
 
 
 def test_a_station_this_process_never_searched_is_loaded_before_its_first_search(app, monkeypatch):
     make_listener(2, NEW, [event(1, message=SAID)])
     segment_company(2, NOW)
     vectors.refresh_embeddings(2)
-    vectors.forget_indexes()
-    assert vectors.load_every_index() == 1
+    process_indexes.forget_indexes()
+    assert process_indexes.load_every_index() == 1
     no_more_reads(monkeypatch)
-    index = vectors.current_index(2)
+    index = process_indexes.current_index(2)
     assert lexical_store.current_lexical(2, index).said_of(np.array([index.current[NEW]])) == [SAID]
 
 
@@ -86,14 +86,15 @@ def test_the_follower_thread_catches_up_on_its_own_and_one_runs_per_process(held
     try:
         assert start_following(every=0.05, stop=stop) is None
         deadline = time.monotonic() + 20
-        while vectors._indexes[(1, vectors.embedder().name)].seq < _counter_seq() and time.monotonic() < deadline:
+        held_here = process_indexes._indexes
+        while held_here[(1, vectors.embedder().name)].seq < _counter_seq() and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
     no_more_reads(monkeypatch)
-    assert said_by_new(vectors.current_index(1)) == [SAID]
+    assert said_by_new(process_indexes.current_index(1)) == [SAID]
 
 
 def _counter_seq() -> int:

@@ -12,7 +12,7 @@ import pytest
 
 from core.privacy.erasure import erase_listener
 from core.search import lexical as lexical_module
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.fusion import Evidence, gather, learned
 from core.search.index import VectorIndex
 from core.search.lexical import BUILD_AT_ONCE_BELOW, LexicalIndex
@@ -154,7 +154,7 @@ def station(app):
 
 
 def words_find(text: str) -> list[str]:
-    index = vectors.current_index(1)
+    index = process_indexes.current_index(1)
     shares = lexical_store.current_lexical(1, index).shares(text)
     return sorted(index.owner[i] for i in np.flatnonzero(shares))  # dead ids too: what the index still holds
 
@@ -171,7 +171,7 @@ def test_after_erasure_the_listeners_words_find_nobody_and_their_text_is_nowhere
     erase_listener(1, "27830000000", "test-secret")
     assert words_find("gogo") == []
     assert "gogo" not in " ".join(opened(list(ListenerEmbedding._get_collection().find())))
-    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
+    lexical = lexical_store.current_lexical(1, process_indexes.current_index(1))
     assert "gogo" not in lexical.terms and "jerusalema" not in lexical.terms  # no word of theirs is kept anywhere
     assert not [words for words in lexical.said if "gogo" in words] and "Load shedding again" in lexical.said
     assert words_find("shedding") == ["27830000001"]
@@ -184,7 +184,7 @@ def test_a_process_that_did_not_erase_the_listener_forgets_their_words_too(stati
     erase_listener(1, "27830000000", "test-secret")
     lexical_store._lexicals.update(kept)  # as another process holds it: its erasure hook never ran there
     assert words_find("gogo") == []
-    lexical = lexical_store.current_lexical(1, vectors.current_index(1))
+    lexical = lexical_store.current_lexical(1, process_indexes.current_index(1))
     assert "gogo" not in lexical.terms and not [words for words in lexical.said if "gogo" in words]
 
 
@@ -193,7 +193,7 @@ def test_vectors_of_an_earlier_recipe_stored_without_their_text_are_made_again_w
     collection = ListenerEmbedding._get_collection()
     collection.update_many({}, {"$unset": {"sealed_text": "", "text_group": ""},
                                 "$set": {"text_hash": "made the way before texts were kept"}})
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     assert words_find("Jerusalema") == []
     assert vectors.refresh_embeddings(1)["embedded"] == collection.count_documents({})
     assert words_find("Jerusalema") == ["27830000000"]

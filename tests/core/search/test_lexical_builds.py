@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from core.config import active
-from core.search import lexical_builds, lexical_store, vectors
+from core.search import lexical_builds, lexical_store, process_indexes, vectors
 from core.search.lexical import LexicalIndex
 from core.segmentation.runs import segment_company
 from tests.factories import make_listener
@@ -92,9 +92,9 @@ def test_the_service_shares_a_stations_build_under_data_dir(app):
         make_listener(1, f"2783000000{n}", [event(2, message=words)])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    first = lexical_store.current_lexical(1, vectors.current_index(1))
+    first = lexical_store.current_lexical(1, process_indexes.current_index(1))
     lexical_store.forget()  # as another process of the host reads it
-    second = lexical_store.current_lexical(1, vectors.current_index(1))
+    second = lexical_store.current_lexical(1, process_indexes.current_index(1))
     assert second is not first
     made = first.built.retriever.scores["data"].filename
     assert second.built.retriever.scores["data"].filename == made

@@ -11,7 +11,7 @@ from core import personal
 from core.listeners.models import InteractionBatch
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.models import ListenerEmbedding
 from core.search.sealed_texts import opened
 from core.segmentation.runs import segment_company
@@ -43,7 +43,7 @@ def texts_by_listener(docs: list[dict]) -> dict[str, str]:
 
 
 def words_find(text: str) -> list[str]:
-    index = vectors.current_index(1)
+    index = process_indexes.current_index(1)
     shares = lexical_store.current_lexical(1, index).shares(text)
     return sorted(index.owner[i] for i in np.flatnonzero(shares))
 
@@ -63,7 +63,7 @@ def test_after_erasure_a_backup_reads_none_of_their_texts_and_the_others_read_li
     assert set(texts_by_listener(backup).values()) == {""}  # the whole group's copies: its key is gone
     live = texts_by_listener(stored())
     assert "27830000000" not in live and "Load shedding again" in live["27830000001"]
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     assert words_find("shedding") == ["27830000001"] and words_find("gogo") == []
 
 

@@ -14,7 +14,7 @@ import pytest
 from core import personal
 from core.config import active
 from core.privacy.erasure import erase_listener
-from core.search import lexical_store, vectors
+from core.search import lexical_store, process_indexes, vectors
 from core.search.models import EmbeddingCounter, ListenerEmbedding
 from core.segmentation.runs import segment_company
 from tests.conftest import empty_database, restored
@@ -38,7 +38,7 @@ def _station() -> dict:
 
 def index_file():
     """The station's index file: the one its pointer (the .json beside the index's path) names."""
-    pointer = vectors._path(1, vectors.embedder().name).with_suffix(".json")
+    pointer = process_indexes._path(1, vectors.embedder().name).with_suffix(".json")
     return pointer.with_name(json.loads(pointer.read_text())["file"])
 
 
@@ -74,54 +74,54 @@ def test_listeners_alike_in_every_trait_share_one_embedding(app):
 
 
 def test_the_index_is_saved_and_a_new_process_reads_it_whole(station):
-    first = vectors.current_index(1)
+    first = process_indexes.current_index(1)
     assert index_file().exists() and len(first) == 6
-    vectors.forget_indexes()
-    again = vectors.current_index(1)
+    process_indexes.forget_indexes()
+    again = process_indexes.current_index(1)
     assert (len(again), again.seq) == (6, first.seq)
 
 
 def test_a_corrupt_index_file_is_rebuilt_from_mongodb(station):
-    vectors.current_index(1)
-    vectors.forget_indexes()
+    process_indexes.current_index(1)
+    process_indexes.forget_indexes()
     index_file().write_bytes(b"not an index")
-    rebuilt = vectors.current_index(1)
+    rebuilt = process_indexes.current_index(1)
     assert len(rebuilt) == 6
     _, ids = rebuilt.search(rebuilt.vectors_of(np.array([0]))[0], 1, np.arange(len(rebuilt.owner)))
     assert ids[0] == 0
 
 
 def test_a_stale_index_file_catches_up_with_the_vectors_written_since(station):
-    vectors.current_index(1)
-    vectors.forget_indexes()
-    pointer = vectors._path(1, vectors.embedder().name).with_suffix(".json")
+    process_indexes.current_index(1)
+    process_indexes.forget_indexes()
+    pointer = process_indexes._path(1, vectors.embedder().name).with_suffix(".json")
     stale = {path: path.read_bytes() for path in (index_file(), pointer)}
     make_listener(1, "27830000009", [event(1, message="Newcomer here")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    vectors.current_index(1)
-    vectors.forget_indexes()
+    process_indexes.current_index(1)
+    process_indexes.forget_indexes()
     for path, data in stale.items():
         path.write_bytes(data)
-    assert "27830000009" in vectors.current_index(1).current
+    assert "27830000009" in process_indexes.current_index(1).current
 
 
 def test_erasure_removes_the_vector_from_mongodb_and_from_this_process_index(station):
-    vectors.current_index(1)
+    process_indexes.current_index(1)
     assert erase_listener(1, "27830000001", "test-secret")["stores"]["vector_index"] == 1
-    assert "27830000001" not in vectors.current_index(1).current
+    assert "27830000001" not in process_indexes.current_index(1).current
     assert not ListenerEmbedding.objects(company_id=1, originator=personal.key_of(1, "27830000001")).count()
 
 
 def test_a_saved_index_of_a_replaced_database_is_not_taken_for_current(station):
-    vectors.current_index(1)
-    vectors.forget_indexes()
+    process_indexes.current_index(1)
+    process_indexes.forget_indexes()
     empty_database()  # another database under the same DATA_DIR: its counter starts again
     for n in range(8):
         make_listener(1, f"2784000000{n}", [event(2, message="A brand new station")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    assert sorted(vectors.current_index(1).current) == [f"2784000000{n}" for n in range(8)]
+    assert sorted(process_indexes.current_index(1).current) == [f"2784000000{n}" for n in range(8)]
 
 
 def test_a_vector_written_after_its_listener_was_erased_does_not_stay(station):
@@ -160,8 +160,8 @@ def mapped_here(path) -> bool:
 
 
 def test_two_processes_reading_one_index_file_share_its_pages(station):
-    vectors.current_index(1)
-    path = vectors._path(1, vectors.embedder().name)
+    process_indexes.current_index(1)
+    path = process_indexes._path(1, vectors.embedder().name)
     other = subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(path)], capture_output=True, text=True,
                            check=True)
     assert mapped_here(index_file()) and other.stdout.split() == ["6", str(index_file())]
@@ -178,52 +178,52 @@ print(len(found), target[0])
 
 
 def test_a_process_catches_up_in_a_tail_then_maps_the_newer_file(station, monkeypatch):
-    before = vectors.current_index(1)
+    before = process_indexes.current_index(1)
     old_file = index_file()
     make_listener(1, "27830000009", [event(1, message="Newcomer here")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    caught_up = vectors.current_index(1)
+    caught_up = process_indexes.current_index(1)
     assert caught_up is before and caught_up.tail_size == 1 and "27830000009" in caught_up.current
-    monkeypatch.setattr(vectors, "FOLD_ABOVE", 0)
-    folded = vectors.current_index(1)
+    monkeypatch.setattr(process_indexes, "FOLD_ABOVE", 0)
+    folded = process_indexes.current_index(1)
     assert (folded.frozen, folded.tail_size, len(folded)) == (True, 0, 7)
     assert index_file() != old_file and not old_file.exists() and mapped_here(index_file())
 
 
 def test_a_process_takes_the_newer_file_another_one_wrote(station, monkeypatch):
-    mine = vectors.current_index(1)
+    mine = process_indexes.current_index(1)
     make_listener(1, "27830000009", [event(1, message="Newcomer here")])
     segment_company(1, NOW)
     vectors.refresh_embeddings(1)
-    vectors.forget_indexes()
-    monkeypatch.setattr(vectors, "FOLD_ABOVE", 0)
-    theirs = vectors.current_index(1)  # another process: the file it starts from, caught up and folded
+    process_indexes.forget_indexes()
+    monkeypatch.setattr(process_indexes, "FOLD_ABOVE", 0)
+    theirs = process_indexes.current_index(1)  # another process: the file it starts from, caught up and folded
     theirs_file = index_file()
-    vectors._indexes[(1, vectors.embedder().name)] = mine
-    taken = vectors.current_index(1)
+    process_indexes._indexes[(1, vectors.embedder().name)] = mine
+    taken = process_indexes.current_index(1)
     assert taken is not mine and taken.seq == theirs.seq and "27830000009" in taken.current
     assert index_file() == theirs_file and mapped_here(theirs_file)
 
 
 def test_the_index_files_name_listeners_by_the_keys_of_their_numbers_and_read_back_as_numbers(station):
-    held = vectors.current_index(1)
-    folder = vectors._path(1, vectors.embedder().name).parent
+    held = process_indexes.current_index(1)
+    folder = process_indexes._path(1, vectors.embedder().name).parent
     assert held.frozen and not any(b"2783000000" in path.read_bytes() for path in folder.iterdir())
     assert personal.key_of(1, "27830000001").encode() in b"".join(p.read_bytes() for p in folder.iterdir())
-    vectors.forget_indexes()
-    loaded = vectors.current_index(1)
+    process_indexes.forget_indexes()
+    loaded = process_indexes.current_index(1)
     assert loaded.frozen and loaded.current == held.current
 
 
 def test_erasure_leaves_neither_the_number_nor_the_vector_in_any_index_file(station):
-    erased = vectors.current_index(1)
+    erased = process_indexes.current_index(1)
     vector = erased.vectors_of(np.array([erased.current["27830000001"]]))[0]
     erase_listener(1, "27830000001", "test-secret")
-    folder = vectors._path(1, vectors.embedder().name).parent
+    folder = process_indexes._path(1, vectors.embedder().name).parent
     assert not any(b"27830000001" in path.read_bytes() for path in folder.iterdir())
-    vectors.forget_indexes()
-    reread = vectors.current_index(1)  # another process, reading the file
+    process_indexes.forget_indexes()
+    reread = process_indexes.current_index(1)  # another process, reading the file
     assert "27830000001" not in reread.current
     kept = reread.vectors_of(np.arange(len(reread.owner)))
     assert not np.isclose(kept @ vector, 1.0, atol=1e-5).any()
@@ -236,7 +236,7 @@ def two_stations(app):
         make_listener(company, f"278{company}0000000", [event(2, message="Gospel on Sunday, please")])
         segment_company(company, NOW)
         vectors.refresh_embeddings(company)
-    vectors.forget_indexes()
+    process_indexes.forget_indexes()
     for stale in (Path(active().data_dir) / "vectors").glob("company-*"):
         stale.unlink()
 
@@ -271,15 +271,15 @@ def answered_while_held(reading, release, held, other) -> list:
 
 
 def test_one_stations_vector_catch_up_does_not_hold_up_another_stations(two_stations, monkeypatch):
-    reading, release = held_for_station_1(vectors, monkeypatch)
-    answered = answered_while_held(reading, release, lambda: vectors.current_index(1),
-                                   lambda: len(vectors.current_index(2)))
+    reading, release = held_for_station_1(process_indexes, monkeypatch)
+    answered = answered_while_held(reading, release, lambda: process_indexes.current_index(1),
+                                   lambda: len(process_indexes.current_index(2)))
     assert answered == [1]
-    assert len(vectors.current_index(1)) == 1
+    assert len(process_indexes.current_index(1)) == 1
 
 
 def test_one_stations_lexical_catch_up_does_not_hold_up_another_stations(two_stations, monkeypatch):
-    first, second = vectors.current_index(1), vectors.current_index(2)
+    first, second = process_indexes.current_index(1), process_indexes.current_index(2)
     lexical_store.forget()
     reading, release = held_for_station_1(lexical_store, monkeypatch)
     answered = answered_while_held(reading, release, lambda: lexical_store.current_lexical(1, first),
