@@ -10,7 +10,7 @@ fork. The workers share those pages (copy-on-write) rather than each reading its
 file is shared as a memory map (core.search.index). What was read is then frozen out
 of the garbage collector's reach: a worker's collections would otherwise write to every object and so copy every
 page (about 40 MB a worker at 100,000 listeners). Measured with
-`python -m bench.memory` (README, "Memory per worker")."""
+`python -m bench.memory` (bench/README.md, "Memory per worker count")."""
 import gc
 import os
 import shutil

@@ -8,7 +8,7 @@ methods: the learned model, days since the last interaction and BG/NBD's expecte
 reliability table of what the service chose, and the seconds the whole backtest took (what a full run adds).
 
 The fixed-weight score that came before (weights set on our own generator) measured, by this protocol, AUC 0.862 on
-the demo at 20,000 and 100,000 listeners and 0.759 on CDNOW (README, "Churn").
+the demo at 20,000 and 100,000 listeners and 0.759 on CDNOW (bench/README.md, "Churn").
 
 Datasets: the demo station generated in memory (no database), and a real, public purchase log of a business whose
 customers never cancel: CDNOW (23,570 customers, January 1997 to June 1998, as the lifetimes package ships it on

@@ -20,7 +20,7 @@ def purge_command():
                    f"files in {report['seconds']} s; the old files are deleted.")
     else:
         click.echo(f"Asked {report['collections']} collections to compact. On a real MongoDB this frees space but "
-                   "does not promise that old bytes are gone (see the README).")
+                   "does not promise that old bytes are gone (see docs/operations.md).")
 
 
 @click.command("encrypt")

@@ -1,6 +1,6 @@
-"""Figures measured by the benchmarks (bench/) that pages show beside the README's: each benchmark that a page
+"""Figures measured by the benchmarks (bench/) that pages show beside bench/README.md's: each benchmark that a page
 quotes writes `measured/<name>.json`, committed with the code it measured, and a page reads it here. A figure is
-never typed into a template, so the page, the README and the last measurement cannot drift apart unnoticed."""
+never typed into a template, so the page, bench/README.md and the last measurement cannot drift apart unnoticed."""
 from __future__ import annotations
 
 import json

@@ -6,7 +6,7 @@ the live documents into fresh files and deletes the old ones (core.db.rewrite), 
 under DATA_DIR holds an erased value; the key vault's server (DATA_DIR/keys) is rewritten the same way, so that no
 file holds a destroyed key either. It runs daily at PURGE_AT (UTC) in the server, and at once with
 `flask --app wsgi purge`. On a real MongoDB the purge can only ask each collection to compact; what that does and
-does not guarantee is written in the README.
+does not guarantee is written in docs/operations.md.
 """
 from __future__ import annotations
 

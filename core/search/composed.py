@@ -2,7 +2,7 @@
 per station (a station has a few hundred), and what they said, embedded alone. The model pays per token, and
 three quarters of a listener's text are traits that thousands of listeners share; the messages are what only the
 dense path reads well (the traits are met exactly or by words: core.search.understanding, core.search.lexical).
-README "Benchmarks" has what it saved and what search measured with it."""
+bench/README.md has what it saved and what search measured with it."""
 from __future__ import annotations
 
 import hashlib

