@@ -9,7 +9,6 @@ import pytest
 from core.credits import ledger
 from core.credits.charges import charge
 from core.credits.ledger import account, check, forget_subjects, load, recomputed_balance, set_paused
-from core.errors import ValidationFailed
 
 pytestmark = pytest.mark.db
 
@@ -25,27 +24,12 @@ def test_a_new_company_has_0_credits_is_not_paused_and_reading_it_creates_nothin
     assert ledger.accounts().count_documents({}) == 0
 
 
-@pytest.mark.parametrize("credits", [0, -1, float("nan"), float("inf"), "10", True, 1e7, 0.001, None])
-def test_a_load_that_is_not_a_positive_amount_is_422_and_changes_nothing(app, credits):
-    load(1, 5)
-    with pytest.raises(ValidationFailed) as refused:
-        load(1, credits)
-    assert refused.value.items[0]["loc"] == ["body", "credits"]
-    assert account(1)["balance"] == 5 and len(ledger_of(1)) == 1
-
-
 def test_loads_of_10_5_and_0_25_make_exactly_10_75(app):
     load(1, 10.5)
     answer = load(1, 0.25, note="  top-up  ")
     assert (answer["balance"], answer["loaded"]) == (10.75, 0.25)
     assert [(e["kind"], e["amount"], e["seq"], e["note"]) for e in ledger_of(1)] == [
         ("load", 1050, 1, None), ("load", 25, 2, "top-up")]
-
-
-def test_a_note_longer_than_500_characters_is_422_and_nothing_is_loaded(app):
-    with pytest.raises(ValidationFailed):
-        load(1, 5, note="x" * 501)
-    assert account(1)["balance"] == 0
 
 
 def test_pausing_keeps_the_reason_and_unpausing_clears_it(app):
@@ -59,12 +43,6 @@ def test_pausing_keeps_the_balance_and_writes_no_money_entry(app):
     load(1, 3)
     set_paused(1, True, None)
     assert account(1)["balance"] == 3 and [e["kind"] for e in ledger_of(1)] == ["load"]
-
-
-def test_a_reason_longer_than_500_characters_is_422_and_nothing_is_paused(app):
-    with pytest.raises(ValidationFailed):
-        set_paused(1, True, "x" * 501)
-    assert account(1)["paused"] is False
 
 
 def test_the_totals_add_up_loads_spends_refunds_and_calls(app):
