@@ -1,15 +1,13 @@
-"""The campaign platform through real HTTP (the loopback platform of tests.platform_server): the grants send what
-OAuth says, the tokens are kept server-side, campaigns are read from a list or from pages, their stations from the
-configured field; wrong credentials are refused, and a platform that fails, is slow or answers garbage is
-unavailable; tokens are renewed before they expire, and campaigns refreshed every five minutes at most."""
+"""Platform sessions through real HTTP (the loopback platform of tests.platform_server), on the database: the tokens
+are kept server-side and sealed, wrong credentials and a platform that fails at sign-in store no session, tokens are
+renewed before they expire, and campaigns refreshed every five minutes at most. (The grants and the campaigns as
+read, with no database: test_platform_calls.py.)"""
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
-from core.access import platform
 from core.access.models import PlatformSession
 from core.access.platform_sessions import (
     PlatformAccess,
@@ -21,7 +19,7 @@ from core.access.session_tokens import storage_id, unseal
 from core.access.sign_in import sign_in
 from core.access.users import create_user
 from core.clock import as_utc, utcnow
-from core.config import activate, active
+from core.config import active
 from core.errors import PlatformRejected, PlatformUnavailable
 from tests.platform_server import (  # noqa: F401
     CLIENT_ID,
@@ -55,18 +53,6 @@ def tokens_of(access: PlatformAccess) -> tuple[str, str]:
     return unseal(access.id, document.access_token), unseal(access.id, document.refresh_token)
 
 
-def test_the_password_grant_posts_the_client_and_the_credentials_as_a_form(configured_platform):
-    tokens = platform.password_grant(USER, PASSWORD)
-    sent = configured_platform.of("token")[0]
-    assert sent.method == "POST" and sent.headers["Content-Type"] == FORM
-    assert sent.form == {"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET, "grant_type": "password",
-                         "username": USER, "password": PASSWORD}
-    issued = configured_platform.issued[-1]
-    assert (tokens.access_token, tokens.refresh_token, tokens.expires_in, tokens.scope) == (
-        issued["access_token"], issued["refresh_token"], 3600, "read write")
-    assert issued["access_token"] not in repr(tokens) and issued["refresh_token"] not in repr(tokens)
-
-
 def test_signing_in_keeps_the_tokens_the_campaigns_and_their_stations_in_the_database(configured_platform):
     before = utcnow()
     made = signed_in(configured_platform, 1, 8)
@@ -90,92 +76,17 @@ def test_the_database_holds_the_tokens_sealed_under_the_hash_of_an_id_only_the_b
     assert issued["access_token"] not in repr(made) + repr(stored(made))
 
 
-def test_campaigns_in_pages_are_followed_to_the_last(configured_platform):
-    configured_platform.campaigns = [campaign(id=i, company_id=i) for i in range(1, 6)]
-    configured_platform.page_size = 2
-    made = sign_in_platform(USER, PASSWORD)
-    assert made.companies == (1, 2, 3, 4, 5)
-    assert [r.query.get("page") for r in configured_platform.of("campaigns")] == [None, "2", "3"]
-
-
-@pytest.mark.parametrize("step", ["loop", "elsewhere"])
-def test_pages_that_loop_or_lead_to_another_host_are_not_followed(configured_platform, step):
-    configured_platform.campaigns, configured_platform.page_size = [campaign(), campaign(id=2)], 1
-    configured_platform.script["campaigns"] = [step]
-    with pytest.raises(PlatformUnavailable):
-        sign_in_platform(USER, PASSWORD)
-    assert len(configured_platform.of("campaigns")) <= 2
-    assert PlatformSession.objects.count() == 0
-
-
-def test_stations_come_from_the_configured_field_as_numbers_or_digits_and_other_campaigns_are_still_listed(
-        configured_platform):
-    activate(replace(active(), platform_company_field="station.id"))
-    configured_platform.campaigns = [campaign(id=i, name=f"C{i}", station={"id": value}) for i, value in
-                                     enumerate([3, "4", " 5 ", "x", True, None, 2.5, -1])]
-    made = sign_in_platform(USER, PASSWORD)
-    assert made.companies == (3, 4, 5)
-    assert [c["name"] for c in made.campaigns] == [f"C{i}" for i in range(8)]
-
-
-def test_a_campaign_keeps_what_a_producer_reads_as_plain_text_and_drops_what_is_not(configured_platform):
-    configured_platform.campaigns = [campaign(name={"nested": "object"}, title="From the title", budget=True,
-                                              status=["Live"], flight_start="2026-12-01T06:00:00+02:00",
-                                              access_token_hint="x", landing_url="https://x", channel="Radio")]
-    kept = sign_in_platform(USER, PASSWORD).campaigns[0]
-    assert kept["name"] == "From the title" and kept["budget"] is None and kept["status"] is None
-    assert kept["starts"] == "2026-12-01" and kept["company_id"] == 1
-    details = dict(kept["details"])
-    assert details["Objective"] == "Sell 2,000 tickets" and details["Channel"] == "Radio"
-    assert not {"Access token hint", "Landing url", "Id"} & set(details)
-
-
 def test_a_wrong_password_is_rejected(configured_platform):
     with pytest.raises(PlatformRejected):
         sign_in_platform(USER, "not-the-password")
     assert configured_platform.of("campaigns") == [] and PlatformSession.objects.count() == 0
 
 
-def test_invalid_grant_is_rejected_whatever_was_asked(configured_platform):
-    configured_platform.script["token"] = ["invalid_grant"]
-    with pytest.raises(PlatformRejected):
-        platform.password_grant(USER, PASSWORD)
-
-
-@pytest.mark.parametrize("step", ["500", "503", "401", "sleep", "garbage", "missing"])
-def test_a_token_endpoint_that_fails_is_slow_or_answers_garbage_is_unavailable(configured_platform, step):
-    configured_platform.script["token"] = [step]
+def test_campaigns_that_refuse_the_token_just_made_at_sign_in_make_the_platform_unavailable(configured_platform):
+    configured_platform.script["campaigns"] = ["401"]
     with pytest.raises(PlatformUnavailable):
         sign_in_platform(USER, PASSWORD)
     assert PlatformSession.objects.count() == 0
-
-
-@pytest.mark.parametrize("expires_in", ["soon", -5, 0, None, True, [3600]])
-def test_a_grant_whose_expiry_is_not_a_positive_number_is_unavailable(configured_platform, expires_in):
-    configured_platform.expires_in = expires_in
-    with pytest.raises(PlatformUnavailable):
-        platform.password_grant(USER, PASSWORD)
-
-
-@pytest.mark.parametrize("step", ["500", "sleep", "garbage", "401"])
-def test_campaigns_that_fail_at_sign_in_make_the_platform_unavailable(configured_platform, step):
-    configured_platform.script["campaigns"] = [step]
-    with pytest.raises(PlatformUnavailable):
-        sign_in_platform(USER, PASSWORD)
-    assert PlatformSession.objects.count() == 0
-
-
-@pytest.mark.parametrize("answer", [{"results": "none"}, {"campaigns": []}, "a list", [1, 2], [campaign(), None]])
-def test_campaigns_that_are_not_a_list_of_objects_make_the_platform_unavailable(configured_platform, answer):
-    configured_platform.campaigns = answer
-    with pytest.raises(PlatformUnavailable):
-        sign_in_platform(USER, PASSWORD)
-
-
-def test_a_platform_that_is_not_listening_is_unavailable(configured_platform):
-    activate(replace(active(), auth_url="http://127.0.0.1:9"))  # the discard port: nothing listens there
-    with pytest.raises(PlatformUnavailable):
-        sign_in_platform(USER, PASSWORD)
 
 
 def expiry(access: PlatformAccess):
