@@ -3,7 +3,7 @@ between segments, erased listeners left out, the current snapshot untouched), a 
 queueing the rebuild for a worker, and the history read by day, week or month."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 
 import pytest
 
@@ -11,7 +11,7 @@ from core.db import queue
 from core.errors import ValidationFailed
 from core.history.models import HistoryPoint
 from core.history.query import segment_history
-from core.history.rebuild import rebuild_history, week_ends
+from core.history.rebuild import rebuild_history
 from core.listeners import snapshot
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import resegment_listeners, segment_company
@@ -24,17 +24,6 @@ from tests.memory import NOW, event
 pytestmark = pytest.mark.db
 
 EARLY, FRESH, GONE = "27820000001", "27820000002", "27820000003"
-
-
-def test_a_week_ends_at_monday_midnight_in_the_station_s_zone_oldest_first():
-    ends = week_ends(NOW, "Africa/Johannesburg", 3)  # NOW is Friday 20 November 2026, 14:00 in Johannesburg
-    assert [e.isoformat() for e in ends] == ["2026-11-02T00:00:00+02:00", "2026-11-09T00:00:00+02:00",
-                                             "2026-11-16T00:00:00+02:00"]
-
-
-def test_a_week_end_keeps_the_wall_clock_across_a_change_of_daylight_saving():
-    ends = week_ends(datetime(2026, 4, 1, 12, tzinfo=UTC), "Europe/London", 2)
-    assert [e.isoformat() for e in ends] == ["2026-03-23T00:00:00+00:00", "2026-03-30T00:00:00+01:00"]
 
 
 @pytest.fixture
