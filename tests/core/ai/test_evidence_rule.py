@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from core.ai.demographics import Guess
-from core.ai.evidence import MIN_AGREEING, MIN_MESSAGES, enough_evidence
+from core.ai.evidence import enough_evidence
 from core.ai.lookalikes import Votes
 from core.ai.promote import _refusal
 
@@ -19,8 +19,9 @@ def guess_of(agreeing: int, others: int, tokens: list[str] = ()) -> Guess:
     return Guess(0, 0.84, Votes(counts / total, counts, np.array([float(total)])), list(tokens))
 
 
-def test_the_rule_is_five_look_alikes_or_two_messages():
-    assert (MIN_AGREEING, MIN_MESSAGES) == (5, 2)
+@pytest.mark.parametrize("messages, enough", [(1, False), (2, True)])
+def test_a_confidence_needs_at_least_two_of_the_listener_s_own_messages(messages, enough):
+    assert enough_evidence("location", guess_of(0, 0, ["place:Soweto"] * messages), "Soweto") is enough
 
 
 @pytest.mark.parametrize("agreeing, enough", [(4, False), (5, True)])
