@@ -14,7 +14,7 @@ from pymongo.errors import DuplicateKeyError
 from core.audiences import texts
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
-from core.audiences.members import enriched, erase_members, live_rows, trait_counts
+from core.audiences.members import enriched, live_rows, trait_counts
 from core.audiences.models import Audience
 from core.audiences.rules import (
     AUDIENCE_LIMIT,
@@ -28,23 +28,21 @@ from core.audiences.rules import (
     Problems,
     filter_params,
 )
+from core.audiences.stored import as_read, as_stored, with_keys
 from core.clock import as_utc, utcnow
 from core.credits import charges
 from core.errors import AudienceNotFound, Conflict
 from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.operations import Selection, select
 from core.explore.records import reachable
-from core.listeners import sealed_profiles, snapshot
+from core.listeners import snapshot
 from core.listeners.snapshot import Snapshot
-from core.personal import originator_keys
-from core.personal.registry import Erasure, Store, declare
 from core.search.search import coverage
 from core.stations.companies import get_company
 from core.stations.models import Company
 
 OPERATION = "audience"
 ID_BYTES = 8  # 11 URL-safe characters
-NAMING = ("members", "changes", "strategy")  # the parts of an audience document that name listeners
 log = logging.getLogger(__name__)
 
 MembersChanged = Callable[[int, dict, dict], None]
@@ -84,7 +82,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
                     tokens_out=made["tokens_out"])
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
         doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
-        _insert(_as_stored(company_id, doc), doc["name"])
+        _insert(as_stored(company_id, doc), doc["name"])
     _members_changed(company_id, doc, {"joined": [m["originator"] for m in doc["members"]], "left": []})
     return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
 
@@ -93,7 +91,7 @@ def list_audiences(company_id: int) -> dict:
     """Every audience of the company, newest first, without members."""
     get_company(company_id)
     snap = snapshot.current(company_id)
-    docs = sorted(_named(company_id, list(Audience._get_collection().find({"company_id": company_id}))),
+    docs = sorted(as_read(company_id, list(Audience._get_collection().find({"company_id": company_id}))),
                   key=lambda d: d["created_at"], reverse=True)
     audiences = [summary(doc, snap) for doc in docs]
     return {"company_id": company_id, "total": len(audiences), "audiences": audiences}
@@ -120,7 +118,7 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
         update = {"members": members, "refreshed_at": now, "expires_at": now + timedelta(days=doc["expiry_days"]),
                   "changes": changes}
         if not Audience._get_collection().update_one({"_id": doc["_id"]},
-                                                     {"$set": _keyed(company_id, update)}).matched_count:
+                                                     {"$set": with_keys(company_id, update)}).matched_count:
             raise AudienceNotFound()  # deleted meanwhile: nothing to pay for
     _members_changed(company_id, {**doc, **update}, changes)
     made = {"provider": strategy["provider"], "model": strategy["model"], "tokens_in": 0, "tokens_out": 0}
@@ -171,76 +169,8 @@ def _find(company_id: int, audience_id: str) -> dict:
     found = Audience._get_collection().find_one({"company_id": company_id, "audience_id": str(audience_id)})
     if found is None:
         raise AudienceNotFound()
-    return _named(company_id, [found])[0]
+    return as_read(company_id, [found])[0]
 
-
-def key_plain(company_id: int) -> int:
-    """Store by their keys the originators of audiences saved before keys (`flask --app wsgi encrypt`); how many
-    audiences. Resumable: only audiences that name a plain originator are written."""
-    collection, done = Audience._get_collection(), 0
-    for doc in collection.find({"company_id": company_id}):
-        if not all(map(originator_keys.names_nobody, _originators_in(doc))):
-            parts = _keyed(company_id, doc)
-            collection.update_one({"_id": doc["_id"]},
-                                  {"$set": {name: parts[name] for name in NAMING if name in parts}})
-            done += 1
-    return done
-
-
-def _keyed(company_id: int, doc: dict) -> dict:
-    """An audience document (or part) as stored: each originator it names (members, the last refresh's joined and
-    left, a strategy's filter on one) by its key (core.personal.originator_keys)."""
-    def keyed(values: list[str]) -> list[str]:
-        keys = originator_keys.keys_of(company_id, values)
-        return [value if originator_keys.names_nobody(value) else key for value, key in zip(values, keys, strict=True)]
-
-    return _replaced(doc, keyed)
-
-
-def _as_stored(company_id: int, doc: dict) -> dict:
-    """A new audience's document as stored: its originators keyed, its texts and queries sealed
-    (core.audiences.texts)."""
-    stored = _keyed(company_id, doc)
-    strategy = {name: value for name, value in stored["strategy"].items() if name != "queries"}
-    return {**{name: value for name, value in stored.items() if name not in texts.TEXTS}, "strategy": strategy,
-            **texts.sealed(company_id, doc["audience_id"], doc, doc["strategy"]["queries"])}
-
-
-def _named(company_id: int, docs: list[dict]) -> list[dict]:
-    """Audience documents as read, their texts opened, with originators in place of their keys (all of them looked up
-    at once)."""
-    docs = texts.opened(docs)
-    values = [value for doc in docs for value in _originators_in(doc)]
-    found = dict(zip(values, sealed_profiles.originators_of(company_id, values), strict=True))
-    return [_replaced(doc, lambda stored: [found[value] for value in stored]) for doc in docs]
-
-
-def _originators_in(doc: dict) -> list[str]:
-    changes, filters = doc.get("changes") or {}, (doc.get("strategy") or {}).get("filters") or {}
-    return [*(m["originator"] for m in doc.get("members") or ()), *_listed(changes, "joined"),
-            *_listed(changes, "left"), *([filters["originator"]] if filters.get("originator") else [])]
-
-
-def _listed(changes: dict, name: str) -> list[str]:
-    """Who joined or left, where the refresh kept them as a list (earlier ones kept only how many)."""
-    return changes[name] if isinstance(changes.get(name), list) else []
-
-
-def _replaced(doc: dict, convert: Callable[[list[str]], list[str]]) -> dict:
-    """The document with each originator `_originators_in` lists converted (in that order)."""
-    converted = iter(convert(_originators_in(doc)))
-    out = dict(doc)
-    if doc.get("members") is not None:
-        out["members"] = [{**member, "originator": next(converted)} for member in doc["members"]]
-    if doc.get("changes"):
-        out["changes"] = {**doc["changes"]}
-        for name in ("joined", "left"):
-            if isinstance(doc["changes"].get(name), list):
-                out["changes"][name] = [next(converted) for _ in doc["changes"][name]]
-    filters = (doc.get("strategy") or {}).get("filters") or {}
-    if filters.get("originator"):
-        out["strategy"] = {**doc["strategy"], "filters": {**filters, "originator": next(converted)}}
-    return out
 
 
 def _checked(**given) -> dict:
@@ -320,20 +250,3 @@ def _now() -> datetime:
 
 def _iso(moment: datetime) -> str:
     return as_utc(moment).isoformat()
-
-
-def erase_listener(erasure: Erasure) -> int:
-    """The listener out of every audience (core.audiences.members), and every spelling of them out of the names,
-    themes and queries producers wrote ("VIP 27829990001"); how many audiences changed."""
-    return erase_members(erasure.company_id, erasure.originator, erasure.pseudonym) + texts.scrub(erasure)
-
-
-def _migrate(company_id: int) -> int:
-    """Originators keyed and texts sealed, of audiences stored before either was."""
-    return key_plain(company_id) + texts.seal_plain(company_id)
-
-
-STORE = declare(Store("audiences", "audiences", erase=erase_listener, migrate=_migrate,
-                      personal=(*NAMING, "sealed_texts", "name_key", *texts.TEXTS),
-                      free=("_id", "company_id", "audience_id", "texts_key", "limit", "min_score", "expiry_days",
-                            "created_at", "refreshed_at", "expires_at")))

@@ -17,7 +17,7 @@ from core.ai import profile as _ai_profiles  # noqa: F401 - declares the package
 from core.ai import promote as _ai_promotions  # noqa: F401 - declares the package's stores of personal values
 from core.alerts import setup as alerts_setup
 from core.audiences import models as _audience_models  # noqa: F401 - registers the package's documents
-from core.audiences import store as _audiences  # noqa: F401 - declares the package's stores of personal values
+from core.audiences import stored as _audiences  # noqa: F401 - declares the package's stores of personal values
 from core.campaigns import cache as _recommendations  # noqa: F401 - declares the package's stores of personal values
 from core.campaigns import models as _campaign_models  # noqa: F401 - registers the package's documents
 from core.campaigns import plans as _plans  # noqa: F401 - declares the package's stores of personal values
