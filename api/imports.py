@@ -17,8 +17,9 @@ from api.import_schemas import (
 from core.errors import ValidationFailed
 from core.explore.filters import parse_bool_param
 from core.ingest.columns import ALL_FIELDS, field_of
-from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
+from core.ingest.jobs import start_import
 from core.ingest.staging import preview_upload
+from core.ingest.watching import get_job, job_status, recent_jobs
 from core.text import strict_json
 from core.text.query import unknown_name
 from core.text.storable import text_problem

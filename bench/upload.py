@@ -87,7 +87,7 @@ def _checked(client, company_id: int, job_id: str) -> float:
 
 def _until_done(company_id: int, job_id: str) -> float:
     """Seconds until the job has finished (or been checked), polled as the page polls it."""
-    from core.ingest.jobs import get_job
+    from core.ingest.watching import get_job
 
     started = time.perf_counter()
     while get_job(company_id, job_id).state in ("queued", "running", "checking"):
@@ -96,7 +96,7 @@ def _until_done(company_id: int, job_id: str) -> float:
 
 
 def _stored(company_id: int, job_id: str) -> int:
-    from core.ingest.jobs import get_job, job_status
+    from core.ingest.watching import get_job, job_status
 
     status = job_status(get_job(company_id, job_id))
     if status["state"] != "done":

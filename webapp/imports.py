@@ -8,9 +8,9 @@ from flask_login import current_user, login_required
 from core.errors import ValidationFailed
 from core.ingest.columns import KIND_COLUMNS, field_of, named_tag
 from core.ingest.importer import KINDS
-from core.ingest.jobs import get_job, job_status, recent_jobs
 from core.ingest.staging import check_staged, import_staged, preview_staged, remap_staged, stage_upload
 from core.ingest.templates import template_csv, template_xlsx
+from core.ingest.watching import get_job, job_status, recent_jobs
 from webapp.helpers import open_station, render_htmx, wants_fragment
 
 bp = Blueprint("imports", __name__)

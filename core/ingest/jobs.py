@@ -1,13 +1,13 @@
 """Import jobs: a file uploaded to one station (dashboard or API), imported in the background and watched.
 
-The upload is streamed to DATA_DIR/uploads first (mode 0600: it names listeners; its lines counted on the way, for the
-progress bar), then imported by the one importer (core.ingest.importer.import_file, for this station only) in a daemon
-thread of the worker that took the upload, and deleted whether the import ends done or failed. What the station sent
-(the file's name, the columns its mapping names, a sheet, a failure's words that quote the file) is kept sealed
-(core.ingest.sealed_names): the job's plain message names the problem, and no log line says them. The job's progress
-lives in a document, so that any gunicorn worker answers the polls. One import per station at a time, by a lease in the
-database (core.db.leases): a second upload while one runs is queued (its job says so) and starts when the first has
-finished, never interleaved with it.
+The upload is streamed to DATA_DIR/uploads first (core.ingest.uploads: mode 0600, it names listeners; its lines
+counted on the way, for the progress bar), then imported by the one importer (core.ingest.importer.import_file, for
+this station only) in a daemon thread of the worker that took the upload, and deleted whether the import ends done or
+failed. What the station sent (the file's name, the columns its mapping names, a sheet, a failure's words that quote
+the file) is kept sealed (core.ingest.sealed_names): the job's plain message names the problem, and no log line says
+them. The job's progress lives in a document, so that any gunicorn worker answers the polls (core.ingest.watching
+reads it). One import per station at a time, by a lease in the database (core.db.leases): a second upload while one
+runs is queued (its job says so) and starts when the first has finished, never interleaved with it.
 
 A job may carry a mapping of the file's columns to fields (core.ingest.mapped), checked against the file when the job
 runs, and may be a dry run: the whole import read, checked and counted, nothing written but its report. The
@@ -16,7 +16,6 @@ dashboard's uploads first wait in the mapping step with their file kept (core.in
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from datetime import timedelta
@@ -24,12 +23,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bson import ObjectId
-from bson.errors import InvalidId
 
 from core.clock import utcnow
 from core.db.leases import lease
-from core.errors import NotFound, ValidationFailed
-from core.ingest import reports
+from core.errors import ValidationFailed
 from core.ingest.importer import KINDS, import_file
 from core.ingest.models import ImportJob, ImportReport
 from core.ingest.preview import file_date_order, read_start, station_mapping
@@ -37,31 +34,23 @@ from core.ingest.remembered import remember
 from core.ingest.sealed_names import (
     Sealed,
     given_mapping,
-    name_of,
     pairs_of,
     problem_of,
     seal_failure,
     sealed_fields,
     sheet_of,
-    shown_message,
-    with_opened,
 )
+from core.ingest.uploads import save_upload
 from core.segmentation.models import SegmentRun
 from core.stations.companies import get_company
 from core.text.wording import plural
 
 log = logging.getLogger(__name__)
 
-SUFFIXES = (".csv", ".jsonl", ".xlsx")
 IMPORT_LEASE = timedelta(minutes=2)
 """How long the station's import lock outlives a process that died holding it (its holder renews it while alive)."""
 IMPORT_WAIT_S = 6 * 3600  # how long an upload waits for the station's import under way before it gives up
-CHUNK = 1 << 20
 PROGRESS_EVERY_S = 0.5  # the page polls every second
-
-
-class ImportJobNotFound(NotFound):
-    """No such import job for this station."""
 
 
 def start_import(company_id: int, kind: str, filename: str, stream: BinaryIO, data_dir: Path, actor: str = "",
@@ -120,49 +109,6 @@ def _check_kind(kind: str) -> None:
         raise ValidationFailed.one(["path", "kind"], f"unknown kind {kind!r}: expected one of {', '.join(KINDS)}")
 
 
-def save_upload(stream: BinaryIO, path: Path, filename: str) -> tuple[Path, int]:
-    """Stream the upload to `path` plus its format's suffix, in chunks, readable by this service's user alone (an
-    upload names listeners); the path and the number of lines (the progress bar's length). Nothing is left of an
-    upload cut short."""
-    first = stream.read(CHUNK)
-    path = path.with_name(path.name + format_of(filename, first))
-    lines, last = 0, b"\n"
-    try:
-        with private_file(path) as out:
-            for chunk in _chunks(first, stream):
-                out.write(chunk)
-                lines += chunk.count(b"\n")
-                last = chunk[-1:]
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
-    return path, lines + (last != b"\n")
-
-
-def private_file(path: Path) -> BinaryIO:
-    """A new file open for writing, mode 0600 from its creation (never readable by others, not even for a moment), in
-    a folder of mode 0700 when the folder is new."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
-
-
-def _chunks(first: bytes, stream: BinaryIO):
-    """The chunk already read, then the rest of the stream."""
-    if first:
-        yield first
-    yield from iter(lambda: stream.read(CHUNK), b"")
-
-
-def format_of(filename: str, start: bytes) -> str:
-    """.csv, .jsonl or .xlsx: the file name's when it says, else JSON Lines for a file that starts with `{`, a workbook
-    for one that starts as a zip archive, and CSV for any other (a file that is neither fails to read, and its job
-    says why)."""
-    suffix = Path(filename or "").suffix.lower()
-    if suffix in SUFFIXES:
-        return suffix
-    if start.startswith(b"PK\x03\x04"):
-        return ".xlsx"
-    return ".jsonl" if start.lstrip().startswith(b"{") else ".csv"
 
 
 def _work(job: ImportJob, path: Path, check: bool = False) -> None:
@@ -280,47 +226,3 @@ def _segment_changes(job: ImportJob) -> int:
     runs = SegmentRun.objects(company_id=job.company_id, kind="import", started_at__gte=job.started_at)
     return sum(run.movements.get("moved", 0) + run.movements.get("first_assignments", 0)
                for run in runs.only("movements"))
-
-
-def get_job(company_id: int, job_id: str) -> ImportJob:
-    """The station's job by id; ImportJobNotFound for an unknown id or another station's job."""
-    try:
-        job = ImportJob.objects(id=ObjectId(job_id), company_id=company_id).first()
-    except (InvalidId, TypeError):
-        job = None
-    if job is None:
-        raise ImportJobNotFound(f"No import {job_id} for station {company_id}.")
-    return job
-
-
-def recent_jobs(company_id: int, limit: int = 20) -> list[ImportJob]:
-    """The station's latest imports, newest first (what they keep sealed unsealed together)."""
-    return with_opened(list(ImportJob.objects(company_id=company_id).order_by("-started_at").limit(limit)))
-
-
-def job_status(job: ImportJob) -> dict:
-    """What the page and the API show of a job: its state and progress, and when done its report."""
-    report = ImportReport.objects(id=job.report_id).first() if job.report_id else None
-    check = ImportReport.objects(id=job.check_report_id).first() if job.check_report_id else None
-    ended = job.state in ("done", "failed", "checked", "expired")
-    name = name_of(job)
-    return {"job_id": str(job.id), "company_id": job.company_id, "kind": job.kind, "filename": name,
-            "state": job.state, "lines": job.lines, "done": min(job.done, job.lines),
-            "percent": 100 if ended else 100 * min(job.done, job.lines) // max(job.lines, 1),
-            "message": shown_message(job, name), "started_at": job.started_at.isoformat(),
-            "finished_at": job.finished_at.isoformat() if job.finished_at else None,
-            "dry_run": job.dry_run, "mapping": given_mapping(job), "sheet": sheet_of(job),
-            "date_order": job.date_order or None,
-            "segment_changes": job.segment_changes, "report": None if report is None else _report(report),
-            "check": None if check is None else _report(check)}
-
-
-def _report(report: ImportReport) -> dict:
-    """The counts, by field too, and the first bad rows and warnings of a saved report."""
-    return {"rows": report.rows, "imported": report.imported, "duplicates": report.duplicates,
-            "suppressed": report.suppressed, "bad_rows": report.error_count, "warning_count": report.warning_count,
-            "listeners_new": report.listeners_new, "listeners_updated": report.listeners_updated,
-            "bad_rows_by_field": dict(report.bad_rows_by_field or {}),
-            "warnings_by_field": dict(report.warnings_by_field or {}), "dry_run": report.dry_run,
-            "segment_changes_expected": report.segment_changes_expected,
-            "errors": reports.opened_errors(report.to_mongo()), "warnings": list(report.warnings)}

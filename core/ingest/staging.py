@@ -22,17 +22,7 @@ from bson.errors import InvalidId
 
 from core.clock import utcnow
 from core.errors import Conflict
-from core.ingest.jobs import (
-    CHUNK,
-    ImportJob,
-    format_of,
-    get_job,
-    importable,
-    nothing_imported,
-    private_file,
-    run_in_background,
-    save_job,
-)
+from core.ingest.jobs import ImportJob, importable, nothing_imported, run_in_background, save_job
 from core.ingest.models import ImportReport
 from core.ingest.preview import preview_file, read_start, station_mapping
 from core.ingest.sealed_names import (
@@ -45,6 +35,8 @@ from core.ingest.sealed_names import (
     sheet_of,
 )
 from core.ingest.upload_search import holds_any, search_forms
+from core.ingest.uploads import CHUNK, format_of, private_file
+from core.ingest.watching import get_job
 from core.personal.registry import Erasure, Store, declare
 from core.stations.companies import get_company
 

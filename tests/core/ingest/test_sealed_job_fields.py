@@ -14,9 +14,10 @@ from bson import ObjectId
 
 from core import personal
 from core.db.connection import get_db
-from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
+from core.ingest.jobs import start_import
 from core.ingest.sealed_names import key_name, seal_plain
 from core.ingest.staging import check_staged, preview_staged, remap_staged, stage_upload
+from core.ingest.watching import get_job, job_status, recent_jobs
 from core.privacy.encrypt import encrypt_stations
 from core.privacy.erasure import erase_listener
 from tests.factories import make_company

@@ -13,8 +13,9 @@ from bson import ObjectId
 from core import personal
 from core.db.connection import get_db
 from core.ingest import jobs
-from core.ingest.jobs import get_job, job_status, recent_jobs, start_import
+from core.ingest.jobs import start_import
 from core.ingest.sealed_names import forget_names, seal_plain
+from core.ingest.watching import get_job, job_status, recent_jobs
 from tests.factories import make_company
 
 pytestmark = pytest.mark.db
