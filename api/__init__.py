@@ -26,10 +26,10 @@ from api import (
     search,
     webhooks,
 )
+from api.arguments import NonBlankQueryPlugin
 from api.bodies import StrictJsonRequest, check_request_body
 from api.converters import CompanyIdConverter
 from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
-from api.query import NonBlankQueryPlugin, check_request_query
 from core.access.api_keys import authenticate, authorise
 from core.oncall.health import CONTRACT_VERSION
 from core.stations.companies import COMPANY_IDS
@@ -88,7 +88,6 @@ def init_app(app: Flask) -> Api:
                  custom_segments, audiences, agent, alerts, webhooks):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
-    app.before_request(check_request_query)  # after the key check: who may not call learns nothing of parameters
     app.before_request(check_request_body)
     app.request_class = StrictJsonRequest  # request.get_json (Flask-WTF's, on pages) reads as the API does
     app.register_blueprint(docs.blp)  # Swagger UI without inline script (flask-smorest's own has one)

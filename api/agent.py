@@ -2,7 +2,7 @@
 (402 when the balance is short, 403 while paused); a recommendation is kept 24 hours and served again for free.
 
 RecommendRequest carries every shared filter as an optional member, generated from core.explore.spec.SPEC through
-the query parameters' own schemas (api.params), and checked by the one filter parser."""
+the query arguments' own schemas (api.arguments.filter_schema), and checked by the one filter parser."""
 from __future__ import annotations
 
 import copy
@@ -11,9 +11,8 @@ from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate
 
 from api.agent_schemas import ParseBriefAnswerSchema, RecommendAnswerSchema
-from api.bodies import Blueprint, JsonInteger, StrictBodySchema, longest
-from api.params import FILTER_PARAMETERS
-from api.query import NOT_BLANK
+from api.arguments import NOT_BLANK, Blueprint, RequestSchema, filter_schema
+from api.bodies import JsonInteger, longest
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.explore.filters import parse_filters
@@ -59,10 +58,11 @@ def _type_name(outer: type, inner: type | None) -> str:
     return f"list of {names[inner]}s" if inner else names[outer]
 
 
-def _member_schema(param: dict, max_length: int) -> dict:
-    """A filter's body schema from its query parameter's: the same types, enums and bounds, never blank, and no text
+def _member_schema(name: str, max_length: int) -> dict:
+    """A filter's body schema from its query argument's: the same types, enums and bounds, never blank, and no text
     longer than `max_length`."""
-    schema = copy.deepcopy(param["schema"])
+    schema = copy.deepcopy(filter_schema(name))
+    schema.pop("description", None)
     values = schema.get("items", schema) if schema.get("type") == "array" else schema
     if values.get("type") == "string" and not {"enum", "format", "pattern"} & values.keys():
         values.update(NOT_BLANK)
@@ -72,18 +72,19 @@ def _member_schema(param: dict, max_length: int) -> dict:
     return schema
 
 
-def _max_length(name: str, param: dict) -> int:
+def _max_length(name: str) -> int:
     """The longest text a filter takes: its longest choice, or the longest value an import keeps of its field."""
-    values = param["schema"].get("items", param["schema"])
+    schema = filter_schema(name)
+    values = schema.get("items", schema)
     return longest(values["enum"]) if "enum" in values else text_limit(EXCLUSIONS.get(name, name))
 
 
 def filter_members() -> dict:
     """Every shared filter as an optional, nullable body member (the one definition is SPEC)."""
     members = {}
-    for param in FILTER_PARAMETERS:
-        name, limit = param["name"], _max_length(param["name"], param)
-        members[name] = FilterMember(SPEC[name][0], limit, metadata={**_member_schema(param, limit),
+    for name in SPEC:
+        limit = _max_length(name)
+        members[name] = FilterMember(SPEC[name][0], limit, metadata={**_member_schema(name, limit),
                                                                       "description": HELP[name]})
     return members
 
@@ -94,11 +95,11 @@ def brief_field() -> fields.Str:
                       metadata={"pattern": NOT_BLANK["pattern"], "description": "the advertiser's brief"})
 
 
-class ParseBriefRequestSchema(StrictBodySchema):
+class ParseBriefRequestSchema(RequestSchema):
     brief = brief_field()
 
 
-RecommendRequestSchema = StrictBodySchema.from_dict({
+RecommendRequestSchema = RequestSchema.from_dict({
     "brief": brief_field(),
     "sample_size": JsonInteger(load_default=DEFAULT_SAMPLE, validate=validate.Range(1, MAX_SAMPLE), metadata={
         "description": "listeners sampled for the churn mix and the themes of messages"}),

@@ -4,9 +4,9 @@ answer says what it cost and the balance left."""
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from api.arguments import Blueprint
 from api.bodies import JsonNumber
 from core.ai.insights import ai_segment_insights
 from core.ai.profile import ai_listener_profile

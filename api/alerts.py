@@ -6,7 +6,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 from marshmallow.validate import Length, OneOf, Range, Regexp
 
-from api.bodies import Blueprint, JsonBoolean, JsonNumber, StrictBodySchema, longest
+from api.arguments import Blueprint, RequestSchema
+from api.bodies import JsonBoolean, JsonNumber, longest
 from core.alerts.rules import EMAIL, KINDS, MAX_RECIPIENTS, METRICS, THRESHOLD_LIMITS
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules
 
@@ -18,14 +19,14 @@ THRESHOLD = "percent for grows_by, falls_by and under_monthly_mean; listeners fo
 METRIC = "a segment's key, total (all listeners) or new (listeners first heard in the last 7 days)"
 
 
-class EmailDeliverySchema(StrictBodySchema):
+class EmailDeliverySchema(RequestSchema):
     to = fields.List(fields.Str(validate=[Length(3, 254), Regexp(EMAIL)]), required=True,
                      validate=Length(1, MAX_RECIPIENTS), metadata={"description": "who reads the digest and the mails"})
     at_once = JsonBoolean(load_default=False, metadata={
         "description": "also mail each firing at once (the weekly digest lists it anyway)"})
 
 
-class AlertRuleRequestSchema(StrictBodySchema):
+class AlertRuleRequestSchema(RequestSchema):
     kind = fields.Str(required=True, validate=OneOf(KINDS), metadata={"maxLength": longest(KINDS), "description": KIND})
     metric = fields.Str(required=True, validate=OneOf(METRICS), metadata={"maxLength": longest(METRICS),
                                                                           "description": METRIC})

@@ -3,15 +3,13 @@ listed without members, read with members enriched, refreshed by re-running the 
 refreshing are charged in credits."""
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from api.ai import PAID, MeteredFields
-from api.bodies import Blueprint, JsonInteger, JsonNumber, StrictBodySchema
+from api.arguments import NOT_BLANK, Blueprint, FilterArgs, RequestSchema
+from api.bodies import JsonInteger, JsonNumber
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
-from api.params import FILTER_PARAMETERS
-from api.query import NOT_BLANK
 from api.search import CoverageFields
 from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
 from core.audiences.store import (
@@ -21,10 +19,9 @@ from core.audiences.store import (
     list_audiences,
     refresh_audience,
 )
-from core.explore.filters import parse_filters
 
 
-class CreateAudienceRequestSchema(StrictBodySchema):
+class CreateAudienceRequestSchema(RequestSchema):
     name = fields.Str(required=True, metadata={**NOT_BLANK, "maxLength": NAME_MAX,
                                                "description": "unique per station, ignoring case"})
     theme = theme_field()
@@ -138,14 +135,14 @@ class Audiences(MethodView):
         """All audiences of the company, member lists omitted"""
         return list_audiences(company_id)
 
-    @blp.doc(parameters=FILTER_PARAMETERS)
+    @blp.arguments(FilterArgs, location="query", as_kwargs=False)
     @blp.arguments(CreateAudienceRequestSchema)
     @blp.response(200, AudienceSpentSchema)
     @blp.alt_response(402, response="PAYMENT_REQUIRED", description=PAID)
     @blp.alt_response(409, response="CONFLICT", description="the station already has an audience of that name")
-    def post(self, body: dict, company_id: int):
+    def post(self, args: dict, body: dict, company_id: int):
         """Create and save an audience from a theme, within the filters given as query parameters"""
-        return create_audience(company_id, flt=parse_filters(request.args.to_dict(flat=False)), **body)
+        return create_audience(company_id, flt=args["flt"], **body)
 
 
 @blp.route("/<company:company_id>/<audience_id>")

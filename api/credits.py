@@ -6,10 +6,10 @@ from functools import wraps
 
 from flask import request
 from flask.views import MethodView
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from api.bodies import Blueprint, JsonBoolean, JsonNumber, StrictBodySchema
-from api.query import NO_NUL
+from api.arguments import NO_NUL, Blueprint, RequestSchema, Whole
+from api.bodies import JsonBoolean, JsonNumber
 from core.access.api_keys import check_admin
 from core.ai.profile import spend_report
 from core.config import active
@@ -20,7 +20,7 @@ from core.db import idempotency
 from core.stations.companies import timezone_of
 
 
-class LoadCreditsSchema(StrictBodySchema):
+class LoadCreditsSchema(RequestSchema):
     credits = JsonNumber(required=True, places=2, metadata={
         "minimum": 0.01, "maximum": MAX_LOAD,
         "description": f"credits to add: above 0, at most {MAX_LOAD:,}, with at most 2 decimals"})
@@ -28,22 +28,19 @@ class LoadCreditsSchema(StrictBodySchema):
                       metadata={"pattern": NO_NUL, "description": "why, for the ledger"})
 
 
-class PauseSchema(StrictBodySchema):
+class PauseSchema(RequestSchema):
     paused = JsonBoolean(required=True, metadata={"description": "true pauses every AI answer, false resumes them"})
     reason = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
                         metadata={"pattern": NO_NUL, "description": "shown in the 403 of every AI call while paused; "
                                                                     "cleared by unpausing"})
 
 
-class UsageArgsSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class UsageArgsSchema(RequestSchema):
     from_date = fields.Date(metadata={"description": "first day, YYYY-MM-DD, in the station's time zone (included)"})
     to_date = fields.Date(metadata={"description": "last day, YYYY-MM-DD, in the station's time zone (included: up "
                                                    "to 23:59:59 that day there); "
                                                    "before from_date, nothing is selected"})
-    limit = fields.Int(load_default=DEFAULT_LIMIT, strict=False, validate=validate.Range(*LIMITS))
+    limit = Whole(*LIMITS, load_default=DEFAULT_LIMIT)
 
 
 class TotalsSchema(Schema):

@@ -2,18 +2,15 @@
 provider's search queries within the shared filters (query parameters). Charged in credits like every AI call."""
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from api.ai import PAID, CostFields
-from api.bodies import Blueprint, JsonInteger, JsonNumber, StrictBodySchema
-from api.params import FILTER_PARAMETERS
-from api.query import NO_NUL, NOT_BLANK
+from api.arguments import NO_NUL, NOT_BLANK, Blueprint, FilterArgs, RequestSchema
+from api.bodies import JsonInteger, JsonNumber
 from api.search import CoverageFields
 from core.audiences.custom import custom_segment
 from core.audiences.rules import DESCRIPTION_MAX, MIN_SCORE, SEGMENT_LIMIT, SEGMENT_LIMITS, THEME_MAX
-from core.explore.filters import parse_filters
 
 SCORE = {"minimum": 0, "maximum": 1, "description": "lowest score kept, (1 + cosine) / 2; higher is stricter"}
 MEMBERS = ("listener records as search gives them (declared fields, tags, flags, behavioural profile, segment, RFM, "
@@ -31,7 +28,7 @@ def description_field() -> fields.Str:
                                                                     "description": "more of what is meant"})
 
 
-class CustomSegmentRequestSchema(StrictBodySchema):
+class CustomSegmentRequestSchema(RequestSchema):
     theme = theme_field()
     description = description_field()
     limit = JsonInteger(load_default=SEGMENT_LIMIT, metadata={"minimum": SEGMENT_LIMITS[0],
@@ -64,11 +61,11 @@ blp = Blueprint("custom_segments", __name__, url_prefix="/api/v1/ai",
 
 @blp.route("/segments/<company:company_id>/custom-segment")
 class CustomSegment(MethodView):
-    @blp.doc(parameters=FILTER_PARAMETERS)
+    @blp.arguments(FilterArgs, location="query", as_kwargs=False)
     @blp.arguments(CustomSegmentRequestSchema)
     @blp.response(200, CustomSegmentSchema)
     @blp.alt_response(402, response="PAYMENT_REQUIRED", description=PAID)
-    def post(self, body: dict, company_id: int):
+    def post(self, args: dict, body: dict, company_id: int):
         """Matching listeners from AI-generated search queries, within the filters given as query parameters"""
         return custom_segment(company_id, body["theme"], body["description"], body["limit"], body["min_score"],
-                              parse_filters(request.args.to_dict(flat=False)))
+                              args["flt"])

@@ -39,10 +39,14 @@ def _flatten(messages, loc: list) -> list[dict]:
 
 def _type_of(msg: str) -> str:
     lowered = msg.lower()
+    if lowered.startswith(("unknown field", "unknown parameter")):  # before "missing": it may name missing_fields
+        return "extra_forbidden"
     if "missing" in lowered or "required" in lowered:
         return "missing"
-    if "unknown field" in lowered:
-        return "extra_forbidden"
+    if lowered.startswith("empty value"):
+        return "string_too_short"
+    if lowered == "not a valid integer.":
+        return "int_parsing"
     if "not a valid" in lowered:
         return "type_error"
     return "value_error"

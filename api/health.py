@@ -3,9 +3,9 @@ GET /health/live (the process answers) and /health/ready (the database answers a
 station's index, loading them if need be), for a load balancer and an orchestrator; GET /metrics for Prometheus,
 with the X-Admin-Key only."""
 from flask import Response, request
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from api.arguments import Blueprint
 from api.errors import RETRY_AFTER
 from core.access.api_keys import check_admin
 from core.config import active

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from api.arguments import NO_NUL, RequestSchema
 from api.bodies import longest
-from api.query import NO_NUL
 from core.ingest.columns import ALL_FIELDS
 
 
@@ -141,5 +141,8 @@ def multipart(required: list[str], **properties) -> dict:
 
 UPLOAD_BODY = multipart(["file"], file=FILE, mapping=MAPPING_PART, sheet=SHEET_PART)
 PREVIEW_BODY = UPLOAD_BODY
-DRY_RUN = {"in": "query", "name": "dry_run", "required": False, "schema": {"type": "boolean", "default": False},
-           "description": "run the whole import and answer its report (the job's) without writing anything"}
+
+
+class UploadArgsSchema(RequestSchema):
+    dry_run = fields.Bool(load_default=False, metadata={
+        "description": "run the whole import and answer its report (the job's) without writing anything"})

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from flask import current_app, g, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from api.arguments import Blueprint
 from api.import_schemas import (
-    DRY_RUN,
     PREVIEW_BODY,
     UPLOAD_BODY,
     ImportJobSchema,
     ImportJobsSchema,
     ImportPreviewSchema,
+    UploadArgsSchema,
 )
 from core.errors import ValidationFailed
-from core.explore.filters import parse_bool_param
 from core.ingest.columns import ALL_FIELDS, field_of
 from core.ingest.jobs import start_import
 from core.ingest.staging import preview_upload
@@ -33,12 +32,13 @@ blp = Blueprint("import_jobs", __name__, url_prefix="/api/v1/imports", descripti
 
 @blp.route("/<company:company_id>/<any(channels,shows,profiles,interactions):kind>")
 class Upload(MethodView):
-    @blp.doc(requestBody=UPLOAD_BODY, parameters=[DRY_RUN])
+    @blp.arguments(UploadArgsSchema, location="query", as_kwargs=False)
+    @blp.doc(requestBody=UPLOAD_BODY)
     @blp.response(202, ImportJobSchema, headers=LOCATION)
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-    def post(self, company_id: int, kind: str):
+    def post(self, args: dict, company_id: int, kind: str):
         """Upload a file to import into this station (rows of other stations are bad rows); poll Location"""
-        dry_run = parse_bool_param(request.args.get("dry_run"), "dry_run")
+        dry_run = args["dry_run"]
         upload, mapping, sheet = _parts()
         job = start_import(company_id, kind, upload.filename or "", upload.stream,
                            current_app.config["SETTINGS"].data_dir, actor=f"api:{g.api_scope.key_id}",

@@ -1,13 +1,11 @@
 """Intelligence: /api/v1/intelligence, the churn risk of one listener and the composite profile of a segment."""
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
+from api.arguments import Blueprint, RequestSchema, Whole
 from api.search import CoverageFields
-from core.explore.operations import int_param
 from core.intelligence import segment_profile as profiles
 from core.intelligence.risk import listener_churn_risk
 from core.search.lookalikes import NO_INTERACTIONS, SIMILAR_LIMIT, similar_listeners
@@ -101,11 +99,12 @@ blp = Blueprint("intelligence", __name__, url_prefix="/api/v1/intelligence",
 
 SEGMENT_PARAM = {"in": "path", "name": "segment_key", "schema": {"type": "string", "enum": list(SEGMENTS)},
                  "description": "a segment key; any other is 422 naming the known ones"}
-LIMIT_PARAM = {"in": "query", "name": "limit", "required": False,
-               "schema": {"type": "integer", "minimum": 1, "maximum": profiles.MAX_LIMIT,
-                          "default": profiles.DEFAULT_LIMIT},
-               "description": "listeners of the segment to profile: the most engaged first (highest RFM total, then "
-                              "originator)"}
+
+
+class ProfileArgsSchema(RequestSchema):
+    limit = Whole(1, profiles.MAX_LIMIT, load_default=profiles.DEFAULT_LIMIT, metadata={
+        "description": "listeners of the segment to profile: the most engaged first (highest RFM total, then "
+                       "originator)"})
 
 
 @blp.route("/listeners/<company:company_id>/<originator>/churn-risk")
@@ -116,11 +115,8 @@ class ChurnRisk(MethodView):
         return listener_churn_risk(company_id, originator)
 
 
-class SimilarArgsSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    limit = fields.Int(load_default=20, strict=False, validate=validate.Range(*SIMILAR_LIMIT))
+class SimilarArgsSchema(RequestSchema):
+    limit = Whole(*SIMILAR_LIMIT, load_default=20)
     min_score = fields.Float(load_default=0.75, validate=validate.Range(0.0, 1.0),
                              metadata={"description": "lowest score returned: the share of look-alikes scoring so "
                                                       "on the station that shared the listener's main traits"})
@@ -172,9 +168,8 @@ class Similar(MethodView):
 
 @blp.route("/segments/<company:company_id>/<segment_key>/profile", parameters=[SEGMENT_PARAM])
 class SegmentProfile(MethodView):
-    @blp.doc(parameters=[LIMIT_PARAM])
+    @blp.arguments(ProfileArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, SegmentProfileSchema)
-    def get(self, company_id: int, segment_key: str):
+    def get(self, args: dict, company_id: int, segment_key: str):
         """Composite profile of a segment against its whole station"""
-        limit = int_param(request.args.to_dict(flat=False), "limit", profiles.DEFAULT_LIMIT)
-        return profiles.segment_profile(company_id, segment_key, limit)
+        return profiles.segment_profile(company_id, segment_key, args["limit"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from marshmallow import Schema, ValidationError, fields, pre_load
 
-from api.bodies import Blueprint, StrictBodySchema
+from api.arguments import Blueprint, RequestSchema
 from core.ingest.live import MAX_ROWS, STATUSES, record_interactions
 from core.ingest.rows import text_limit
 from core.text.strict_json import MAX_INTEGER
@@ -21,7 +21,7 @@ def _value(description: str, **bounds) -> fields.Raw:
     return fields.Raw(allow_none=True, metadata={"description": description, **SCALAR, **bounds})
 
 
-class InteractionSchema(StrictBodySchema):
+class InteractionSchema(RequestSchema):
     """One interaction as in an interactions file. Values are read as the importer reads them, so that a value it
     cannot use makes that row bad (answered per row) instead of refusing the whole batch."""
 

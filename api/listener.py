@@ -1,13 +1,12 @@
 """One listener: GET the full profile, DELETE to erase (pseudonymise) it."""
 from __future__ import annotations
 
-from flask import current_app, g, request
+from flask import current_app, g
 from flask.views import MethodView
-from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
+from api.arguments import Blueprint, RequestSchema
 from core.db.connection import ALIASES
-from core.explore.filters import parse_bool_param
 from core.explore.listener import get_listener
 from core.privacy.erasure import erase_listener
 
@@ -56,25 +55,30 @@ class ErasureReceiptSchema(Schema):
 
 blp = Blueprint("listeners", __name__, url_prefix="/api/v1/listeners", description="One listener")
 
-DB_PARAM = {"in": "query", "name": "db", "required": False,
-            "schema": {"type": "string", "enum": list(ALIASES), "default": "default"},
-            "description": "configured database alias to read from"}
-SUPPRESS_PARAM = {"in": "query", "name": "suppress", "required": False, "schema": {"type": "boolean", "default": False},
-                  "description": "also drop future interactions from this number at import"}
+
+
+class ProfileArgsSchema(RequestSchema):
+    db = fields.Str(validate=validate.OneOf(ALIASES), metadata={
+        "default": "default", "description": "configured database alias to read from"})
+
+
+class ErasureArgsSchema(RequestSchema):
+    suppress = fields.Bool(load_default=False, metadata={
+        "description": "also drop future interactions from this number at import"})
 
 
 @blp.route("/<company:company_id>/<originator>")
 class ListenerProfile(MethodView):
-    @blp.doc(parameters=[DB_PARAM])
+    @blp.arguments(ProfileArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, ListenerSchema)
-    def get(self, company_id: int, originator: str):
+    def get(self, args: dict, company_id: int, originator: str):
         """Full behavioural profile and current segment of one listener"""
-        return get_listener(company_id, originator, request.args.get("db"))
+        return get_listener(company_id, originator, args.get("db"))
 
-    @blp.doc(parameters=[SUPPRESS_PARAM])
+    @blp.arguments(ErasureArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, ErasureReceiptSchema)
-    def delete(self, company_id: int, originator: str):
+    def delete(self, args: dict, company_id: int, originator: str):
         """Erasure: pseudonymises the profile (irreversible)"""
-        suppress = parse_bool_param(request.args.get("suppress"), "suppress")
         secret = current_app.config["SETTINGS"].secret_key
-        return erase_listener(company_id, originator, secret, suppress=suppress, actor=f"api:{g.api_scope.key_id}")
+        return erase_listener(company_id, originator, secret, suppress=args["suppress"],
+                              actor=f"api:{g.api_scope.key_id}")

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
+from api.arguments import Blueprint, RequestSchema
 from core.history.query import INTERVALS, segment_history
 from core.segmentation import overview
 
@@ -78,10 +78,7 @@ class TagsSchema(Schema):
     tags = fields.List(fields.Nested(TagCountSchema))
 
 
-class HistoryArgsSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class HistoryArgsSchema(RequestSchema):
     start = fields.Date(data_key="from", metadata={
         "description": "first day, YYYY-MM-DD, in the station's time zone (default: 13 months before `to`); a `from` "
                        "after `to` is a span of no day, answered with no points"})

@@ -1,32 +1,23 @@
 """Semantic search: listeners by the meaning of a plain-language query, within the shared filters."""
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from api.params import FILTER_PARAMETERS
-from core.explore.filters import parse_filters
-from core.search.search import SEARCH_LIMIT, search_listeners
-
-OWN = ("q", "min_score", "limit", "location", "as_text")
-"""Search's own parameters; every other one is a shared filter, read and checked by core.explore.filters as on every
-route (`location` is search's own: the contract makes it a partial match here)."""
-FILTERS = [p for p in FILTER_PARAMETERS if p["name"] not in OWN]
+from api.arguments import Blueprint, FilterArgs, Whole
+from core.search.search import LIMIT, MIN_SCORE, SEARCH_LIMIT, search_listeners
 
 
-class SearchArgsSchema(Schema):
-    class Meta:
-        unknown = EXCLUDE  # the shared filters, documented below; a parameter named nowhere is a 422 (api.query)
+class SearchArgsSchema(FilterArgs):
+    """Search's own arguments and the shared filters (`location` is search's own: a partial match here)."""
 
-    q = fields.Str(required=True, validate=validate.Length(min=1, max=500),
+    q = fields.Str(required=True, validate=validate.Length(max=500),  # a blank q: every blank value is refused
                    metadata={"description": "what to look for, in plain language"})
-    min_score = fields.Float(load_default=0.68, validate=validate.Range(0.0, 1.0),
+    min_score = fields.Float(load_default=MIN_SCORE, validate=validate.Range(0.0, 1.0),
                              metadata={"description": "lowest score returned: the share of results like it that "
                                                       "were relevant on the station's own labelled queries; higher "
                                                       "is stricter"})
-    limit = fields.Int(load_default=100, strict=False, validate=validate.Range(*SEARCH_LIMIT))
+    limit = Whole(*SEARCH_LIMIT, load_default=LIMIT)
     location = fields.Str(metadata={"description": "partial, case-insensitive"})
     as_text = fields.List(fields.Str(validate=validate.Length(min=1, max=500)), validate=validate.Length(max=10),
                           metadata={"description": "words of q (as `understood.criteria[].words` gives them) to "
@@ -107,11 +98,9 @@ blp = Blueprint("semantic_search", __name__, url_prefix="/api/v1/segments",
 
 @blp.route("/<company:company_id>/search")
 class Search(MethodView):
-    @blp.doc(parameters=[{"in": "query", "schema": SearchArgsSchema}, *FILTERS])  # in place of the arguments' own
     @blp.arguments(SearchArgsSchema, location="query", as_kwargs=False)
     @blp.response(200, SearchSchema)
     def get(self, args: dict, company_id: int):
         """Semantic search with a natural-language query, narrowed by the filters before ranking"""
-        flt = parse_filters({k: v for k, v in request.args.to_dict(flat=False).items() if k not in OWN})
-        return search_listeners(company_id, args["q"], flt, args.get("location"), args["min_score"], args["limit"],
-                                tuple(args.get("as_text", ())))
+        return search_listeners(company_id, args["q"], args["flt"], args.get("location"), args["min_score"],
+                                args["limit"], tuple(args.get("as_text", ())))

@@ -1,10 +1,10 @@
 """The schemas of /api/v1/webhooks: an endpoint asked for and as answered (never its secret), and its deliveries."""
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from api.bodies import StrictBodySchema, longest
-from api.query import NO_NUL
+from api.arguments import NO_NUL, RequestSchema
+from api.bodies import longest
 from core.webhooks.endpoints import SECRET_MAX, SECRET_MIN, URL_MAX
 from core.webhooks.events import EVENT_TYPES, SHAREABLE
 
@@ -13,7 +13,7 @@ PUBLIC_HTTPS = r"^https://(?!localhost)[a-z][a-z0-9-]{0,30}(\.[a-z][a-z0-9-]{0,3
 a name that resolves to a private address, which no pattern can say."""
 
 
-class CreateWebhookRequestSchema(StrictBodySchema):
+class CreateWebhookRequestSchema(RequestSchema):
     url = fields.Str(required=True, metadata={"maxLength": URL_MAX, "pattern": PUBLIC_HTTPS, "description": (
         "https to a public address, or http to a host the operator allows (WEBHOOK_ALLOW_HOSTS; the pattern "
         "documents the public form); a name that resolves to a private or loopback address is refused")})
@@ -28,10 +28,7 @@ class CreateWebhookRequestSchema(StrictBodySchema):
                         metadata={"description": "the listener fields the events carry besides the originator"})
 
 
-class DeliveriesArgsSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class DeliveriesArgsSchema(RequestSchema):
     failed = fields.Bool(load_default=False, truthy={"true"}, falsy={"false"},
                          metadata={"description": "true: only the deliveries that failed"})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api.bodies import Blueprint
+from api.arguments import Blueprint
 from api.webhook_schemas import (
     CreateWebhookRequestSchema,
     DeliveriesArgsSchema,

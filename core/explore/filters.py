@@ -80,22 +80,29 @@ def parse_filters(params: Mapping[str, Any], location: str = "query") -> Listene
     """Validate the filter parameters of a request (a mapping of name -> value or list of values).
 
     Values may be strings (query strings, forms) or JSON types (bodies). Unknown names are ignored so that other
-    parameters (page, format, ...) can share the mapping; the API refuses unknown ones before (api.query). An empty
-    value is refused, not taken as absent: a page drops its empty form fields first. Every invalid value is
+    parameters can share the mapping (api.arguments refuses unknown ones). An empty value is refused, not taken
+    as absent: a page drops its empty form fields first. Every invalid value is
     reported, not only the first.
     """
     values, problems = {}, []
-    for name, (kind, _, allowed) in SPEC.items():
+    for name in SPEC:
         raw = _present(params.get(name))
         if raw is None:
             continue
         try:
-            values[name] = _PARSERS[kind](_filled(raw), allowed)
+            values[name] = filter_value(name, raw)
         except ValueError as error:
             problems.append({"loc": [location, name], "msg": str(error), "type": "value_error"})
     if problems:
         raise ValidationFailed(problems)
     return ListenerFilter(values)
+
+
+def filter_value(name: str, raw):
+    """One filter's typed value from what a request gave (a value, or a list of values); ValueError saying what is
+    wrong with it."""
+    kind, _, allowed = SPEC[name]
+    return _PARSERS[kind](_filled(_present(raw) or []), allowed)
 
 
 def _present(raw) -> list | None:

@@ -7,10 +7,10 @@ from urllib.parse import quote
 
 import pytest
 from flask import Flask
-from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 import api
+from api.arguments import Blueprint, RequestSchema
 from tests.api.document import documented_operations
 from webapp import errors
 
@@ -85,18 +85,18 @@ def test_a_company_id_with_leading_zeros_is_still_that_company(client, station, 
     assert client.get("/api/v1/segments/01/summary", headers=key_for(1)).status_code == 200
 
 
-class ShadeArgsSchema(Schema):
+class ShadeArgsSchema(RequestSchema):
     shade = fields.Str()
 
 
-class PaintArgsSchema(Schema):
+class PaintArgsSchema(RequestSchema):
     colour = fields.Str(required=True)
     coats = fields.Int()
 
 
 def throwaway_app() -> Flask:
-    """The API plus an operation nobody wrote a check for, with a query schema and a JSON body (under /api/, so
-    that errors are JSON, and outside /api/v1/, so that it needs no key)."""
+    """The API plus operations nobody wrote a check for, one with a query schema and a JSON body on the house's base,
+    one declaring nothing (under /api/, so that errors are JSON, and outside /api/v1/, so that it needs no key)."""
     blp = Blueprint("throwaway", __name__, url_prefix="/api/throwaway")
 
     @blp.route("/paint", methods=["POST"])
@@ -105,6 +105,11 @@ def throwaway_app() -> Flask:
     def paint(query, body):
         """Paint"""
         return {**query, **body}
+
+    @blp.route("/dry")
+    def dry():
+        """Nothing to declare"""
+        return {}
 
     app = Flask(__name__)
     api.init_app(app).register_blueprint(blp)
@@ -120,7 +125,24 @@ def test_a_new_operation_refuses_unknown_query_parameters_without_code_of_its_ow
     assert detail[0]["msg"] == "Unknown parameter 'shde'; did you mean 'shade'?"
 
 
-def test_a_body_schema_refuses_unknown_fields_by_default():
-    body = json.dumps({"colour": "red", "cotas": 2})
+def test_a_new_operation_declaring_nothing_takes_nothing():
+    client = throwaway_app().test_client()
+    assert client.get("/api/throwaway/dry").status_code == 200
+    assert detail_of(client.get("/api/throwaway/dry?wet=1"))[0]["msg"] == (
+        "Unknown parameter 'wet'; this operation takes none.")
+
+
+def test_a_body_schema_refuses_each_unknown_field_once_naming_the_closest():
+    body = json.dumps({"colour": "red", "cotas": 2, "shine": "gloss\u0000"})
     response = throwaway_app().test_client().post("/api/throwaway/paint", data=body, content_type="application/json")
-    assert detail_of(response) == [{"loc": ["body", "cotas"], "msg": "Unknown field.", "type": "extra_forbidden"}]
+    assert sorted(detail_of(response), key=lambda item: item["loc"]) == [
+        {"loc": ["body", "cotas"], "msg": "Unknown field 'cotas'; did you mean 'coats'?", "type": "extra_forbidden"},
+        {"loc": ["body", "shine"], "msg": "Unknown field 'shine'; known: coats, colour.", "type": "extra_forbidden"}]
+
+
+@pytest.mark.db
+def test_each_unknown_body_field_is_one_problem_whatever_its_value(client, station, key_for):
+    body = {"name": "Gospel", "theme": "gospel lovers", "colour": "red\u0000", "nme": 1}
+    detail = detail_of(client.post("/api/v1/audiences/1", json=body, headers=key_for(1)))
+    assert sorted((item["loc"][1], item["type"]) for item in detail) == [("colour", "extra_forbidden"),
+                                                                         ("nme", "extra_forbidden")]
