@@ -91,7 +91,7 @@ def prepare(size: int, seed: int, share: float, settings: Settings, keep: bool) 
 def hide(share: float, seed: int) -> dict:
     """Unset the declared gender, age group, language and location of a random share of the listeners who gave
     any of them; returns what was hidden."""
-    from core.listeners import sealed_profiles
+    from core.listeners import sealed_writes
     from core.listeners.declared import read_listeners
 
     shown = {"_id": 0, "originator": 1, **dict.fromkeys(HIDDEN, 1)}
@@ -100,7 +100,7 @@ def hide(share: float, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     chosen = [docs[i] for i in np.sort(rng.choice(len(docs), size=int(round(share * len(docs))), replace=False))]
     hidden = {d["originator"]: {name: d[name] for name in HIDDEN if d.get(name)} for d in chosen}
-    sealed_profiles.edit(COMPANY, dict.fromkeys(hidden, lambda _: dict.fromkeys(HIDDEN)))  # None: unset
+    sealed_writes.edit(COMPANY, dict.fromkeys(hidden, lambda _: dict.fromkeys(HIDDEN)))  # None: unset
     return hidden
 
 

@@ -6,8 +6,8 @@ to a write as the profiles import writes new listeners, then every listener read
 them (`core.listeners.declared.read_listeners`). The baseline in the same run writes and reads the same documents
 plain, under another station. Then one listener read as the listener page reads it (`find_listener`), sealed and
 plain, median of 20 ("cold": no content key in memory, as a fresh process); one write of a field as a promotion makes
-it (`sealed_profiles.edit`) against a plain `$set`; and the sealing half of an erasure of a listener whose group holds
-249 others (`sealed_profiles.erase`).
+it (`sealed_writes.edit`) against a plain `$set`; and the sealing half of an erasure of a listener whose group holds
+249 others (`sealed_writes.erase`).
 """
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ def listeners(company_id: int, originators: list[str]) -> list[dict]:
 
 def write(company_id: int, originators: list[str], sealed: bool) -> None:
     from core.db.quirks import insert_all
-    from core.listeners import sealed_profiles
+    from core.listeners import sealed_writes
     from core.listeners.models import Listener
 
     for start in range(0, len(originators), WRITE):
         docs = listeners(company_id, originators[start:start + WRITE])
         if sealed:
-            sealed_profiles.insert(company_id, docs)
+            sealed_writes.insert(company_id, docs)
         else:
             insert_all(Listener._get_collection(), docs)
 
@@ -64,7 +64,7 @@ def median_ms(work, cold: bool = False) -> float:
 
 def measure(size: int) -> dict:
     from core.explore.listener import find_listener
-    from core.listeners import sealed_profiles
+    from core.listeners import sealed_writes
     from core.listeners.declared import read_listeners
     from core.listeners.models import Listener, ProfileKey
 
@@ -87,9 +87,9 @@ def measure(size: int) -> dict:
     collection = Listener._get_collection()
     row["one field plain, ms"] = median_ms(lambda: collection.update_one(
         {"company_id": PLAIN, "originator": one}, {"$set": {"education": "Matric"}}))
-    row["one field sealed, ms"] = median_ms(lambda: sealed_profiles.edit(
+    row["one field sealed, ms"] = median_ms(lambda: sealed_writes.edit(
         SEALED, {one: lambda _: {"education": "Matric"}}))
-    row["erase one (249 others in its group), s"], _ = timed_s(lambda: sealed_profiles.erase(SEALED, originators[0]))
+    row["erase one (249 others in its group), s"], _ = timed_s(lambda: sealed_writes.erase(SEALED, originators[0]))
     return {name: value if isinstance(value, str) else f"{value:.2f}" if value < 100 else f"{value:.0f}"
             for name, value in row.items()}
 

@@ -62,7 +62,7 @@ class _Handler(BaseHTTPRequestHandler):
 def open_station(listeners: int) -> None:
     """A database of its own with `listeners` listener documents."""
     from core.config import Settings
-    from core.listeners import sealed_profiles
+    from core.listeners import sealed_writes
     from core.service import startup
     from core.stations.companies import ensure_company
 
@@ -73,7 +73,7 @@ def open_station(listeners: int) -> None:
     docs = [{"company_id": COMPANY, "originator": f"2782{n:07d}", "location": AREAS[n % len(AREAS)],
              "age_group": "25-34", "name": f"Listener {n}"} for n in range(listeners)]
     for start in range(0, listeners, 2000):
-        sealed_profiles.insert(COMPANY, docs[start:start + 2000])
+        sealed_writes.insert(COMPANY, docs[start:start + 2000])
 
 
 def a_run_that_moved(listeners: int, share: float):

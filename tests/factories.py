@@ -12,7 +12,7 @@ from core import personal
 from core.clock import utcnow
 from core.config import Settings
 from core.db.connection import get_db
-from core.listeners import finding, sealed_profiles, snapshot
+from core.listeners import finding, sealed_profiles, sealed_writes, snapshot
 from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import Listener
@@ -38,7 +38,7 @@ def make_listener(company_id: int = 1, originator: str = "27820000001", events: 
     Listener(company_id=company_id, originator=originator, **declared).validate()
     doc = {"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": utcnow(),
            **declared}
-    sealed_profiles.insert(company_id, [doc])
+    sealed_writes.insert(company_id, [doc])
     if events:
         add_interactions(company_id, originator, events)
 
@@ -81,7 +81,7 @@ def stored_listeners(company_id: int) -> list[dict]:
 
 def set_fields(company_id: int, originator: str, **fields) -> None:
     """Change some of a listener's fields as the service's writers do (sealed again); None unsets one."""
-    sealed_profiles.edit(company_id, {originator: lambda _: fields})
+    sealed_writes.edit(company_id, {originator: lambda _: fields})
 
 
 def add_interactions(company_id: int, originator: str, events: list[dict], import_id: str = "factory") -> None:

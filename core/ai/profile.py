@@ -21,7 +21,7 @@ from core.credits.usage import usage_report
 from core.db import ahead
 from core.db.leases import single_flight
 from core.explore.listener import find_listener
-from core.listeners import finding, sealed_profiles
+from core.listeners import finding, sealed_profiles, sealed_writes
 from core.listeners.fields import DECLARED_NAMES, INFERRED
 from core.personal import originator_keys
 from core.personal.registry import Store, by_listener, declare
@@ -73,7 +73,7 @@ def _store(company_id: int, originator: str, result: dict) -> dict:
     made_at = now.replace(microsecond=now.microsecond // 1000 * 1000)  # as MongoDB keeps it: the answer says the same
     record = {**{name: result[name] for name in RECORD if name != "made_at"}, "made_at": made_at}
     held = on_listener(result, made_at)
-    sealed_profiles.edit(company_id, {originator: lambda _: {"inferred": held, "ai_profile": record}})
+    sealed_writes.edit(company_id, {originator: lambda _: {"inferred": held, "ai_profile": record}})
     AiProfile._get_collection().delete_many({"company_id": company_id, "originator": originator})  # one home
     return record
 
@@ -149,7 +149,7 @@ def seal_plain(company_id: int) -> int:
     collection, moved = AiProfile._get_collection(), 0
     for chunk in ahead.batches(collection.find({"company_id": company_id}), sealed_profiles.OPENED_AT_ONCE):
         records = {doc["originator"]: {name: doc[name] for name in RECORD if name in doc} for doc in chunk}
-        moved += len(sealed_profiles.edit(company_id, {
+        moved += len(sealed_writes.edit(company_id, {
             originator: (lambda fields, record=record: None if fields.get("ai_profile") else {"ai_profile": record})
             for originator, record in records.items()}))
         collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})

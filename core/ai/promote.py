@@ -12,7 +12,7 @@ from core.clock import as_utc, utcnow
 from core.credits.charges import ensure_open
 from core.db import ahead
 from core.explore.listener import find_listener
-from core.listeners import sealed_profiles
+from core.listeners import sealed_profiles, sealed_writes
 from core.personal.registry import Store, by_listener, declare
 from core.segmentation.live import reprofile_listeners
 
@@ -74,7 +74,7 @@ def _copy(company_id: int, originator: str, target: str, guess: dict, inferred: 
         return {target: guess["value"], "promoted": {**(fields.get("promoted") or {}), target: source},
                 "promotions": [*(fields.get("promotions") or []), entry]}
 
-    return originator in sealed_profiles.edit(company_id, {originator: filled})
+    return originator in sealed_writes.edit(company_id, {originator: filled})
 
 
 def promotion_history(company_id: int, originator: str) -> list[dict]:
@@ -101,7 +101,7 @@ def seal_plain(company_id: int) -> int:
         for doc in chunk:
             entries.setdefault(doc["originator"], []).append(
                 {name: doc.get(name) for name in (*ENTRY, "at")})
-        moved += len(sealed_profiles.edit(company_id, {
+        moved += len(sealed_writes.edit(company_id, {
             originator: (lambda fields, kept=kept: {"promotions": [*kept, *(fields.get("promotions") or [])]})
             for originator, kept in entries.items()}))
         collection.delete_many({"_id": {"$in": [doc["_id"] for doc in chunk]}})

@@ -28,7 +28,7 @@ from core.ingest.models import ImportReport
 from core.ingest.station import station_rows
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.listeners import sealed_profiles
+from core.listeners import sealed_profiles, sealed_writes
 from core.listeners.fields import DECLARED_NAMES
 from core.segmentation.runs import resegment_listeners
 from core.stations.companies import bump_version, ensure_company
@@ -209,9 +209,9 @@ def _write_profiles(company_id: int, rows_of: dict[str, list[dict]], tally: Tall
         return changed
     declared = {doc["originator"]: {name: doc[name] for name in DECLARED_NAMES if name in doc and doc[name] != []}
                 for doc in inserts}
-    for originator in sealed_profiles.insert(company_id, inserts):  # created meanwhile by another writer: update it
+    for originator in sealed_writes.insert(company_id, inserts):  # created meanwhile by another writer: update it
         updates[originator] = declared[originator]
-    sealed_profiles.edit(company_id, {originator: (lambda _, fields=fields: fields)
+    sealed_writes.edit(company_id, {originator: (lambda _, fields=fields: fields)
                                       for originator, fields in updates.items()})
     return changed
 

@@ -14,7 +14,7 @@ from core.ingest.kinds import row_parser
 from core.ingest.rows import InteractionRow
 from core.ingest.suppressed import SuppressedNumbers
 from core.ingest.tally import Companies, Tally
-from core.listeners import finding, sealed_profiles
+from core.listeners import finding, sealed_profiles, sealed_writes
 from core.listeners.events import batch_document, comparable_keys, write_batches
 from core.listeners.models import InteractionBatch
 from core.segmentation.overview import latest_run
@@ -143,7 +143,7 @@ def create_listeners(company_id: int, originators: list[str], live: bool = False
     existed, now = stored_listeners(company_id, originators, stored), utcnow()
     new = [{"company_id": company_id, "originator": originator, "tags": [], "inferred": {}, "created_at": now}
            for originator in originators if originator not in existed]
-    refused = sealed_profiles.insert(company_id, new, live)
+    refused = sealed_writes.insert(company_id, new, live)
     if stored is not None:
         stored.update(doc["originator"] for doc in new)  # stored under their keys now (insert keyed them)
     return existed | refused

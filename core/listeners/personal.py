@@ -12,7 +12,7 @@ from bson import ObjectId
 
 from core.clock import utcnow
 from core.config import active
-from core.listeners import events, finding, sealed_messages, sealed_profiles, snapshot
+from core.listeners import events, finding, sealed_messages, sealed_writes, snapshot
 from core.listeners.fields import DECLARED, DECLARED_NAMES
 from core.listeners.models import InteractionBatch, Listener
 from core.personal import originator_keys
@@ -25,7 +25,7 @@ def erase_profile(erasure: Erasure) -> int:
     the row kept under the pseudonym. A new `profile_version` makes a writer that read the listener before fail
     its write."""
     company_id, originator = erasure.company_id, erasure.originator
-    sealed_profiles.erase(company_id, originator)
+    sealed_writes.erase(company_id, originator)
     unset = {field.name: "" for field in DECLARED if field.kind != "list"}
     result = Listener._get_collection().update_one(
         finding.matching(company_id, [originator]),
@@ -55,7 +55,7 @@ def _migrate_interactions(company_id: int) -> int:
 
 
 LISTENERS = declare(Store(
-    "listeners", "listeners", when=FIRST, erase=erase_profile, migrate=sealed_profiles.seal_plain,
+    "listeners", "listeners", when=FIRST, erase=erase_profile, migrate=sealed_writes.seal_plain,
     personal=("originator", "profile", *DECLARED_NAMES,
               "inferred", "promoted"),  # what AI guessed of the listener, and copied into declared fields: sealed
     # in `profile` since; stored plain (then cleared) before, which `encrypt` seals

@@ -89,7 +89,7 @@ class SealedGroups:
     def seal_in(self, group: ObjectId, values: list[bytes]) -> list[Binary]:
         """The values sealed in an existing group (LookupError when its key is gone). A key this process opened
         lately is used without asking the database whether another process destroyed it since: the caller's write
-        must fail in that case (core.listeners.sealed_profiles writes conditional on what it read)."""
+        must fail in that case (core.listeners.sealed_writes writes conditional on what it read)."""
         with_key = self._at_hand.get(group) or self._ciphers([group]).get(group)
         if with_key is None:
             raise LookupError(f"the key of {self.kind} group {group} was destroyed")

@@ -15,7 +15,7 @@ from core.ai.local import DEMOGRAPHICS, demographic, infer_listener
 from core.ai.panel import current_panel
 from core.demo.seed import seed_demo
 from core.errors import ListenerNotFound
-from core.listeners import sealed_profiles, snapshot
+from core.listeners import sealed_writes, snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import resegment_listeners, segment_company
@@ -37,7 +37,7 @@ def hide_declared(company_id: int) -> dict[str, dict[str, str]]:
             if any(d.get(f) not in (None, "") for f in DEMOGRAPHICS.values())][::HIDDEN_EVERY]
     hidden = {d["originator"]: {f: d[f] for f in DEMOGRAPHICS.values() if d.get(f)} for d in docs}
     unset = dict.fromkeys(DEMOGRAPHICS.values())
-    sealed_profiles.edit(company_id, {originator: lambda _: unset for originator in hidden})
+    sealed_writes.edit(company_id, {originator: lambda _: unset for originator in hidden})
     segment_company(company_id, NOW)
     return hidden
 

@@ -9,7 +9,7 @@ import pytest
 from core import personal
 from core.explore.listener import get_listener
 from core.ingest.importer import import_rows
-from core.listeners import sealed_profiles
+from core.listeners import sealed_profiles, sealed_writes
 from core.listeners.declared import read_listeners
 from core.listeners.models import Listener, ProfileKey
 from core.privacy.encrypt import encrypt_stations
@@ -63,7 +63,7 @@ def test_two_writers_of_one_listener_both_land(station):
             set_fields(1, "27830000001", location="Umlazi")
         return {"education": "Matric"}
 
-    assert sealed_profiles.edit(1, {"27830000001": first}) == {"27830000001"}
+    assert sealed_writes.edit(1, {"27830000001": first}) == {"27830000001"}
     assert calls == [None, "Umlazi"]  # read again after losing the race
     listener = stored_listener(1, "27830000001")
     assert (listener.location, listener.education, listener.name) == ("Umlazi", "Matric", "Thandeka Zungu")
@@ -77,7 +77,7 @@ def test_a_writer_that_read_a_listener_before_another_s_erasure_writes_into_the_
             erase_listener(1, "27830000001", "test-secret")  # moves the others out of the group, destroys its key
         return {"location": "Soweto"}
 
-    assert sealed_profiles.edit(1, {"27830000002": meanwhile}) == {"27830000002"}
+    assert sealed_writes.edit(1, {"27830000002": meanwhile}) == {"27830000002"}
     listener = stored_listener(1, "27830000002")
     assert (listener.name, listener.location) == ("Sipho Ndlovu", "Soweto")
     assert raw_listener(1, "27830000002")["profile_group"] != group
@@ -99,7 +99,7 @@ def test_an_erased_listener_takes_no_more_writes(station):
     raw = raw_listener(1, "27830000003")
     erase_listener(1, "27830000003", "test-secret")
     Listener._get_collection().update_one({"_id": raw["_id"]}, {"$set": {"originator": raw["originator"]}})
-    assert sealed_profiles.edit(1, {"27830000003": lambda _: {"name": "Lerato M"}}) == set()
+    assert sealed_writes.edit(1, {"27830000003": lambda _: {"name": "Lerato M"}}) == set()
     assert "profile" not in Listener._get_collection().find_one({"_id": raw["_id"]})
 
 
@@ -126,4 +126,4 @@ def test_encrypt_seals_plain_listeners_in_place_and_a_second_run_seals_none(app)
     assert {doc["originator"] for doc in stored()} == {raw_listener(1, o)["originator"] for o in PEOPLE}
     assert not any(o.encode() in bson.encode(doc) for doc in stored() for o in PEOPLE)
     assert [stored_listener(1, o).name for o in PEOPLE] == [person[0] for person in PEOPLE.values()]
-    assert sealed_profiles.seal_plain(1) == 0
+    assert sealed_writes.seal_plain(1) == 0
