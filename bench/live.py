@@ -30,12 +30,12 @@ def _batch(ctx, round_: int) -> list[dict]:
 
 def _other_process_counts(ctx) -> float:
     """Seconds for a process whose cache holds the company's file (and no delta) to answer a filtered count."""
-    from core.listeners import snapshot
+    from core.listeners import snapshot, snapshot_files
 
     client, headers = station_client(ctx)
     with snapshot._cache_lock:
         cached = snapshot._cache[ctx.company_id]
-    stale = snapshot.load(cached.file_id)
+    stale = snapshot_files.load(cached.file_id)
     with snapshot._cache_lock:
         snapshot._cache[ctx.company_id] = snapshot._Cached(cached.file_id, -1, -1, stale)
     started = time.perf_counter()

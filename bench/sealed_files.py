@@ -45,24 +45,24 @@ def measure(seeded, size: int) -> dict:
     import gridfs
 
     from core.db.connection import get_db
-    from core.listeners import snapshot
+    from core.listeners import snapshot_files
     from core.personal.vault_connection import key_vault
 
     snap = repeated(seeded, size)
     fs = gridfs.GridFSBucket(get_db(), "bench_plain")
-    packed = snapshot._packed(snap)
+    packed = snapshot_files.packed(snap)
 
     def plain_round_trip():
-        file_id = fs.upload_from_stream("plain", snapshot._packed(snap))
-        snapshot._unpacked(fs.open_download_stream(file_id).read())
+        file_id = fs.upload_from_stream("plain", snapshot_files.packed(snap))
+        snapshot_files.unpacked(fs.open_download_stream(file_id).read())
         fs.delete(file_id)
 
     def sealed_write():
-        return snapshot.save(snap)
+        return snapshot_files.save(snap)
 
     def sealed_read(file_id):
-        stream = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(file_id)
-        return snapshot._read(stream.read(), stream.metadata)
+        stream = gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET).open_download_stream(file_id)
+        return snapshot_files.read(stream.read(), stream.metadata)
 
     row = {"listeners": f"{size:,}", "file MB": f"{len(packed) / 1e6:.1f}"}
     row["plain write+read, ms"] = f"{median_ms(plain_round_trip):.0f}"
@@ -73,8 +73,9 @@ def measure(seeded, size: int) -> dict:
         ms, read = timed_ms(lambda file_id=file_id: sealed_read(file_id))
         reads.append(ms)
         assert read.originators.tolist() == snap.originators.tolist()
-        gridfs.GridFSBucket(get_db(), snapshot.BUCKET).delete(file_id)
-        destroys.append(timed_ms(lambda file_id=file_id: key_vault().destroy([snapshot.key_name(COMPANY, file_id)]))[0])
+        gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET).delete(file_id)
+        destroys.append(timed_ms(
+            lambda file_id=file_id: key_vault().destroy([snapshot_files.key_name(COMPANY, file_id)]))[0])
     row["sealed write, ms"] = f"{statistics.median(writes):.0f}"
     row["sealed read, ms"] = f"{statistics.median(reads):.0f}"
     row["sealed write+read, ms"] = f"{statistics.median(writes) + statistics.median(reads):.0f}"

@@ -12,7 +12,7 @@ from core import personal
 from core.clock import utcnow
 from core.config import Settings
 from core.db.connection import get_db
-from core.listeners import finding, sealed_profiles, sealed_writes, snapshot
+from core.listeners import finding, sealed_profiles, sealed_writes, snapshot, snapshot_files
 from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, write_batches
 from core.listeners.models import Listener
@@ -101,7 +101,7 @@ def plain_snapshot_file(company_id: int = 1):
     buffer = io.BytesIO()
     np.savez(buffer, **old.cols)
     metadata = {"company_id": company_id, "vocab": {k: list(v) for k, v in old.vocab.items()}, "meta": old.meta}
-    file_id = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).upload_from_stream(
+    file_id = gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET).upload_from_stream(
         f"company-{company_id}", buffer.getvalue(), metadata=metadata)
     Company.objects(company_id=company_id).update(set__snapshot_file=file_id, inc__data_version=1)
     snapshot.clear_cache()

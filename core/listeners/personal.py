@@ -12,7 +12,7 @@ from bson import ObjectId
 
 from core.clock import utcnow
 from core.config import active
-from core.listeners import events, finding, sealed_messages, sealed_writes, snapshot
+from core.listeners import events, finding, sealed_messages, sealed_writes, snapshot_files
 from core.listeners.fields import DECLARED, DECLARED_NAMES
 from core.listeners.models import InteractionBatch, Listener
 from core.personal import originator_keys
@@ -67,8 +67,8 @@ INTERACTIONS = declare(Store(
 SUPPRESSIONS = declare(Store("suppressions", "suppressions", personal=("number_hash",),  # keyed
                                free=("_id", "company_id", "created_at")))
 SNAPSHOT_FILES = declare(Store(
-    "snapshot_files", f"{snapshot.BUCKET}.files",
+    "snapshot_files", f"{snapshot_files.BUCKET}.files",
     personal=("metadata",),  # the vocabulary (every tag, place, language...) of a file written before sealing
     free=("_id", "filename", "length", "chunkSize", "uploadDate")))
-SNAPSHOT_CHUNKS = declare(Store("snapshot_chunks", f"{snapshot.BUCKET}.chunks", personal=("data",),  # sealed
+SNAPSHOT_CHUNKS = declare(Store("snapshot_chunks", f"{snapshot_files.BUCKET}.chunks", personal=("data",),  # sealed
                                 free=("_id", "files_id", "n")))

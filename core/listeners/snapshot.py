@@ -8,46 +8,31 @@ The columns that name nobody are memory maps of a copy on the host's disk, share
 Live interactions do not rewrite the file: each batch adds a delta document (the re-profiled rows, numbered) on top
 of it, which every process applies when the company's `data_version` moved; the next published file folds them in.
 
-Files and deltas are sealed (core.personal.vault) under a data key per file, destroyed when a newer file replaces it: a
-copy of an older one, in a backup or the oplog, is unreadable from then on (docs/decisions.md §7). A backup restored
-from before the company's latest run therefore names a file nobody can read: the snapshot is lost (`SnapshotLost`),
-and being derived data it is rebuilt by a full segmentation run (`when_lost`) before anyone reads it.
+Files and deltas are sealed under a data key per file, destroyed when a newer file replaces it (their stored format
+is core.listeners.snapshot_files). A backup restored from before the company's latest run therefore names a file
+nobody can read: the snapshot is lost (`SnapshotLost`), and being derived data it is rebuilt by a full segmentation
+run (`when_lost`) before anyone reads it.
 
 Columns are of the kinds core.listeners.columns declares (codes, member matrices, text, numbers); the `Snapshot`
 itself and what joins and splices snapshots are in core.listeners.snapshot_rows, and named here too.
 """
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import bson
-import gridfs
-import numpy as np
-from bson import ObjectId
 from gridfs.errors import NoFile
 
-from core.db.connection import get_db
 from core.errors import DomainError
-from core.listeners import host_columns
-from core.listeners.columns import with_added
-from core.listeners.models import SnapshotDelta
+from core.listeners import snapshot_files
+from core.listeners.snapshot_files import KeyDestroyed
 from core.listeners.snapshot_rows import Snapshot, concat, empty, latest_rows, splice_in_place
 from core.listeners.snapshot_rows import splice as splice  # the runs' name for it, with the others here
-from core.personal.vault import is_envelope
-from core.personal.vault_connection import key_vault
 from core.stations.companies import bump_version
 from core.stations.models import Company
 
-BUCKET = "snapshots"
 READ_ATTEMPTS = 3  # reads of the company's current file, should each find it pruned by a newer one meanwhile
-
-
-class KeyDestroyed(LookupError):
-    """A stored file or delta whose key was destroyed: the file was replaced (meanwhile, or before a backup of it
-    was restored)."""
 
 
 class SnapshotLost(DomainError):
@@ -62,96 +47,6 @@ class SnapshotLost(DomainError):
                          "try again in a few minutes.")
         self.company_id = company_id
 
-
-def _packed(snapshot: Snapshot) -> bytes:
-    """The snapshot as one blob, for files and deltas alike: what goes beside the columns (BSON), then the columns
-    (npz). Sealed whole (`_sealed`), so that no value, nor a vocabulary of values, is written plain."""
-    buffer = io.BytesIO()
-    vocab = {k: list(v) for k, v in snapshot.vocab.items()}
-    buffer.write(bson.encode({"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}))
-    np.savez(buffer, **snapshot.cols)
-    return buffer.getvalue()
-
-
-def _unpacked(blob: bytes, file_id=None) -> Snapshot:
-    """The snapshot in `blob` (as `_packed` makes it). A file's (`file_id`) columns that name nobody are the host's
-    shared maps."""
-    size = int.from_bytes(blob[:4], "little")
-    stream = io.BytesIO(blob)  # shares the bytes; the zip reader allows the header in front of the npz
-    stream.seek(size)
-    return _from_arrays(stream, bson.decode(blob[:size]), file_id)
-
-
-def _from_arrays(stream, metadata: dict, file_id) -> Snapshot:
-    with np.load(stream, allow_pickle=False) as arrays:
-        cols = (host_columns.columns(metadata["company_id"], file_id, arrays) if file_id is not None
-                else {name: arrays[name] for name in arrays.files})
-    cols, vocab = with_added(cols, metadata["vocab"])
-    return Snapshot(metadata["company_id"], cols, vocab, metadata.get("meta", {}))
-
-
-def _read(data: bytes, metadata: dict, file_id=None) -> Snapshot:
-    """A stored file or delta (`_read_all`)."""
-    return _read_all([(data, metadata)], file_id)[0]
-
-
-def _read_all(stored: list[tuple[bytes, dict]], file_id=None) -> list[Snapshot]:
-    """Stored files or deltas, their keys unsealed together: sealed, or plain as they were written before sealing
-    (their vocabulary beside them in the metadata; the next publish seals the company's snapshot). KeyDestroyed when
-    a key was destroyed (the file was replaced)."""
-    sealed = [data for data, _ in stored if is_envelope(data)]
-    blobs = iter(key_vault().unseal_bytes(sealed) if sealed else [])
-    read = []
-    for data, metadata in stored:
-        if not is_envelope(data):
-            read.append(_from_arrays(io.BytesIO(data), metadata, file_id))
-            continue
-        blob = next(blobs)
-        if blob is None:
-            raise KeyDestroyed(f"the key of snapshot file {metadata.get('base', file_id)} was destroyed")
-        read.append(_unpacked(blob, file_id))
-    return read
-
-
-def key_name(company_id: int, file_id) -> str:
-    """The data key a snapshot file, and every delta written on it, is sealed under; destroyed with the file."""
-    return f"snapshot:{company_id}:{file_id}"
-
-
-def _sealed(company_id: int, file_id, snapshot: Snapshot) -> bytes:
-    return key_vault().seal_bytes(key_name(company_id, file_id), _packed(snapshot))
-
-
-def save(snapshot: Snapshot) -> object:
-    """Write the snapshot as one GridFS file, sealed under a key of its own; returns its id. Old files are removed by
-    `prune`."""
-    file_id = ObjectId()
-    data = _sealed(snapshot.company_id, file_id, snapshot)
-    fs = gridfs.GridFSBucket(get_db(), BUCKET)
-    fs.upload_from_stream_with_id(file_id, f"company-{snapshot.company_id}", data,
-                                  metadata={"company_id": snapshot.company_id, "sealed": True})
-    return file_id
-
-
-def load(file_id) -> Snapshot:
-    """Read a snapshot file back."""
-    fs = gridfs.GridFSBucket(get_db(), BUCKET)
-    stream = fs.open_download_stream(file_id)
-    return _read(stream.read(), stream.metadata, file_id)
-
-
-def prune(company_id: int, keep) -> None:
-    """Destroy the keys of the company's snapshot files other than `keep` and of the deltas written on them, then
-    delete them: a copy of any of them (a backup) is unreadable from then on. Keys first, so that a prune cut short
-    leaves files nobody can read, which the next prune deletes, rather than keys nobody would destroy."""
-    fs = gridfs.GridFSBucket(get_db(), BUCKET)
-    stale_files = {"metadata.company_id": company_id, "_id": {"$ne": keep}}
-    stale = [doc["_id"] for doc in get_db()[f"{BUCKET}.files"].find(stale_files, {"_id": 1})]
-    stale_bases = _deltas().distinct("base", {"company_id": company_id, "base": {"$ne": keep}})
-    key_vault().destroy({key_name(company_id, file_id) for file_id in [*stale, *stale_bases]})
-    for file_id in stale:
-        fs.delete(file_id)
-    _deltas().delete_many({"company_id": company_id, "base": {"$ne": keep}})
 
 
 @dataclass(frozen=True)
@@ -217,7 +112,7 @@ def _current(company_id: int) -> Snapshot:
         if cached and cached.file_id == file_id:
             base, seq = cached.snapshot, cached.seq
         else:
-            base, seq = (load(file_id) if file_id is not None else empty(company_id)), -1
+            base, seq = (snapshot_files.load(file_id) if file_id is not None else empty(company_id)), -1
         snapshot, seq = _with_deltas(base, file_id, seq)
     except (NoFile, KeyDestroyed) as error:
         if _pointer(company_id)[0] != file_id:  # replaced meanwhile: the caller reads the newer one
@@ -237,17 +132,14 @@ def version(company_id: int, snap: Snapshot) -> tuple | None:
     return (cached.file_id, cached.version) if cached is not None and cached.snapshot is snap else None
 
 
-def _deltas():
-    return SnapshotDelta._get_collection()
-
 
 def _with_deltas(base: Snapshot, file_id, after: int) -> tuple[Snapshot, int]:
     """The base with the deltas written on it after sequence number `after`; and the last one applied."""
     query = {"company_id": base.company_id, "base": file_id, "seq": {"$gt": after}}
-    found = list(_deltas().find(query, {"_id": 0}).sort("seq", 1))
+    found = list(snapshot_files.deltas().find(query, {"_id": 0}).sort("seq", 1))
     if not found:
         return base, after
-    rows = latest_rows(concat(_read_all([(doc["data"], doc) for doc in found])))
+    rows = latest_rows(concat(snapshot_files.read_all([(doc["data"], doc) for doc in found])))
     return splice_in_place(base, rows), found[-1]["seq"]
 
 
@@ -259,11 +151,11 @@ def append_delta(previous: Snapshot, fresh: Snapshot) -> Snapshot:
     company_id = fresh.company_id
     file_id = (Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}).get(
         "snapshot_file")
-    data = _sealed(company_id, file_id, fresh)
+    data = snapshot_files.sealed(company_id, file_id, fresh)
     try:
         merged = splice_in_place(previous, fresh)
         seq = bump_version(company_id)
-        _deltas().insert_one({"company_id": company_id, "base": file_id, "seq": seq, "data": data})
+        snapshot_files.deltas().insert_one({"company_id": company_id, "base": file_id, "seq": seq, "data": data})
         version = bump_version(company_id)
     except BaseException:
         forget(company_id)  # the rows written in place are not stored: read the company afresh
@@ -277,23 +169,14 @@ def publish(snapshot: Snapshot) -> object:
     """Save the snapshot, make it the company's current one and drop the older files and the deltas it includes.
 
     The caller holds the company's segment lease and built `snapshot` on `current()`, deltas included."""
-    file_id = save(snapshot)
+    file_id = snapshot_files.save(snapshot)
     company = Company.objects(company_id=snapshot.company_id).modify(set__snapshot_file=file_id,
                                                                      inc__data_version=1, new=True, upsert=True)
     with _cache_lock:
         _cache[snapshot.company_id] = _Cached(file_id, company.data_version, -1, snapshot)
-    prune(snapshot.company_id, keep=file_id)
+    snapshot_files.prune(snapshot.company_id, keep=file_id)
     return file_id
 
-
-def stored_plain(company_id: int) -> bool:
-    """Whether the company's current file, or a delta on it, was written before sealing (its vocabulary beside
-    it): what `flask --app wsgi encrypt` seals."""
-    company = Company._get_collection().find_one({"company_id": company_id}, {"snapshot_file": 1}) or {}
-    file_id = company.get("snapshot_file")
-    stored = get_db()[f"{BUCKET}.files"].find_one({"_id": file_id}, {"metadata.sealed": 1}) if file_id else None
-    plain_file = stored is not None and not (stored.get("metadata") or {}).get("sealed")
-    return plain_file or _deltas().count_documents({"company_id": company_id, "vocab": {"$exists": True}}) > 0
 
 
 def forget(company_id: int) -> None:

@@ -4,7 +4,7 @@ pseudonym, profiled as of the last run, so that no figure shifts), and the runs,
 from __future__ import annotations
 
 from core.clock import from_epoch
-from core.listeners import finding, snapshot
+from core.listeners import finding, snapshot, snapshot_files
 from core.personal import originator_keys
 from core.personal.keyed import is_keyed, tag_keys
 from core.personal.registry import LAST, Erasure, Store, declare
@@ -33,7 +33,7 @@ def erase_snapshot_row(erasure: Erasure) -> int:
 def seal_snapshot(company_id: int) -> int:
     """A snapshot stored before sealing, republished sealed (the plain files deleted as any replaced one is)."""
     with segment_lease(company_id):
-        plain = snapshot.stored_plain(company_id)
+        plain = snapshot_files.stored_plain(company_id)
         if plain:
             snapshot.publish(snapshot.current(company_id))
     return int(bool(plain))

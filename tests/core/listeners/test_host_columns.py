@@ -10,7 +10,7 @@ import pytest
 
 from core.config import active
 from core.db.connection import get_db
-from core.listeners import snapshot
+from core.listeners import snapshot, snapshot_files
 from core.listeners.host_columns import PERSONAL
 from tests.conftest import seeded
 
@@ -27,8 +27,8 @@ def _cold() -> snapshot.Snapshot:
 def _in_memory() -> snapshot.Snapshot:
     """The station's snapshot read whole from its file in MongoDB, nothing from the host's disk."""
     file_id = get_db().companies.find_one({"company_id": 1})["snapshot_file"]
-    stream = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(file_id)
-    return snapshot._read(stream.read(), stream.metadata)
+    stream = gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET).open_download_stream(file_id)
+    return snapshot_files.read(stream.read(), stream.metadata)
 
 
 def _copies() -> list:

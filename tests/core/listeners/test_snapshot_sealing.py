@@ -8,7 +8,7 @@ import pytest
 
 from core import personal
 from core.db.connection import get_db
-from core.listeners import snapshot
+from core.listeners import snapshot, snapshot_files
 from core.segmentation.runs import segment_company
 from core.stations.models import Company
 from tests.factories import make_listener, plain_snapshot_file
@@ -30,7 +30,7 @@ def station(app):
 
 def stored_file(file_id) -> tuple[bytes, dict]:
     """A copy of one snapshot file as stored: its bytes and the metadata beside them (what a backup holds)."""
-    stream = gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(file_id)
+    stream = gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET).open_download_stream(file_id)
     return stream.read(), stream.metadata
 
 
@@ -76,34 +76,34 @@ def test_once_a_newer_file_is_published_a_copy_of_the_old_one_and_its_deltas_rea
     (file_data, metadata), (delta,) = backup
     assert Company.objects.get(company_id=1).snapshot_file != station
     with pytest.raises(LookupError):
-        snapshot._read(file_data, metadata)
+        snapshot_files.read(file_data, metadata)
     with pytest.raises(LookupError):
-        snapshot._read(delta["data"], delta)
-    current = snapshot.load(Company.objects.get(company_id=1).snapshot_file)  # the new file still reads
+        snapshot_files.read(delta["data"], delta)
+    current = snapshot_files.load(Company.objects.get(company_id=1).snapshot_file)  # the new file still reads
     assert current.cols["name"][current.row_of("27829876543")] == b"nomvula dlamini"
     assert personal.keys_named("snapshot:1:") == 1
 
 
 def test_a_file_written_before_sealing_still_reads_and_the_next_publish_seals_it(station):
     plain_snapshot_file(1)
-    assert snapshot.stored_plain(1)
+    assert snapshot_files.stored_plain(1)
     assert snapshot.current(1).labels("location")[snapshot.current(1).row_of("27829876543")] == "Bloemfontein"
     segment_company(1, NOW)
     data, metadata = stored_file(Company.objects.get(company_id=1).snapshot_file)
     assert plain_in(data + str(metadata).encode()) == []
-    assert get_db()[f"{snapshot.BUCKET}.files"].count_documents({}) == 1
-    assert not snapshot.stored_plain(1)
+    assert get_db()[f"{snapshot_files.BUCKET}.files"].count_documents({}) == 1
+    assert not snapshot_files.stored_plain(1)
 
 
 def test_a_reader_whose_file_is_replaced_while_it_reads_gets_the_newer_one(station, monkeypatch):
-    real_load, published = snapshot.load, []
+    real_load, published = snapshot_files.load, []
 
     def load_after_a_newer_file_is_published(file_id):
         if not published:  # another process publishes and prunes between this reader's two reads
             published.append(snapshot.publish(real_load(file_id)))
         return real_load(file_id)
 
-    monkeypatch.setattr(snapshot, "load", load_after_a_newer_file_is_published)
+    monkeypatch.setattr(snapshot_files, "load", load_after_a_newer_file_is_published)
     snapshot.clear_cache()
     snap = snapshot.current(1)
     assert published and snapshot.version(1, snap)[0] == published[0] != station
@@ -114,11 +114,11 @@ def test_a_prune_cut_short_has_already_made_the_old_file_unreadable(station, mon
     def cut_short(self, file_id):
         raise OSError("the process died here")
 
-    newer = snapshot.save(snapshot.current(1))
+    newer = snapshot_files.save(snapshot.current(1))
     monkeypatch.setattr(gridfs.GridFSBucket, "delete", cut_short)
     with pytest.raises(OSError):
-        snapshot.prune(1, keep=newer)
+        snapshot_files.prune(1, keep=newer)
     data, metadata = stored_file(station)  # still there: the next prune deletes it
     with pytest.raises(LookupError):
-        snapshot._read(data, metadata)
-    assert snapshot.load(newer).row_of("27829876543") is not None
+        snapshot_files.read(data, metadata)
+    assert snapshot_files.load(newer).row_of("27829876543") is not None

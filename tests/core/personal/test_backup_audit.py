@@ -13,7 +13,7 @@ from pymongo import MongoClient
 
 from core.db import embedded
 from core.ingest.importer import import_rows
-from core.listeners import snapshot
+from core.listeners import snapshot_files
 from core.personal import originator_keys
 from core.personal.vault import cipher, decrypted
 from core.personal.vault_connection import key_vault
@@ -102,11 +102,11 @@ def test_a_backup_taken_before_an_erasure_yields_nothing_of_the_listener_afterwa
         assert profile_from(db, ERASED) is None
         assert profile_from(db, GROUPED) is None
         assert NAMES[KEPT].encode() in profile_from(db, KEPT)
-        files = list(db[f"{snapshot.BUCKET}.files"].find())
+        files = list(db[f"{snapshot_files.BUCKET}.files"].find())
         assert len(files) == 1
         with pytest.raises(LookupError):
-            snapshot._read(gridfs.GridFSBucket(db, snapshot.BUCKET).open_download_stream(files[0]["_id"]).read(),
-                           files[0]["metadata"])
+            stored = gridfs.GridFSBucket(db, snapshot_files.BUCKET).open_download_stream(files[0]["_id"]).read()
+            snapshot_files.read(stored, files[0]["metadata"])
     finally:
         restored.close()
         embedded.stop(tmp_path / "backup")

@@ -11,7 +11,7 @@ import pytest
 from core.clock import utcnow
 from core.db.connection import get_db
 from core.ingest import reports
-from core.listeners import snapshot
+from core.listeners import snapshot, snapshot_files
 from core.privacy import encrypt
 from core.segmentation.runs import segment_company
 from core.stations.companies import bump_version
@@ -42,8 +42,8 @@ def stations(app):
 
 def everything_in_gridfs_and_deltas() -> bytes:
     db = get_db()
-    return b"".join([*(bytes(c["data"]) for c in db[f"{snapshot.BUCKET}.chunks"].find()),
-                     *(str(f.get("metadata")).encode() for f in db[f"{snapshot.BUCKET}.files"].find()),
+    return b"".join([*(bytes(c["data"]) for c in db[f"{snapshot_files.BUCKET}.chunks"].find()),
+                     *(str(f.get("metadata")).encode() for f in db[f"{snapshot_files.BUCKET}.files"].find()),
                      *(str(d).encode() for d in db.snapshot_deltas.find())]).lower()
 
 
@@ -55,7 +55,7 @@ def test_every_plain_station_is_sealed_and_reads_the_same(stations, runner):
     assert "Sealed 2 stations; 0 were sealed already." in result.output
     stored = everything_in_gridfs_and_deltas()
     assert [v for v in (b"bloemfontein", b"nomvula", b"pieter") if v in stored] == []
-    assert not snapshot.stored_plain(1) and not snapshot.stored_plain(2)
+    assert not snapshot_files.stored_plain(1) and not snapshot_files.stored_plain(2)
     report = get_db().import_reports.find_one()
     assert b"nomvula" not in bson.encode(report).lower() and reports.opened_errors(report) == BAD_ROWS
     snapshot.clear_cache()
@@ -73,7 +73,7 @@ def test_a_run_cut_short_goes_on_where_it_stopped(stations, monkeypatch):
     monkeypatch.setattr(snapshot, "publish", dies_at_the_second_station)
     with pytest.raises(KeyboardInterrupt):
         encrypt.encrypt_stations()
-    assert not snapshot.stored_plain(1) and snapshot.stored_plain(2)
+    assert not snapshot_files.stored_plain(1) and snapshot_files.stored_plain(2)
     monkeypatch.setattr(snapshot, "publish", published)
     assert encrypt.encrypt_stations() == {"sealed": [2], "already": [1]}
     assert encrypt.encrypt_stations() == {"sealed": [], "already": [1, 2]}

@@ -10,7 +10,7 @@ from bson import ObjectId, json_util
 from core import personal
 from core.db.connection import get_db
 from core.errors import ListenerNotFound
-from core.listeners import snapshot
+from core.listeners import snapshot, snapshot_files
 from core.listeners.suppression import SuppressionList
 from core.privacy.erasure import erase_listener
 from core.privacy.models import AuditEntry
@@ -66,14 +66,14 @@ def test_after_erasure_not_even_the_key_of_the_number_is_left(person):
 def test_a_backup_of_the_snapshot_taken_before_erasure_reads_nothing_afterwards(person):
     """The listener's row is in the snapshot file and its copies; erasure publishes a file without it and destroys
     the key the older one was sealed under."""
-    files = get_db()[f"{snapshot.BUCKET}.files"]
-    backup = [(gridfs.GridFSBucket(get_db(), snapshot.BUCKET).open_download_stream(f["_id"]).read(), f["metadata"])
-              for f in files.find()]
-    assert [snapshot._read(data, metadata).row_of(person) is not None for data, metadata in backup] == [True]
+    files = get_db()[f"{snapshot_files.BUCKET}.files"]
+    bucket = gridfs.GridFSBucket(get_db(), snapshot_files.BUCKET)
+    backup = [(bucket.open_download_stream(f["_id"]).read(), f["metadata"]) for f in files.find()]
+    assert [snapshot_files.read(data, metadata).row_of(person) is not None for data, metadata in backup] == [True]
     erase_listener(1, person, SECRET)
     for data, metadata in backup:
         with pytest.raises(LookupError):
-            snapshot._read(data, metadata)
+            snapshot_files.read(data, metadata)
     assert snapshot.current(1).row_of("27820000001") is not None
 
 
