@@ -1,13 +1,12 @@
-"""Dates, budget and goal of a brief: what the campaign is, as opposed to whom it is for.
+"""Dates of a brief: when the campaign is, as opposed to whom it is for.
 
 Dates are read by dateparser in the station's time zone, relative to the clock's today. The stretches that name
 dates are looked for first (a range within one month, a public holiday of the station's country by its name from
 the `holidays` package, a day and month, a whole month, a relative day), each parsed by dateparser; then dateparser's
 own search over the rest, whose matches are kept only when they name a month, a numeric date, a relative day or a
 weekday after "on"/"this"/"next" (alone it reads "We" as Wednesday and "25-34" as a date). A duration ("for two
-weeks") sets the end from the start, or from today after "next"; alone it names no dates. Amounts are read by
-price-parser, and only in a sentence about budget or spend, the one nearest those words (a prize is no budget).
-The goal is the most specific one the brief names.
+weeks") sets the end from the start, or from today after "next"; alone it names no dates. Its budget and goal are
+read by core.campaigns.brief_budget.
 """
 from __future__ import annotations
 
@@ -17,10 +16,10 @@ from datetime import date, datetime, timedelta
 import dateparser
 import holidays as holiday_calendars
 from dateparser.search import search_dates
-from price_parser import Price
 
+from core.campaigns.brief_budget import MONEY
 from core.clock import zone_of
-from core.search.words import GOAL_PATTERNS, MONTHS
+from core.search.words import MONTHS
 
 LANGUAGES = ["en", "af"]
 """Languages dateparser reads dates in: English, and Afrikaans ("12 Desember") that briefs here are also written in."""
@@ -52,13 +51,6 @@ MONTH_ONLY = re.compile(r"(?:[A-Za-z]+\s+)?(?P<month>[A-Z][a-z]{2,8})(?:\s+(?P<y
 RELATIVE = re.compile(r"\b(?:tomorrow|today|tonight|(?:next|this|coming)\s+(?:week|weekend|month|year|"
                       + "|".join(WEEKDAYS) + r"))\b", re.IGNORECASE)
 NUMERIC_DATE = re.compile(r"\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b")
-MONEY = re.compile(r"(?<![\w$€£])(?P<cur>R|ZAR|US\$|\$|€|£)\s?(?P<num>\d[\d\s,.]*\d|\d)\s?(?P<mult>k|m|mil|million|"
-                   r"thousand)?\b|\b(?P<num2>\d[\d\s,.]*\d|\d)\s?(?P<mult2>k|m|million|thousand)?\s?(?P<cur2>"
-                   r"(?i:rand|zar))\b")
-MULTIPLIERS = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mil": 1_000_000, "million": 1_000_000}
-CURRENCIES = {"R": "ZAR", "ZAR": "ZAR", "RAND": "ZAR", "$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
-BUDGET_CUES = re.compile(r"budget|spend|spending|invest|allocat|airtime|media buy", re.IGNORECASE)
-SENTENCE = re.compile(r"(?:[^.;!?\n]|\.(?!\s|$))+")  # "R1.5 million" is one sentence
 
 
 def find_dates(brief: str, now: datetime, tz: str | None, taken: list, country: str = "ZA") -> dict | None:
@@ -268,34 +260,3 @@ def _words(brief: str, spans: list) -> str:
     if last - first <= 80:
         return brief[first:last].strip()
     return " … ".join(brief[a:b].strip() for a, b in spans)
-
-
-def find_budget(brief: str) -> dict | None:
-    """{"amount", "currency", "words"}: in the first sentence about budget or spend, the amount nearest those words
-    (None when no such sentence names an amount)."""
-    for sentence in SENTENCE.finditer(brief):
-        cues = [c.start() for c in BUDGET_CUES.finditer(sentence.group())]
-        amounts = [m for m in MONEY.finditer(sentence.group()) if _amount(m)]
-        if cues and amounts:
-            m = min(amounts, key=lambda a: min(abs(a.start() - c) for c in cues))  # a prize beside it is no budget
-            marker = (m["cur"] or m["cur2"] or "R").upper()
-            return {"amount": _amount(m), "currency": CURRENCIES.get(marker, "ZAR"), "words": m.group().strip()}
-    return None
-
-
-def _amount(m) -> int | float | None:
-    price = Price.fromstring(m["num"] or m["num2"])
-    if price.amount is None:
-        return None
-    value = float(price.amount) * MULTIPLIERS.get((m["mult"] or m["mult2"] or "").casefold(), 1)
-    return int(value) if value == int(value) else round(value, 2)
-
-
-def find_goal(brief: str) -> dict | None:
-    """{"value", "words"}: of the goals the brief names, the most specific (foot traffic before sales: "sell tickets"
-    is about attendance), None when it names none."""
-    for goal, pattern in GOAL_PATTERNS.items():
-        found = re.search(pattern, brief, re.IGNORECASE)
-        if found:
-            return {"value": goal, "words": found.group()}
-    return None

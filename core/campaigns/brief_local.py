@@ -2,15 +2,16 @@
 not ask for narrows their audience wrongly, which is worse than one left for them to add).
 
 The audience's criteria are read strictly by the one reader of the station's words (core.search.understanding,
-which search and audience themes read leniently); dates, budget and goal by core.campaigns.brief_facts; what the
-brief asks of its audience that no filter holds (owning, doing, unknown interests and places) is unmapped here.
+which search and audience themes read leniently); dates by core.campaigns.brief_facts, budget and goal by
+core.campaigns.brief_budget; what the brief asks of its audience that no filter holds (owning, doing, unknown
+interests and places) is unmapped here.
 """
 from __future__ import annotations
 
 import re
 from datetime import datetime
 
-from core.campaigns import brief_facts
+from core.campaigns import brief_budget, brief_facts
 from core.search import words as w
 from core.search.understanding import overlaps, read_criteria
 from core.search.vocabulary import Vocabulary
@@ -29,8 +30,8 @@ def read_brief(vocab: Vocabulary, brief: str, now: datetime) -> dict:
     items, unmapped = read_criteria(vocab, brief)
     taken = [i["span"] for i in items]
     dates = brief_facts.find_dates(brief, now, vocab.timezone, taken, vocab.country)
-    budget = brief_facts.find_budget(brief)
-    goal = brief_facts.find_goal(brief)
+    budget = brief_budget.find_budget(brief)
+    goal = brief_budget.find_goal(brief)
     unmapped += _unmapped(brief, taken + [u["span"] for u in unmapped])
     return {"items": items, "dates": dates, "budget": budget, "goal": goal,
             "unmapped": [{"words": u["words"], "reason": u["reason"]} for u in unmapped]}
