@@ -74,6 +74,12 @@ def test_core_keeps_at_most_eight_modules_at_its_top():
     assert len(top) <= 8, f"core's top is a table of contents, not a drawer: {top}"
 
 
+@pytest.mark.parametrize("package", ["core", "api", "webapp", "cli"])
+def test_no_module_passes_300_lines(package):
+    long = {name: n for name, path in modules(package).items() if (n := len(path.read_text().splitlines())) > 300}
+    assert long == {}, "split the module along the ideas it holds"
+
+
 def test_core_packages_say_what_they_own():
     for init in (ROOT / "core").glob("*/__init__.py"):
         assert ast.get_docstring(ast.parse(init.read_text())), f"{init.parent.name} needs a docstring"
