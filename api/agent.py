@@ -11,8 +11,9 @@ from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate
 
 from api.agent_schemas import ParseBriefAnswerSchema, RecommendAnswerSchema
-from api.arguments import NOT_BLANK, Blueprint, RequestSchema, filter_schema
+from api.arguments import NOT_BLANK, Blueprint, RequestSchema
 from api.bodies import JsonInteger, longest
+from api.filter_args import filter_schema
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.explore.filters import parse_filters

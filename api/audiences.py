@@ -7,9 +7,10 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from api.ai import PAID, MeteredFields
-from api.arguments import NOT_BLANK, Blueprint, FilterArgs, RequestSchema
+from api.arguments import NOT_BLANK, Blueprint, RequestSchema
 from api.bodies import JsonInteger, JsonNumber
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
+from api.filter_args import FilterArgs
 from api.search import CoverageFields
 from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
 from core.audiences.store import (

@@ -6,8 +6,9 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from api.ai import PAID, CostFields
-from api.arguments import NO_NUL, NOT_BLANK, Blueprint, FilterArgs, RequestSchema
+from api.arguments import NO_NUL, NOT_BLANK, Blueprint, RequestSchema
 from api.bodies import JsonInteger, JsonNumber
+from api.filter_args import FilterArgs
 from api.search import CoverageFields
 from core.audiences.custom import custom_segment
 from core.audiences.rules import DESCRIPTION_MAX, MIN_SCORE, SEGMENT_LIMIT, SEGMENT_LIMITS, THEME_MAX

@@ -5,7 +5,8 @@ from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from api.arguments import Blueprint, ExportArgs, FilterArgs, FilterPageArgs
+from api.arguments import Blueprint
+from api.filter_args import ExportArgs, FilterArgs, FilterPageArgs
 from core.explore import operations as explorer
 from core.explore.export import export_stream
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from api.arguments import Blueprint, FilterArgs, Whole
+from api.arguments import Blueprint, Whole
+from api.filter_args import FilterArgs
 from core.search.search import LIMIT, MIN_SCORE, SEARCH_LIMIT, search_listeners
 
 

@@ -7,8 +7,9 @@ from flask import Flask
 from marshmallow import fields
 from werkzeug.exceptions import HTTPException
 
-from api.arguments import FilterArgs, NoArguments, RequestSchema, Whole, parser
+from api.arguments import NoArguments, RequestSchema, Whole, parser
 from api.errors import validation_items
+from api.filter_args import FilterArgs
 from core.explore.filters import parse_filters
 
 
