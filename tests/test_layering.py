@@ -13,7 +13,7 @@ from core import LAYERS
 ROOT = Path(__file__).resolve().parents[1]
 
 LEVEL = {unit: level for level, units in enumerate(LAYERS) for unit in units}
-PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle", "webapp.charts",
+PAGE_HELPERS = {"webapp.helpers", "webapp.labels", "webapp.errors", "webapp.throttle", "webapp.charts", "webapp.asking",
                 "webapp.recommendations", "webapp.limits"}
 
 

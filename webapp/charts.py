@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.explore.operations import int_param
+from marshmallow import fields, validate
+
+from api.arguments import RequestSchema, Whole
 from core.explore.spec import REPEATABLE, SPEC
-from core.history.query import joined_and_left, share_of
+from core.history.query import SPANS, TREND_INTERVALS, joined_and_left, share_of
 from core.listeners.fields import AGE_GROUPS
 from core.segmentation.rules import SEGMENTS
 from core.text.wording import number
@@ -201,8 +203,8 @@ def flow_matrix(moves: dict, base: str, labels: dict) -> dict:
     return {"rows": rows, "joined": joined, "moved": sum(joined)}
 
 
-def trend_choice(args) -> tuple[str, int]:
-    """The interval and the span in weeks a person chose (`?interval=month&weeks=13`); by week over 26 weeks unless
-    said. core.history.query refuses a value it does not offer."""
-    interval = args.get("interval", "week")
-    return interval, int_param(args.to_dict(flat=False), "weeks", 26)
+class TrendArgs(RequestSchema):
+    """The trends a person chose (`?interval=month&weeks=13`): by week over 26 weeks unless said."""
+
+    interval = fields.Str(load_default="week", validate=validate.OneOf(TREND_INTERVALS))
+    weeks = Whole(min(SPANS), max(SPANS), load_default=26, validate=validate.OneOf(SPANS))

@@ -6,10 +6,12 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, request, url_for
 from flask_login import current_user, login_required
+from marshmallow import fields
 
-from core.explore.filters import parse_bool_param
+from api.arguments import RequestSchema, Whole
+from api.listener import ErasureArgsSchema
 from core.explore.listener import get_listener
-from core.explore.operations import int_param
+from core.explore.operations import MAX_PAGE
 from core.explore.timeline import listener_timeline
 from core.intelligence.risk import listener_churn_risk
 from core.listeners.fields import COMPLETENESS
@@ -17,6 +19,7 @@ from core.privacy.erasure import erase_listener
 from core.search.lookalikes import similar_listeners
 from core.stations.shows import show_titles
 from core.text.wording import join_words, number
+from webapp.asking import PageForm, asked
 from webapp.helpers import open_station, render_htmx, wants_fragment
 from webapp.labels import DAYS, FIELD_LABELS, MONTHS
 
@@ -25,13 +28,23 @@ bp = Blueprint("listener", __name__)
 SIMILAR_SHOWN = 10  # look-alikes in the listener page's panel, at the contract's default lowest score
 
 
+class TimelineArgs(RequestSchema):
+    page = Whole(1, MAX_PAGE, load_default=1, metadata={"description": "the page of the timeline, newest first"})
+
+
+class ErasureForm(ErasureArgsSchema, PageForm):
+    """The erasure's form: the API's `suppress`, and the explorer view to go back to."""
+
+    return_to = fields.Str()
+
+
 @bp.get("/stations/<int:company_id>/listeners/<originator>")
 @login_required
 def page(company_id: int, originator: str):
     """The listener's page with page `?page=` of their timeline; an htmx request gets only those timeline entries
     (the "older" link appends them). 404 for a listener who is unknown or was erased."""
     station = open_station(company_id)
-    timeline = listener_timeline(company_id, originator, int_param(request.args.to_dict(flat=False), "page", 1))
+    timeline = listener_timeline(company_id, originator, asked(TimelineArgs())["page"])
     context = {"station": station, "timeline": timeline}
     if not wants_fragment():
         context.update(listener=get_listener(company_id, originator), shows=show_titles(company_id),
@@ -57,11 +70,11 @@ def similar(company_id: int, originator: str):
 def erase(company_id: int, originator: str):
     """Erase the listener for good (CSRF-checked like every page POST), then back to the explorer with the receipt."""
     open_station(company_id)
-    suppress = parse_bool_param(request.form.get("suppress"), "suppress", location="form")
-    receipt = erase_listener(company_id, originator, current_app.config["SETTINGS"].secret_key, suppress=suppress,
-                             actor=current_user.email)
+    form = asked(ErasureForm(), "form")
+    receipt = erase_listener(company_id, originator, current_app.config["SETTINGS"].secret_key,
+                             suppress=form["suppress"], actor=current_user.email)
     flash(receipt_message(originator, receipt))
-    return redirect(explorer_url(company_id, request.form.get("return_to")))
+    return redirect(explorer_url(company_id, form.get("return_to")))
 
 
 def receipt_message(originator: str, receipt: dict) -> str:

@@ -8,7 +8,8 @@ from core.history.query import SPANS, segment_trends
 from core.segmentation import overview
 from core.segmentation.requested import SegmentationBusy, segmentation_status, start_segmentation
 from core.segmentation.rules import LABELS
-from webapp.charts import flow_matrix, overview_trends, trend_choice
+from webapp.asking import asked
+from webapp.charts import TrendArgs, flow_matrix, overview_trends
 from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("overview", __name__)
@@ -27,7 +28,8 @@ def page(company_id: int):
     """The overview page, its trends by week or month over the chosen weeks (`?interval=&weeks=`); with HX-Request
     alone (a refresh), only its body."""
     station = open_station(company_id)
-    trends = segment_trends(company_id, *trend_choice(request.args))
+    chosen = asked(TrendArgs())
+    trends = segment_trends(company_id, chosen["interval"], chosen["weeks"])
     base = url_for("explorer.page", company_id=company_id)
     return render_htmx("overview/page.html", "overview/_fragment.html", station=station,
                        segmentation=segmentation_status(company_id), **overview.station_overview(company_id),

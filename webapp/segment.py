@@ -2,18 +2,19 @@
 each value a link into the explorer narrowed to the segment's listeners with it."""
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, url_for
 from flask_login import login_required
 
+from api.intelligence import ProfileArgsSchema
 from core.errors import NotFound
-from core.explore.operations import int_param
 from core.explore.spec import SPEC
 from core.history.query import SPANS, segment_trends
 from core.intelligence.risk import station_backtest
-from core.intelligence.segment_profile import DEFAULT_LIMIT, GROUPS, segment_profile
+from core.intelligence.segment_profile import GROUPS, segment_profile
 from core.segmentation.overview import segment_breakdown
 from core.segmentation.rules import LABELS, SEGMENTS
-from webapp.charts import FEWEST_FOR_A_SHARE, flow_matrix, segment_trend_charts, trend_choice, with_filter
+from webapp.asking import asked
+from webapp.charts import FEWEST_FOR_A_SHARE, TrendArgs, flow_matrix, segment_trend_charts, with_filter
 from webapp.helpers import open_station, render_htmx
 from webapp.labels import title, value_label
 
@@ -24,6 +25,10 @@ GROUP_TITLES = {"declared": "Declared demographics", "inferred": "Inferred demog
 SHOWN = 8  # values per chart, most common in the segment first; the table behind each chart lists them all
 
 
+class SegmentPageArgs(ProfileArgsSchema, TrendArgs):
+    """The listeners profiled (`limit`, as the API's profile takes it) and the trends chosen."""
+
+
 @bp.get("/stations/<int:company_id>/segments/<segment_key>")
 @login_required
 def page(company_id: int, segment_key: str):
@@ -32,11 +37,11 @@ def page(company_id: int, segment_key: str):
     station = open_station(company_id)
     if segment_key not in SEGMENTS:
         raise NotFound("No such segment. The segments are listed on the overview.")
-    limit = int_param(request.args.to_dict(flat=False), "limit", DEFAULT_LIMIT)
-    profile = segment_profile(company_id, segment_key, limit)
+    args = asked(SegmentPageArgs())
+    profile = segment_profile(company_id, segment_key, args["limit"])
     base = url_for("explorer.page", company_id=company_id)
     stats = next(row for row in segment_breakdown(company_id)["segments"] if row["segment"] == segment_key)
-    trends = segment_trends(company_id, *trend_choice(request.args))
+    trends = segment_trends(company_id, args["interval"], args["weeks"])
     return render_htmx("segment/page.html", "segment/_fragment.html", station=station, profile=profile,
                        trends=trends, trend_charts=segment_trend_charts(trends, segment_key, base, LABELS), SPANS=SPANS,
                        flows=flow_matrix(trends["moves"], base, LABELS), trend_segment=segment_key,

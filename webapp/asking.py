@@ -1,0 +1,41 @@
+"""How a page reads what it is asked: its query string or form declared on a schema of the API's one base
+(api.arguments.RequestSchema), read by the API's one parser, so that a page and the API refuse alike (an unknown name
+naming the closest known one, a value given twice, a blank one). webargs' refusal becomes core's ValidationFailed
+here, once: a page shows it as it shows every 422 (an error page, or beside its form where the page catches it)."""
+from __future__ import annotations
+
+from flask import request
+from marshmallow import fields
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import UnprocessableEntity
+
+from api.arguments import RequestSchema, parser
+from api.errors import validation_items
+from core.errors import ValidationFailed
+
+
+class PageForm(RequestSchema):
+    """A page's form (POST): what it declares, and the token Flask-WTF checked before the page was called."""
+
+    csrf_token = fields.Str(load_only=True)
+
+
+class _Filled:
+    """The request as a page's own form sends it, its empty fields left out: on a page an empty field means "none",
+    which the base (from an API client, a mistake) would refuse."""
+
+    def __init__(self, req):
+        self.args, self.form, self.mimetype = _filled(req.args), _filled(req.form), req.mimetype
+
+
+def _filled(values: MultiDict) -> MultiDict:
+    return MultiDict([(name, value) for name, value in values.items(multi=True) if str(value).strip()])
+
+
+def asked(schema, location: str = "query", filled: bool = False) -> dict:
+    """What the request's `location` ("query" or "form") holds, as `schema` (a RequestSchema) loads it; `filled`
+    for a page's own form, whose empty fields mean none. 422 (ValidationFailed) naming every problem at once."""
+    try:
+        return parser.parse(schema, _Filled(request) if filled else request, location=location)
+    except UnprocessableEntity as refused:
+        raise ValidationFailed(validation_items(getattr(refused, "data", None))) from None
