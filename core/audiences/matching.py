@@ -19,7 +19,7 @@ import numpy as np
 from core.explore.operations import Selection
 from core.search.embeddings import embedder
 from core.search.queries import understand
-from core.search.search import Ranked, results, retrieve, score_map, within
+from core.search.search import Ranked, look_at, results, retrieve, score_map, within
 from core.search.vocabulary import vocabulary_of
 
 DECIMALS = 4  # scores as answers show them (core.search.search rounds alike)
@@ -62,12 +62,13 @@ def match(sel: Selection, queries: list[str], limit: int, min_score: float) -> M
     if n and sel.mask.any() and queries:
         vocab = vocabulary_of(sel)
         theme = understand(vocab, queries[0])
-        asked = within(sel, theme)
-        plain = score_map(asked, model) is not None  # labels only help the raw scale of a station too small to measure
+        asked, look = within(sel, theme), look_at(sel)  # one look at the station's indexes for every query
+        # labels only help the raw scale of a station too small to measure
+        plain = score_map(asked, model, look) is not None
         others = [understand(vocab, PROFILE_LABELS.sub("", q) if plain else q) for q in queries[1:]]
         read = [theme] if theme.asks and not theme.free_text else [theme, *others]
         for i, (query, vector) in enumerate(zip(read, model.embed([q.ranked_text for q in read], kind="query"))):
-            ranked = retrieve(within(asked, query), query, vector, limit, min_score - HALF_STEP, model)
+            ranked = retrieve(within(asked, query), query, vector, limit, min_score - HALF_STEP, model, look)
             better = ranked.scores > best[ranked.rows]
             best[ranked.rows[better]], by[ranked.rows[better]] = ranked.scores[better], i
     rows = np.flatnonzero((by >= 0) & (np.round(best, DECIMALS) >= min_score))
@@ -79,9 +80,10 @@ def match(sel: Selection, queries: list[str], limit: int, min_score: float) -> M
 def member_results(sel: Selection, found: Matched, queries: list[str]) -> list[dict]:
     """Each member as search answers a listener (record, score, matched), plus the query that found it; best first."""
     out: dict[str, dict] = {}
+    look = look_at(sel) if len(found.rows) else None
     for i, query in enumerate(queries):
         mine = found.queries == i
         if mine.any():
-            for item in results(sel, Ranked(found.rows[mine], found.scores[mine]), query):
+            for item in results(sel, Ranked(found.rows[mine], found.scores[mine]), query, look):
                 out[item["originator"]] = {**item, "query": query}
     return [out[o] for o in sel.snap.originators[found.rows].tolist() if o in out]

@@ -56,6 +56,30 @@ class Ranked:
         return self.scores if self.similarity is None else self.similarity
 
 
+@dataclass(frozen=True, eq=False)
+class Look:
+    """A station's indexes as one answer reads them, fetched once at its start (each fetch asks the database whether
+    it is current): the vector index, the vector id of every snapshot row (-1: none yet) and, when first needed, the
+    lexical index. Every step of the answer reads the same ones, so an index caught up midway never mixes in."""
+
+    sel: Selection
+    index: VectorIndex
+    ids: np.ndarray
+
+    @functools.cached_property
+    def lexical(self):
+        return current_lexical(self.sel.company.company_id, self.index, snap=self.sel.snap)
+
+    def ids_of(self, rows: np.ndarray) -> np.ndarray:
+        return self.ids[rows]
+
+
+def look_at(sel: Selection) -> Look:
+    """The station's indexes for one answer over `sel` (or any narrowing of it: the rows are the snapshot's)."""
+    index = current_index(sel.company.company_id)
+    return Look(sel, index, _row_ids(sel.snap, index))
+
+
 
 
 def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str | None = None,
@@ -67,14 +91,14 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
         raise ValidationFailed.one(["query", "q"], "Say what to look for: q cannot be empty.")
     sel = _with_location(select(company_id, flt), location)
     understood = understand(vocabulary_of(sel), query, as_text)
-    model = embedder()
-    asked, index = within(sel, understood), current_index(company_id)  # one index for the whole answer
+    model, look = embedder(), look_at(sel)
+    asked = within(sel, understood)
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
-                      model, index)
+                      model, look)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked, index),
+            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked, look),
             "total": len(ranked.rows), "best_score": ranked.best,
-            "results": results(asked, ranked, query, index)}
+            "results": results(asked, ranked, query, look)}
 
 
 def within(sel: Selection, understood: Understood) -> Selection:
@@ -84,26 +108,22 @@ def within(sel: Selection, understood: Understood) -> Selection:
 
 
 def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
-             model, index: VectorIndex | None = None) -> Ranked:
+             model, look: Look) -> Ranked:
     """The best of the listeners who meet every ask: all of them when the query has no free text (score 1), else
-    those its free text ranks at `min_score` or more, as the station's calibration scores them. `index`: the
-    station's, when the caller has it already (each look asks the database whether it is current)."""
-    index = _index_of(asked, index)
+    those its free text ranks at `min_score` or more, as the station's calibration scores them."""
     if understood.asks and not understood.free_text:
-        return met(asked, vector, limit, index, understood.loose_facets())
-    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model, index), index)
+        return met(asked, vector, limit, look, understood.loose_facets())
+    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model, look), look)
 
 
 def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: float,
-          scorer: calibration.Scorer | None, index: VectorIndex | None = None) -> Ranked:
+          scorer: calibration.Scorer | None, look: Look) -> Ranked:
     """The `limit` best of the selected rows by meaning and words (core.search.fusion), scored by the station's
     scorer; without one (a station too small to measure), by meaning alone at the raw similarity."""
-    index = _index_of(sel, index)
     if scorer is None:
-        return rank(sel, vector, limit, min_score, index=index)
-    ids = _row_ids(sel.snap, index)[sel.rows]
-    lexical = current_lexical(sel.company.company_id, index, snap=sel.snap)
-    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], index, lexical, vector, text, max(limit, DEPTH))
+        return rank(sel, vector, limit, min_score, look=look)
+    ids = look.ids_of(sel.rows)
+    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], look.index, look.lexical, vector, text, max(limit, DEPTH))
     scores = scorer.scores(evidence)
     order = np.lexsort((-evidence.similarity, -scorer.combination.raw(evidence)))
     best = round(float(scores[order[0]]), 4) if len(order) else None
@@ -111,42 +131,41 @@ def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: 
     return Ranked(evidence.rows[order], scores[order], best, evidence.similarity[order], True)
 
 
-def met(sel: Selection, vector: np.ndarray, limit: int, index: VectorIndex | None = None,
-        loose: list[bound.Facet] | None = None) -> Ranked:
+def met(sel: Selection, vector: np.ndarray, limit: int, look: Look, loose: list[bound.Facet] | None = None) -> Ranked:
     """Listeners who meet every ask of a query without free text: all are answers, the strongest matches first
     (core.search.bound; `loose`: the query's asks about interactions bound to no other), each with its similarity
     (NaN: not embedded yet)."""
     rows, scores = bound.ranked_exact(sel, loose or [])
     rows, scores = rows[:limit].astype(np.int64), scores[:limit]
-    index = _index_of(sel, index)
-    ids = _row_ids(sel.snap, index)[rows]
+    ids = look.ids_of(rows)
     similarity = np.full(len(rows), np.nan)
     if (ids >= 0).any():
-        similarity[ids >= 0] = similarity_of(index.vectors_of(ids[ids >= 0]) @ np.asarray(vector, dtype=np.float32))
+        vectors = look.index.vectors_of(ids[ids >= 0])
+        similarity[ids >= 0] = similarity_of(vectors @ np.asarray(vector, dtype=np.float32))
     return Ranked(rows, scores, float(scores[0]) if len(rows) else None, similarity, True)
 
 
-def coverage(sel: Selection, index: VectorIndex | None = None) -> dict:
+def coverage(sel: Selection, look: Look | None = None) -> dict:
     """{"candidates": the selected listeners, "indexed": how many of them have a vector, "seconds_left": about how
     long until the embedding under way has read them all (None when none is waited for, or its pace is not known
     yet)}: every answer that ranks by meaning says it, so that a station still being embedded is never read as
     "nobody matched"."""
-    index = _index_of(sel, index)
-    candidates, indexed = int(sel.mask.sum()), int((_row_ids(sel.snap, index)[sel.rows] >= 0).sum())
+    look = look or look_at(sel)
+    candidates, indexed = int(sel.mask.sum()), int((look.ids_of(sel.rows) >= 0).sum())
     waiting = indexed < candidates
     return {"candidates": candidates, "indexed": indexed,
             "seconds_left": progress.seconds_left(sel.company.company_id, embedder().name) if waiting else None}
 
 
 def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
-         calibration: Calibration | None = None, index: VectorIndex | None = None) -> Ranked:
+         calibration: Calibration | None = None, look: Look | None = None) -> Ranked:
     """The `limit` best of the selected rows with a vector, by similarity, whose score (the similarity, or what
     `calibration` says it is worth) is at least `min_score`."""
-    index = _index_of(sel, index)
+    look = look or look_at(sel)
     rows = sel.rows
-    ids = _row_ids(sel.snap, index)[rows]
+    ids = look.ids_of(rows)
     rows, ids = rows[ids >= 0], ids[ids >= 0]
-    cosines, found = index.search(vector, limit, ids)
+    cosines, found = look.index.search(vector, limit, ids)
     similarity = similarity_of(cosines)
     scores = similarity if calibration is None else calibration.confidences(similarity)
     keep = scores >= min_score
@@ -159,11 +178,11 @@ _maps: KeptPerStation[calibration.Scorer] = KeptPerStation()
 MAP_SECONDS = 60
 
 
-def score_map(sel: Selection, model, index: VectorIndex | None = None) -> calibration.Scorer | None:
+def score_map(sel: Selection, model, look: Look) -> calibration.Scorer | None:
     """The station's scoring of free text (core.search.calibration): the stored fit while it stands (asked of the
     database at most every MAP_SECONDS), else fitted now on the station's labelled queries; None when the station
     is too small to measure (scores are then the raw similarity, and answers say so)."""
-    company_id, index = sel.company.company_id, _index_of(sel, index)
+    company_id, index = sel.company.company_id, look.index
 
     def stored_or_fitted() -> calibration.Scorer:
         fitted = calibration.kept(company_id, model.name, len(index), index.seq)
@@ -171,17 +190,11 @@ def score_map(sel: Selection, model, index: VectorIndex | None = None) -> calibr
             return fitted
         queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
         vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
-        return calibration.fit(company_id, model.name, queries, vectors, index,
-                               current_lexical(company_id, index), _row_ids(sel.snap, index))
+        return calibration.fit(company_id, model.name, queries, vectors, index, look.lexical, look.ids)
 
     key = (model.name, index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
     fitted = _maps.get(company_id, (index,), key, stored_or_fitted)
     return fitted if fitted.trusted else None
-
-
-def _index_of(sel: Selection, index: VectorIndex | None) -> VectorIndex:
-    """The index a caller passed, else the station's current one."""
-    return current_index(sel.company.company_id) if index is None else index
 
 
 _row_ids_kept: KeptPerStation[np.ndarray] = KeptPerStation()
@@ -204,25 +217,24 @@ def _with_location(sel: Selection, location: str | None) -> Selection:
     return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes))
 
 
-def results(sel: Selection, ranked: Ranked, query: str | None, index: VectorIndex | None = None) -> list[dict]:
+def results(sel: Selection, ranked: Ranked, query: str | None, look: Look | None = None) -> list[dict]:
     """Each ranked listener's record, score and what made it match (search, similar, a custom segment's queries)."""
     if not len(ranked.rows):
         return []
     listed = records_later(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone)
     stems = _stems(glossed(query)) if query else set()
     matches = [_matched(stems, text)
-               for text in listener_texts(sel.snap, ranked.rows, sel.company, _said(sel, ranked.rows, index))]
+               for text in listener_texts(sel.snap, ranked.rows, sel.company, _said(ranked.rows, look or look_at(sel)))]
     return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": match}
             for found, score, similarity, match in zip(listed(), ranked.scores, ranked.similarities, matches)]
 
 
-def _said(sel: Selection, rows: np.ndarray, index: VectorIndex | None) -> list[str | None]:
+def _said(rows: np.ndarray, look: Look) -> list[str | None]:
     """What each of these rows' listeners said as the lexical index holds it (None: no vector yet, to be read):
     a result explains itself by what was indexed, and reading 100 listeners' interactions again would cost a
     third of a search."""
-    index = _index_of(sel, index)
-    ids = _row_ids(sel.snap, index)[rows]
-    known = current_lexical(sel.company.company_id, index, snap=sel.snap).said_of(ids)
+    ids = look.ids_of(rows)
+    known = look.lexical.said_of(ids)
     return [words if at >= 0 else None for at, words in zip(ids.tolist(), known)]
 
 
