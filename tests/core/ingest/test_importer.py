@@ -3,7 +3,6 @@ written, reports saved, re-imports and interaction ids idempotent, listeners cre
 per listener, the station re-segmented. The rules each row is read by are in test_row_rules.py, in memory."""
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -17,32 +16,13 @@ from core.listeners import sealed_messages
 from core.listeners.events import CHANNEL, SLOT, TIME
 from core.listeners.models import InteractionBatch, Listener
 from core.stations.models import Company, Show
+from tests.core.ingest.import_files import interaction, jsonl
 from tests.factories import make_listener, stored_listener
 
 pytestmark = pytest.mark.db
 
 UTC = UTC
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def jsonl(tmp_path, name: str, rows: list) -> str:
-    """A JSONL file of the rows (strings are written as they are, to make bad lines)."""
-    path = tmp_path / name
-    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows))
-    return str(path)
-
-
-def csv_file(tmp_path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
-def interaction(**overrides) -> dict:
-    row = {"company_id": 7, "originator": "27821234567", "timestamp": "2026-11-20T07:15:00+02:00",
-           "channel_type": 2, "campaign_type": "song_request"}
-    row.update(overrides)
-    return {k: v for k, v in row.items() if v is not None}
 
 
 def events(company_id: int = 7, originator: str = "27821234567") -> list[dict]:

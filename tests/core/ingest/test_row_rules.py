@@ -12,31 +12,12 @@ from core.errors import ValidationFailed
 from core.ingest.files import read_rows
 from core.ingest.importer import import_file
 from core.ingest.tally import Tally
+from tests.core.ingest.import_files import csv_file, interaction, jsonl
 from tests.memory import StationsInMemory, rows_read
 
 IMPORTED_AT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 """After every interaction of these tests, so that each is in the accepted range."""
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def jsonl(tmp_path, name: str, rows: list) -> str:
-    """A JSONL file of the rows (strings are written as they are, to make bad lines)."""
-    path = tmp_path / name
-    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows))
-    return str(path)
-
-
-def csv_file(tmp_path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
-def interaction(**overrides) -> dict:
-    row = {"company_id": 7, "originator": "27821234567", "timestamp": "2026-11-20T07:15:00+02:00",
-           "channel_type": 2, "campaign_type": "song_request"}
-    row.update(overrides)
-    return {k: v for k, v in row.items() if v is not None}
 
 
 def stations(docs: dict | None = None, shows: list[dict] = ()) -> StationsInMemory:
