@@ -5,15 +5,19 @@ from datetime import timedelta
 
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from flask_login import login_required
+from marshmallow import ValidationError, fields
 
+from api.arguments import Whole
+from api.filter_args import ChannelPair, ExportArgs, FilterPageArgs
 from core.clock import station_today
 from core.errors import ValidationFailed
 from core.explore import operations as explorer
-from core.explore.export import export_stream, parse_channel_pair
-from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.export import export_stream
+from core.explore.filters import ListenerFilter
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.fields import INFERRED, INFERRED_VOCABULARIES
 from core.stations.labels import tag_labels
+from webapp.asking import asked
 from webapp.charts import charts, counts_of, heat_map
 from webapp.helpers import filter_pairs, grouped, link, open_station, render_htmx
 from webapp.labels import FIELD_LABELS, chip_words, title, value_label
@@ -46,12 +50,28 @@ NO_INFERENCE = ("No listener has inferred values yet, so these filters match nob
                 "AI inference has run on this station's listeners.")
 
 
+def _sort_of(value: str) -> None:
+    try:
+        explorer.parse_sort(value)
+    except ValidationFailed as refused:
+        raise ValidationError(refused.items[0]["msg"]) from None
+
+
+class ExplorerArgs(FilterPageArgs):
+    """The explorer's query: the shared filters, a page (of PAGE_SIZES[0] rows unless said), the table's order and
+    the heat map's channel pair. Its GET form's empty fields mean no filter (webapp.asking, `filled`)."""
+
+    page_size = Whole(1, explorer.MAX_PAGE_SIZE, load_default=PAGE_SIZES[0])
+    sort = fields.Str(load_default=explorer.DEFAULT_SORT, validate=_sort_of)
+    channel_pair = ChannelPair()
+
+
 @bp.get("/stations/<int:company_id>/explorer")
 @login_required
 def page(company_id: int):
     """The explorer; for htmx (filters changed, another page) only its results."""
     station = open_station(company_id)
-    context = explore(company_id, filled_fields(), station["timezone"])
+    context = explore(company_id, station["timezone"])
     return render_htmx("explorer/page.html", "explorer/_fragment.html", station=station, **context)
 
 
@@ -71,32 +91,26 @@ def export_json(company_id: int):
 
 def _export(company_id: int, fmt: str) -> Response:
     open_station(company_id)
-    flt = parse_filters(filled_fields())
-    export = export_stream(company_id, flt, parse_channel_pair(request.args.get("channel_pair")), fmt)
+    args = asked(ExportArgs(exclude=("format",)), filled=True)  # the format is the address's
+    export = export_stream(company_id, args["flt"], args.get("channel_pair"), fmt)
     return Response(stream_with_context(export.chunks), mimetype=export.mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{export.filename}"'})
 
 
-def filled_fields() -> dict[str, list[str]]:
-    """The GET form's fields without the empty ones: on a page an empty field means no filter, while the filter type
-    refuses empty values (from an API client they are a mistake)."""
-    return {name: kept for name, values in request.args.lists() if (kept := [v for v in values if v.strip()])}
-
-
-def explore(company_id: int, params: dict, tz: str | None = None) -> dict:
-    """Everything the explorer shows for these query parameters (invalid ones become `problems`, never a 500)."""
-    params.setdefault("page_size", [str(PAGE_SIZES[0])])
+def explore(company_id: int, tz: str | None = None) -> dict:
+    """Everything the explorer shows for its query (ExplorerArgs; refused ones become `problems`, never a 500)."""
     base = url_for("explorer.page", company_id=company_id)
     try:
-        flt, number, size = explorer.parse_filter_page(params)
-        sort = explorer.parse_sort((params.get("sort") or [None])[0])
-        pair = parse_channel_pair((params.get("channel_pair") or [None])[0])
+        args = asked(ExplorerArgs(), filled=True)
     except ValidationFailed as error:
+        params = {name: kept for name, values in request.args.lists() if (kept := [v for v in values if v.strip()])}
         station = explorer.aggregate(company_id, ListenerFilter())
         pairs, names = raw_pairs(params), _names(station, company_id)
         return {**_context(station, names, base), "groups": form_groups(station, pairs, names),
                 "excluded": excluded(pairs), "chips": chips(base, pairs, [], names),
                 "problems": problems(base, params, error.items)}
+    flt, number, size, sort, pair = (args["flt"], args["page"], args["page_size"], args["sort"],
+                                     args.get("channel_pair"))
     view = explorer.explore(company_id, flt, number, size, sort, pair)
     station, results, names = view["station"], view["results"], _names(view["station"], company_id)
     pairs = filter_pairs(flt.as_values()) + ([("channel_pair", f"{pair[0]},{pair[1]}")] if pair else [])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.errors import ValidationFailed
-from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.filters import ListenerFilter
 from core.explore.records import records
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners import snapshot
@@ -19,7 +19,7 @@ from core.listeners.fields import CATEGORICAL, COMPLETENESS, FLAGS, INFERRED_SIN
 from core.stations.companies import get_company
 from core.stations.models import Company
 from core.stations.shows import show_titles
-from core.text.query import check_bounds, whole_number
+from core.text.query import check_bounds
 from core.text.wording import percentage
 
 MAX_PAGE_SIZE = 1000
@@ -232,38 +232,6 @@ def _cross_channel(sel: Selection) -> dict:
               "listeners": int(both[i, j]), "percentage": percentage(both[i, j], total)}
              for i, a in enumerate(ids) for j, b in enumerate(ids) if i < j]
     return {"total": total, "channels": channels, "pairs": pairs}
-
-
-def int_param(params: dict, name: str, default: int) -> int:
-    """An integer query parameter in plain digits (422 naming it when it is not one, or given twice)."""
-    raw = params.get(name)
-    if isinstance(raw, list) and len(raw) > 1:
-        raise ValidationFailed.one(["query", name], "Give this parameter once.")
-    raw = raw[0] if isinstance(raw, list) and raw else raw
-    return default if raw is None else whole_number(raw, ["query", name])
-
-
-def page_args(params: dict) -> tuple[int, int]:
-    """page and page_size of a filter request, validated."""
-    page, page_size = int_param(params, "page", 1), int_param(params, "page_size", 100)
-    check_page(page, page_size)
-    return page, page_size
-
-
-def parse_filter_page(params: dict) -> tuple[ListenerFilter, int, int]:
-    """Filters, page and page_size of a filter request; every invalid parameter reported at once."""
-    problems, flt, page = [], None, (1, 100)
-    try:
-        flt = parse_filters(params)
-    except ValidationFailed as error:
-        problems.extend(error.items)
-    try:
-        page = page_args(params)
-    except ValidationFailed as error:
-        problems.extend(error.items)
-    if problems:
-        raise ValidationFailed(problems)
-    return flt, page[0], page[1]
 
 
 def explore(company_id: int, flt: ListenerFilter, page: int, page_size: int, sort: str = DEFAULT_SORT,

@@ -21,3 +21,24 @@ def test_the_page_searches_with_the_apis_default_lowest_score(signed_in):  # noq
     shown = re.search(r'name="min_score" value="([^"]+)"', page).group(1)
     assert float(shown) == answer["min_score"]
     assert found(page) == [listener["originator"] for listener in answer["results"]]
+
+
+def refusal(answer) -> list[str]:
+    return [item["msg"] for item in answer.get_json()["detail"]]
+
+
+def test_the_explorer_and_the_api_refuse_an_unknown_parameter_alike(signed_in):  # noqa: F811 - the fixture
+    api = signed_in.get("/api/v1/segments/1/filter?segmnt=loyal", headers=api_key())
+    page = signed_in.get("/stations/1/explorer?segmnt=loyal")
+    said = "Unknown parameter 'segmnt'; did you mean 'segment'?"
+    assert api.status_code == 422 and refusal(api) == [said]
+    assert said.replace("'", "&#39;") in page.text and 'data-testid="filter-problems"' in page.text
+
+
+def test_a_page_refuses_a_value_given_twice_as_the_api_does(signed_in):  # noqa: F811 - the fixture
+    api = signed_in.get("/api/v1/segments/1/filter?page_size=25&page_size=50", headers=api_key())
+    explorer = signed_in.get("/stations/1/explorer?page_size=25&page_size=50")
+    segment = signed_in.get("/stations/1/segments/super_fan?weeks=4&weeks=13")
+    assert api.status_code == 422 and refusal(api) == ["Give this parameter once."]
+    assert "Give this parameter once." in explorer.text
+    assert segment.status_code == 422 and "Give this parameter once." in segment.text
