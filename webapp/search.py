@@ -2,19 +2,19 @@
 parts of their profile that made them match. A GET form, so that a search can be bookmarked; htmx swaps the results."""
 from __future__ import annotations
 
-import math
-
 from flask import Blueprint, request, url_for
 from flask_login import login_required
+from marshmallow import fields, validate
 
+from api.search import SearchArgsSchema
 from core.errors import ValidationFailed
-from core.explore.filters import ListenerFilter, parse_filters
+from core.explore.filters import ListenerFilter
 from core.explore.operations import aggregate
 from core.explore.spec import EXCLUSIONS, SPEC, included
-from core.search.search import LIMIT, MIN_SCORE, SEARCH_LIMIT, search_listeners
-from core.text.query import decimal_number, whole_number
+from core.search.search import LIMIT, MIN_SCORE, search_listeners
+from webapp.asking import asked
 from webapp.charts import counts_of
-from webapp.helpers import checked_into, link, open_station, render_htmx, wants_fragment
+from webapp.helpers import link, open_station, render_htmx, wants_fragment
 from webapp.labels import title, value_label
 
 bp = Blueprint("search", __name__)
@@ -24,6 +24,13 @@ CHOICES = ("segment", "gender", "age_group", "language")
 FIELDS = ("q", *CHOICES, "tags", "location", "min_score", "limit", "as_text")
 DEFAULTS = {"min_score": MIN_SCORE, "limit": LIMIT}
 """The contract's defaults, core's, as the API's are."""
+
+
+class SearchPageArgs(SearchArgsSchema):
+    """The API's search arguments, of which the page offers FIELDS; its query may be left out (the form then shows
+    a prompt), and its GET form's empty fields mean "any" (webapp.asking, `filled`)."""
+
+    q = fields.Str(validate=validate.Length(max=500))
 
 
 @bp.get("/stations/<int:company_id>/search")
@@ -41,25 +48,21 @@ def page(company_id: int):
 
 
 def typed_fields() -> dict[str, list[str]]:
-    """The form's fields without the empty ones (an empty field means "any" on a page)."""
-    return {name: kept for name, values in request.args.lists()
-            if name in FIELDS and (kept := [v.strip() for v in values if v.strip()])}
+    """The form's fields as typed, without the empty ones (an empty field means "any" on a page): what the links and
+    the problems repeat."""
+    return {name: kept for name, values in request.args.lists() if (kept := [v.strip() for v in values if v.strip()])}
 
 
 def search(company_id: int, args: dict) -> dict:
     """The results for these fields: `problems` when some are invalid, `found` None while there is no query."""
-    problems: list[dict] = []
-    flt = checked_into(problems, lambda: parse_filters({n: args[n] for n in (*CHOICES, "tags") if n in args}),
-                   ListenerFilter())
-    min_score = checked_into(problems, lambda: score_param(_one(args, "min_score")), DEFAULTS["min_score"])
-    limit = checked_into(problems, lambda: limit_param(_one(args, "limit")), DEFAULTS["limit"])
-    query = checked_into(problems, lambda: _one(args, "q"), None)
-    location = checked_into(problems, lambda: _one(args, "location"), None)
-    if problems:
-        return {"problems": [problem(args, item) for item in problems], "found": None}
-    if not query:
+    try:
+        read = asked(SearchPageArgs(only=FIELDS), filled=True)
+    except ValidationFailed as error:
+        return {"problems": [problem(args, item) for item in error.items], "found": None}
+    if "q" not in read:
         return {"problems": [], "found": None}
-    found = search_listeners(company_id, query, flt, location, min_score, limit, tuple(args.get("as_text", ())))
+    found = search_listeners(company_id, read["q"], read["flt"], read.get("location"), read["min_score"],
+                             read["limit"], tuple(read.get("as_text", ())))
     return {"problems": [], "found": found, "understood": understood_chips(company_id, args, found["understood"])}
 
 
@@ -77,28 +80,6 @@ def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict
                  "remove": link(base, [*pairs, *(("as_text", words) for words in group["words"])])}
                 for group in understood.get("bound", ())]
     return alone + together
-
-
-def _one(args: dict, name: str) -> str | None:
-    values = args.get(name)
-    if values and len(values) > 1:
-        raise ValidationFailed.one(["query", name], "Give this parameter once.")
-    return values[0] if values else None
-
-
-def score_param(raw: str | None) -> float:
-    """The lowest score shown, a number from 0 to 1 (the contract's default when not given)."""
-    if raw is None:
-        return DEFAULTS["min_score"]
-    value = decimal_number(raw, ["query", "min_score"])
-    if not math.isfinite(value) or not 0 <= value <= 1:
-        raise ValidationFailed.one(["query", "min_score"], "Must be between 0 and 1.")
-    return value
-
-
-def limit_param(raw: str | None) -> int:
-    """How many listeners at most, a whole number within the contract's bounds."""
-    return DEFAULTS["limit"] if raw is None else whole_number(raw, ["query", "limit"], *SEARCH_LIMIT)
 
 
 def problem(args: dict, item: dict) -> dict:

@@ -117,8 +117,8 @@ def test_the_lowest_score_can_leave_nobody_and_says_so(signed_in):
 @pytest.mark.parametrize("field, value, message", [
     ("limit", "0", "Must be between 1 and 1000."),
     ("limit", "lots", "Not a valid integer."),
-    ("min_score", "1.5", "Must be between 0 and 1."),
-    ("min_score", "nan", "Must be between 0 and 1."),
+    ("min_score", "1.5", "Must be greater than or equal to 0.0 and less than or equal to 1.0."),  # the API's words
+    ("min_score", "nan", "Special numeric values (nan or infinity) are not permitted."),
     ("min_score", "high", "Not a valid number"),
     ("gender", "robot", "Must be one of"),
 ])
