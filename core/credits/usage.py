@@ -15,7 +15,8 @@ from core.credits.models import STATUSES
 from core.credits.money import as_credits
 from core.errors import ValidationFailed
 
-__all__ = ["DEFAULT_LIMIT", "LIMITS", "MAX_DAYS", "STATUSES", "USAGE_KINDS", "daily_spend", "usage", "usage_report"]
+__all__ = ["DEFAULT_LIMIT", "LIMITS", "MAX_DAYS", "STATUSES", "USAGE_KINDS", "daily_spend", "day_window", "usage",
+           "usage_report"]
 
 USAGE_KINDS = ("spend", "cached", "refund")
 """What the history lists: AI calls (paid or cached) and refunds, not loads."""
@@ -49,18 +50,27 @@ def _query(company_id: int, from_date, to_date, limit, tz: str | None) -> dict:
     A to_date before from_date selects nothing rather than 422: the OpenAPI document cannot say that one parameter
     must not precede another, and a request the document calls valid is never refused (tests/api/test_contract.py).
     """
-    first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
+    span = day_window(from_date, to_date, tz)
     if isinstance(limit, bool) or not isinstance(limit, int) or not LIMITS[0] <= limit <= LIMITS[1]:
         raise ValidationFailed.one(["query", "limit"], f"Must be between {LIMITS[0]} and {LIMITS[1]}.")
     query = {"company_id": company_id, "kind": {"$in": list(USAGE_KINDS)}}
-    window = {}
-    if first and first > date.min:
-        window["$gte"] = _midnight(first, tz)
-    if last and last < date.max:
-        window["$lt"] = _midnight(last + timedelta(days=1), tz)
-    if first and last and first > last:
-        window = {"$in": []}  # nothing (the first and last days of the calendar carry no bound of their own)
+    if span is None:
+        return {**query, "at": {"$in": []}}  # nothing
+    window = {op: moment for op, moment in zip(("$gte", "$lt"), span) if moment is not None}
     return {**query, "at": window} if window else query
+
+
+def day_window(from_date: date | str | None, to_date: date | str | None,
+               tz: str | None = None) -> tuple[datetime | None, datetime | None] | None:
+    """The moments the zone's days from `from_date` to `to_date` hold, both days included, as (start, end): from
+    start included to end left out, UTC as the ledger stores them; an end is None where it is left open (no date, or
+    the first or last day of the calendar, which carry no bound of their own). None when to_date precedes from_date:
+    those days hold no moment. 422 for a bad date."""
+    first, last = _day(from_date, "from_date"), _day(to_date, "to_date")
+    if first and last and first > last:
+        return None
+    return (_midnight(first, tz) if first and first > date.min else None,
+            _midnight(last + timedelta(days=1), tz) if last and last < date.max else None)
 
 
 def _midnight(day: date, tz: str | None) -> datetime:

@@ -1,4 +1,5 @@
-"""Spend over time: credits and answered AI calls per UTC day, every day of the range, refunds on their own day."""
+"""Spend over time: credits and answered AI calls per UTC day, every day of the range, refunds on their own day; a
+range refused before the ledger is read is tests/core/credits/test_usage_days.py, in memory."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
@@ -8,8 +9,7 @@ import pytest
 from core.credits import ledger
 from core.credits.charges import cached, charge
 from core.credits.ledger import load
-from core.credits.usage import MAX_DAYS, daily_spend
-from core.errors import ValidationFailed
+from core.credits.usage import daily_spend
 
 pytestmark = pytest.mark.db
 
@@ -75,14 +75,3 @@ def test_another_company_s_spend_is_not_counted(november):
 
 def test_a_range_that_ends_before_it_starts_is_empty(november):
     assert daily_spend(1, "2026-11-12", "2026-11-10") == []
-
-
-@pytest.mark.parametrize(("first", "last", "name", "message"), [
-    ("2026-11-31", "2026-12-01", "from_date", "Not a valid date: give YYYY-MM-DD."),
-    (None, "2026-12-01", "from_date", "Give a date: YYYY-MM-DD."),
-    ("2025-01-01", "2026-01-02", "to_date", f"Pick at most {MAX_DAYS} days."),
-])
-def test_bad_ranges_are_refused_with_a_message(app, first, last, name, message):
-    with pytest.raises(ValidationFailed) as refused:
-        daily_spend(1, first, last)
-    assert refused.value.items[0]["loc"][-1] == name and refused.value.items[0]["msg"] == message

@@ -1,7 +1,9 @@
-"""The usage history: calls and refunds newest first, within whole days of the station's zone, both ends included."""
+"""The usage history on the ledger: calls and refunds newest first, a range of days selecting by the moments entries
+were made at, one station's calls never another's. Which moments a range of days holds, and the refusals made before
+the ledger is read, are tests/core/credits/test_usage_days.py, in memory."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 import pytest
 
@@ -9,7 +11,6 @@ from core.credits import ledger
 from core.credits.charges import cached, charge
 from core.credits.ledger import load
 from core.credits.usage import usage, usage_report
-from core.errors import ValidationFailed
 
 pytestmark = pytest.mark.db
 
@@ -53,14 +54,6 @@ def test_calls_are_listed_newest_first_without_the_loads(november):
     assert subjects(usage(1)) == ["cached", "midnight", "last-minute"]
 
 
-def test_to_date_keeps_its_last_second_and_leaves_out_the_midnight_after_it(november):
-    assert subjects(usage(1, to_date=date(2026, 11, 10), tz="UTC")) == ["last-minute"]
-
-
-def test_from_date_starts_at_its_midnight(november):
-    assert subjects(usage(1, from_date="2026-11-11", tz="UTC")) == ["cached", "midnight"]
-
-
 def test_a_one_day_range_is_that_whole_day(november):
     assert subjects(usage(1, "2026-11-11", "2026-11-11", tz="UTC")) == ["midnight"]
 
@@ -85,30 +78,5 @@ def test_a_range_that_runs_backwards_selects_nothing(november):
     assert (report["usage"], report["total"]) == ([], 0)
 
 
-@pytest.mark.parametrize("bad", ["2026-13-01", "yesterday", "2026-11-1", "20261101"])
-def test_a_date_that_is_not_yyyy_mm_dd_is_422(app, bad):
-    with pytest.raises(ValidationFailed):
-        usage(1, from_date=bad)
-
-
-@pytest.mark.parametrize("limit", [0, 1001])
-def test_a_limit_outside_1_to_1000_is_422(app, limit):
-    with pytest.raises(ValidationFailed):
-        usage(1, limit=limit)
-
-
-def test_the_last_and_first_days_of_the_calendar_are_ranges_like_any_other(app):
-    assert usage(1, "0001-01-01", "9999-12-31") == []
-
-
 def test_another_companys_calls_are_not_listed(november):
     assert usage(2) == []
-
-
-@pytest.mark.parametrize(("tz", "on_the_10th"), [("UTC", ["last-minute"]), ("Africa/Johannesburg", []),
-                                                ("America/New_York", ["midnight", "last-minute"]),
-                                                (None, []), ("Mars/Olympus", [])])
-def test_a_day_is_the_station_s_day(november, tz, on_the_10th):
-    """23:59:59 UTC on the 10th is 01:59:59 on the 11th in Johannesburg and 18:59:59 on the 10th in New York; a
-    station without a zone, or with one nobody knows, has Johannesburg's days (core.clock.zone_of)."""
-    assert subjects(usage(1, date(2026, 11, 10), date(2026, 11, 10), tz=tz)) == on_the_10th
