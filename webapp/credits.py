@@ -8,14 +8,16 @@ from datetime import date, timedelta
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from marshmallow import fields
 
+from api.credits import PauseSchema
 from core.ai.profile import spend_report
 from core.clock import station_today
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.usage import daily_spend
 from core.errors import ValidationFailed
-from core.explore.filters import parse_bool_param
+from webapp.asking import PageForm, asked
 from webapp.helpers import credits_text, format_day, open_station
 
 bp = Blueprint("credits", __name__)
@@ -26,6 +28,12 @@ OPERATIONS = {"ai_listener_profile": "AI listener profile", "ai_segment_insights
               "custom_segment": "Custom segment", "audience": "Audience", "parse_brief": "Campaign brief",
               "recommend": "Campaign recommendations"}
 KINDS = {"spend": "Paid", "cached": "Cached, free", "refund": "Refund"}
+
+
+class PauseForm(PauseSchema, PageForm):
+    """The API's pause, as a form writes it (`paused=true`); an empty reason is no reason (webapp.asking, `filled`)."""
+
+    paused = fields.Bool(required=True)
 
 
 @bp.get("/stations/<int:company_id>/credits")
@@ -77,8 +85,8 @@ def pause(company_id: int):
     page."""
     station = admin_station(company_id)
     try:
-        paused = parse_bool_param(request.form.get("paused"), "paused", location="form")
-        after = set_paused(company_id, paused, request.form.get("reason"))
+        form = asked(PauseForm(), "form", filled=True)
+        after = set_paused(company_id, form["paused"], form["reason"])
     except ValidationFailed as error:
         return _admin_page(station, problems=field_problems(error)), 422
     flash(f"AI usage is paused for {station['name']}{': ' + after['reason'] if after['reason'] else ''}."

@@ -188,13 +188,3 @@ _PARSERS = {
     "datetime": _datetime,
     "bool": _boolean,
 }
-
-
-def parse_bool_param(raw, name: str, default: bool = False, location: str = "query") -> bool:
-    """A boolean parameter outside the filter set, with the filters' boolean rules (true/false/1/0/yes/no)."""
-    if _present(raw) is None:
-        return default
-    try:
-        return _boolean(_filled(_present(raw)), None)
-    except ValueError as error:
-        raise ValidationFailed.one([location, name], str(error)) from None
