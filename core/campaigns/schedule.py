@@ -26,12 +26,13 @@ SPOTS_PER_AIRING = 2
 
 
 def schedule(company: Company, dates: dict | None, budget: dict | None, audience: dict,
-             today: date | None = None) -> dict:
+             today: date | None = None, shows: list[Show] | None = None) -> dict:
     """{"dates", "airings", "budget", "reach"}: each None (airings empty) when the brief gave nothing to work from;
-    `today` is the station's today (the plan's day of making)."""
+    `today` is the station's today (the plan's day of making); `shows`, the station's shows, are read from its
+    stored ones when not given."""
     span, today = _span(dates), today or station_today(company.timezone)
     left = _left(span, today)
-    airings = _airings(company.company_id, left, audience) if left else []
+    airings = _airings(company.company_id, left, audience, shows) if left else []
     spread = _budget(company, budget, airings, audience, span is not None and left is None)
     return {"dates": _dates(span, today), "airings": airings, "budget": spread,
             "reach": carried(budget, audience, _dates(span, today))}
@@ -83,11 +84,13 @@ def date_span(start: date, end: date) -> str:
     return day_words(start) if start == end else f"{day_words(start)} to {day_words(end)}"
 
 
-def _airings(company_id: int, span: tuple[date, date], audience: dict) -> list[dict]:
+def _airings(company_id: int, span: tuple[date, date], audience: dict, given: list[Show] | None) -> list[dict]:
     """The audience's most listened shows with how often each airs within the run."""
     wanted = [e for e in audience.get("shows", []) if str(e["value"]).isdigit()][:SHOWS]
-    shows = {s.timeslot_id: s for s in Show.objects(company_id=company_id,
-                                                    timeslot_id__in=[int(e["value"]) for e in wanted])}
+    ids = [int(e["value"]) for e in wanted]
+    found = (Show.objects(company_id=company_id, timeslot_id__in=ids) if given is None else
+             [s for s in given if s.company_id == company_id and s.timeslot_id in ids])
+    shows = {s.timeslot_id: s for s in found}
     out = []
     for entry in wanted:
         show = shows.get(int(entry["value"]))

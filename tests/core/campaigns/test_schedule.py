@@ -1,15 +1,14 @@
 """A brief's dates and budget in its plan: the run as days, the airings of the audience's shows inside it, and the
-budget spread over them by the station's rate card (or what the plan would need without one)."""
+budget spread over them by the station's rate card (or what the plan would need without one). In memory: the station
+and its shows are given, not stored, but for one test of a plan reading the stored shows, on the database."""
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
 
-from core.campaigns.schedule import schedule
+from core.campaigns.schedule import schedule as planned
 from core.stations.models import Company, Show
-
-pytestmark = pytest.mark.db
 
 AUDIENCE = {"reachable": 400, "shows": [{"value": "6", "label": "The Drive", "count": 85},
                                         {"value": "9", "label": "Weekend Gospel", "count": 40}]}
@@ -17,12 +16,21 @@ RUN = {"start": "2026-11-20", "end": "2026-11-30", "words": "20-30 November"}  #
 BEFORE = date(2026, 11, 19)  # the plan is made the day before the run
 
 
+SHOWS = [Show(company_id=1, timeslot_id=6, title="The Drive", days=[1, 2, 3, 4, 5], start="15:00", end="18:00"),
+         Show(company_id=1, timeslot_id=9, title="Weekend Gospel", days=[6, 7], start="06:00", end="09:00"),
+         Show(company_id=2, timeslot_id=6, title="Another station's drive", days=[1, 2, 3, 4, 5, 6, 7],
+              start="15:00", end="18:00")]
+
+
 @pytest.fixture
-def station(app):
-    company = Company(company_id=1, name="Jozi FM").save()
-    Show(company_id=1, timeslot_id=6, title="The Drive", days=[1, 2, 3, 4, 5], start="15:00", end="18:00").save()
-    Show(company_id=1, timeslot_id=9, title="Weekend Gospel", days=[6, 7], start="06:00", end="09:00").save()
-    return company
+def station() -> Company:
+    """Jozi FM, not stored; its shows are SHOWS (with another station's show of the same timeslot)."""
+    return Company(company_id=1, name="Jozi FM")
+
+
+def schedule(company: Company, dates, budget, audience, today):
+    """The plan's schedule from the shows in memory."""
+    return planned(company, dates, budget, audience, today, shows=SHOWS)
 
 
 def test_the_run_is_a_range_of_days_with_its_weekend_counted(station):
@@ -44,7 +52,6 @@ def test_without_a_rate_card_the_budget_is_read_and_the_plan_says_what_it_needs(
 
 def test_a_rate_card_spreads_the_budget_over_the_airings_best_show_first_within_the_budget(station):
     station.rate_card = {"show:6": 4000, "show:9": 1500}
-    station.save()
     budget = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE, BEFORE)["budget"]
     assert [(r["title"], r["spots"]) for r in budget["spots"]] == [("The Drive", 3), ("Weekend Gospel", 5)]
     assert budget["spent"] == 19_500 <= 20_000 and budget["per_reachable"] == 48.75  # 500 left buys no spot
@@ -52,7 +59,6 @@ def test_a_rate_card_spreads_the_budget_over_the_airings_best_show_first_within_
 
 def test_spots_never_outnumber_the_airings_a_run_holds(station):
     station.rate_card = {"show:9": 10}
-    station.save()
     budget = schedule(station, {"start": "2026-11-21", "end": "2026-11-21"}, {"amount": 1_000_000, "currency": "ZAR"},
                       AUDIENCE, BEFORE)["budget"]
     assert budget["spots"][0]["spots"] == 2  # one Saturday airing, two spots in it
@@ -84,3 +90,12 @@ def test_the_budget_is_said_in_a_producer_s_words_never_a_setting_s_name(station
     words = schedule(station, RUN, {"amount": 20_000, "currency": "ZAR"}, AUDIENCE, BEFORE)["budget"]["words"]
     assert words.startswith("Budget of R20,000 read") and "rate card" in words
     assert "Company." not in words and "rate_card" not in words and not words.endswith(".")
+
+
+@pytest.mark.db
+def test_a_plan_counts_the_airings_of_the_station_s_stored_shows_and_no_other_station_s(app):
+    company = Company(company_id=1, name="Jozi FM").save()
+    for show in SHOWS:
+        Show(**show.to_mongo().to_dict()).save()
+    airings = planned(company, RUN, None, AUDIENCE, BEFORE)["airings"]
+    assert [(a["title"], a["airings"]) for a in airings] == [("The Drive", 7), ("Weekend Gospel", 4)]
