@@ -3,11 +3,13 @@ plan reopens for free as the recommendation was shown, turns into an audience in
 its filters), and downloads as a PDF a producer forwards to an advertiser (written from a print template by fpdf2)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from fpdf import FPDF
+from marshmallow import fields
 
 from core.campaigns.plans import get_plan, save_plan
+from webapp.asking import PageForm, asked
 from webapp.helpers import filter_pairs, link, open_station
 from webapp.recommendations import reco_context, station_names
 
@@ -20,12 +22,18 @@ KEEP = "<!--keep-->"
 """Where the print template parts blocks that must each stay on one page (a bullet, a heading with its text)."""
 
 
+class SaveForm(PageForm):
+    """"Save this plan": the cache key of the recommendation shown."""
+
+    key = fields.Str(required=True)
+
+
 @bp.post("/stations/<int:company_id>/plans")
 @login_required
 def save(company_id: int):
     """Keep the recommendation just shown (by its cache key) as a plan, then open it (post/redirect/get)."""
     open_station(company_id)
-    plan = save_plan(company_id, request.form.get("key", ""), getattr(current_user, "email", ""))
+    plan = save_plan(company_id, asked(SaveForm(), "form")["key"], getattr(current_user, "email", ""))
     flash(f"Plan saved: “{plan['name']}”. It is listed on the briefs page and reopens for free.")
     return redirect(url_for("plans.detail", company_id=company_id, plan_id=plan["plan_id"]), code=303)
 
