@@ -48,12 +48,13 @@ def takes_several(field: fields.Field) -> bool:
     return isinstance(field, (fields.List, fields.Tuple)) or bool(getattr(field, "is_multiple", False))
 
 
-def _shape_problem(values: list, several: bool) -> str | None:
-    """What is wrong with a name's values as a query string or a form gives them, before any is read."""
-    if len(values) > 1 and not several:
+def _shape_problem(values: list, field: fields.Field) -> str | None:
+    """What is wrong with a name's values as a query string or a form gives them, before any is read (a blank one
+    too, unless the field says a blank value means something: metadata `blank`)."""
+    if len(values) > 1 and not takes_several(field):
         return ONCE
     for value in values:
-        if isinstance(value, str) and not value.strip():
+        if isinstance(value, str) and not value.strip() and not field.metadata.get("blank"):
             return EMPTY
         if isinstance(value, str) and (problem := text_problem(value)):
             return problem
@@ -75,7 +76,7 @@ class RequestSchema(Schema):
     def _shape_problems(self, lists: dict[str, list]) -> dict[str, list[str]]:
         known, found = self._by_name(), {}
         for name, values in lists.items():
-            if name in known and (problem := _shape_problem(values, takes_several(known[name]))):
+            if name in known and (problem := _shape_problem(values, known[name])):
                 found[name] = [problem]
         return found  # an unknown name is said by Meta.unknown, once
 

@@ -2,16 +2,26 @@
 (core.stations.labels). Data keeps the tag as imported; only what pages say changes."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import login_required
+from marshmallow import fields
 
 from core.errors import ValidationFailed
 from core.segmentation.overview import tag_names
 from core.stations.labels import MAX_LABEL, set_tag_labels
 from core.text.wording import plural
+from webapp.asking import PageForm, asked
 from webapp.helpers import open_station
 
 bp = Blueprint("tags", __name__)
+
+
+class TagsForm(PageForm):
+    """The names given, each tag's beside it (in the order the page lists them); a blank name gives the default
+    back."""
+
+    tag = fields.List(fields.Str(), required=True)
+    label = fields.List(fields.Str(), required=True, metadata={"blank": "the tag's default name"})
 
 
 @bp.get("/stations/<int:company_id>/tags")
@@ -29,7 +39,8 @@ def save(company_id: int):
     """Keep the names given (a blank one gives the default back), then show the page again (post/redirect/get);
     a name that cannot be kept is said beside its field and nothing is changed."""
     station = open_station(company_id)
-    given = dict(zip(request.form.getlist("tag"), request.form.getlist("label"), strict=False))
+    form = asked(TagsForm(), "form")
+    given = dict(zip(form["tag"], form["label"], strict=False))
     try:
         kept = set_tag_labels(company_id, given)
     except ValidationFailed as error:
