@@ -32,10 +32,16 @@ def segment_history(company_id: int, start: date | None = None, end: date | None
     start = start or (end - DEFAULT_SPAN if end - date.min > DEFAULT_SPAN else date.min)
     # a span that ends before it starts holds no day: no points, as its document says (not a refusal of a request
     # the document calls valid)
-    points = [_bucket(group) for group in _grouped(_series(company_id, start, end), interval)] if start <= end else []
+    series = _series(company_id, start, end) if start <= end else []
     return {"company_id": company_id, "interval": interval, "from": start.isoformat(), "to": end.isoformat(),
-            "timezone": zone_of(company.timezone).key, "points": points,
-            "moves": _summed(point["moves"] for point in points[1:])}
+            "timezone": zone_of(company.timezone).key, **history_of(series, interval)}
+
+
+def history_of(series: list[dict], interval: str) -> dict:
+    """{"points", "moves"} of a span's stored points (oldest first): a point per interval, and the moves over the
+    span after its first point."""
+    points = [_bucket(group) for group in _grouped(series, interval)]
+    return {"points": points, "moves": _summed(point["moves"] for point in points[1:])}
 
 
 def _series(company_id: int, start: date, end: date) -> list[dict]:
@@ -105,12 +111,17 @@ def segment_trends(company_id: int, interval: str = "week", weeks: int = 26, tod
     if weeks not in SPANS:
         raise ValidationFailed.one(["query", "weeks"], f"Must be one of: {', '.join(map(str, SPANS))}.", "enum")
     end = today or station_today(company.timezone)
-    series = _series(company_id, end - timedelta(weeks=weeks), end)
+    return {"company_id": company_id,
+            **trends_of(_series(company_id, end - timedelta(weeks=weeks), end), interval, weeks, end)}
+
+
+def trends_of(series: list[dict], interval: str, weeks: int, end: date) -> dict:
+    """The trends of the stored points of the `weeks` weeks to `end` (oldest first), as segment_trends says them."""
     points = [_bucket(group) for group in _grouped(series, interval)]
     for point in points:
         point["at_risk_share"] = share_of(point, "at_risk")
     moves = _summed(p.get("moves") or {} for p in series[1:])
-    return {"company_id": company_id, "interval": interval, "weeks": weeks, "to": end.isoformat(),
+    return {"interval": interval, "weeks": weeks, "to": end.isoformat(),
             "from": (end - timedelta(weeks=weeks)).isoformat(), "points": points,
             "weekly": [_bucket(group) for group in _grouped(series, "week")], "moves": moves, "flows": flows(moves)}
 
