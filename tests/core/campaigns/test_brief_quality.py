@@ -12,21 +12,14 @@ import pytest
 
 from bench.briefs import load_briefs, score
 from core.campaigns.brief import read
-from core.demo.seed import seed_demo
 from core.explore.filters import parse_filters
-from core.search.vocabulary import station_vocabulary
-from tests.conftest import empty_database
-from tests.memory import NOW
-
-pytestmark = pytest.mark.db
+from tests.core.campaigns.conftest import demo_vocabulary
 
 
 @pytest.fixture(scope="module")
-def reading(_app):
-    """The local reading of a brief with the vocabulary of the demo station (400 listeners), at the briefs' time."""
-    empty_database()
-    seed_demo(1, 400, seed=7, now=NOW)
-    vocab, now = station_vocabulary(1), datetime.fromisoformat(load_briefs()["reference_time"])
+def reading():
+    """The local reading of a brief with the demo station's vocabulary (built in memory), at the briefs' time."""
+    vocab, now = demo_vocabulary(), datetime.fromisoformat(load_briefs()["reference_time"])
     return lambda text: read(vocab, text, now)
 
 
