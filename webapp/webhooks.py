@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
+from marshmallow import fields
 
+from api.arguments import RequestSchema
+from api.webhook_schemas import CreateWebhookRequestSchema
 from core.errors import Conflict, ValidationFailed
 from core.text.wording import plural
 from core.webhooks import endpoints
 from core.webhooks.events import EVENT_TYPES, SHAREABLE
+from webapp.asking import PageForm, asked
 from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("webhooks", __name__)
@@ -22,13 +26,23 @@ EVENT_WORDS = {"listener.entered_segment": "A listener entered a segment",
 """What each event type means, as the form says it."""
 
 
+class ChosenArgs(RequestSchema):
+    """The endpoint whose log is shown (the first when none or an unknown one is asked for)."""
+
+    webhook = fields.Str()
+
+
+class WebhookForm(CreateWebhookRequestSchema, PageForm):
+    """The API's endpoint, as the page's form posts it."""
+
+
 @bp.get("/stations/<int:company_id>/webhooks")
 @login_required
 def page(company_id: int):
     """The endpoints, the form to add one, and the chosen endpoint's delivery log (the fragment alone for htmx)."""
     station = open_station(company_id)
     return render_htmx("webhooks/page.html", "webhooks/_fragment.html",
-                       **_context(station, request.args.get("webhook")))
+                       **_context(station, asked(ChosenArgs()).get("webhook")))
 
 
 @bp.post("/stations/<int:company_id>/webhooks")
@@ -36,14 +50,14 @@ def page(company_id: int):
 def add(company_id: int):
     """Add an endpoint; a refusal is said beside its field and nothing is saved."""
     station = open_station(company_id)
-    form = request.form
-    given = {"url": form.get("url", ""), "events": form.getlist("events"), "share": form.getlist("share")}
     try:
-        made = endpoints.add_endpoint(company_id, given["url"], form.get("secret", ""), given["events"],
-                                      given["share"])
+        form = asked(WebhookForm(), "form")
+        made = endpoints.add_endpoint(company_id, form["url"], form["secret"], form["events"], form["share"])
     except (ValidationFailed, Conflict) as error:
-        problems = ({item["loc"][-1]: item["msg"] for item in error.items} if isinstance(error, ValidationFailed)
-                    else {"form": error.detail})
+        problems = ({str(item["loc"][1 if len(item["loc"]) > 1 else 0]): item["msg"] for item in error.items}
+                    if isinstance(error, ValidationFailed) else {"form": error.detail})
+        typed = request.form  # what was typed, shown again beside the problems
+        given = {"url": typed.get("url", ""), "events": typed.getlist("events"), "share": typed.getlist("share")}
         context = {**_context(station, None), "problems": problems, "given": given}
         return render_template("webhooks/page.html", **context), 422
     flash(f"Added. {plural(len(made['events']), 'kind')} of event will be sent to {made['url']}.")
