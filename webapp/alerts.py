@@ -7,14 +7,60 @@ import re
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_required
+from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow.validate import Range
 
+from api.alerts import AlertRuleRequestSchema, EmailDeliverySchema
 from core.alerts.mail import firing_line, mail_warning
-from core.alerts.rules import KIND_CHOICES, METRIC_NAMES, delivery_words
+from core.alerts.rules import KIND_CHOICES, MAX_RECIPIENTS, METRIC_NAMES, THRESHOLD_LIMITS, delivery_words
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules, rules_of
 from core.errors import ValidationFailed
+from core.text.wording import number
+from webapp.asking import PageForm, asked
 from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("alerts", __name__)
+
+
+THRESHOLD_WORDS = f"Give a number from 0 to {number(THRESHOLD_LIMITS[1])}."
+"""What a threshold that is no number, or out of bounds, is told (core's words)."""
+
+
+class TypedNumber(fields.Float):
+    """A number as people type it (1,000 or 10.5)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(str(value).replace(",", "").replace(" ", ""), attr, data, **kwargs)
+
+
+class AlertForm(AlertRuleRequestSchema, PageForm):
+    """The API's rule as the form writes it: ticked boxes, a threshold as typed, the addresses in one field (core
+    checks them, as for the API); loads as core's create_rule takes it."""
+
+    threshold = TypedNumber(required=True, validate=Range(*THRESHOLD_LIMITS, error=THRESHOLD_WORDS),
+                            error_messages={"invalid": THRESHOLD_WORDS})
+    webhook = fields.Bool(load_default=False)
+    email = fields.Bool(load_default=False)
+    recipients = fields.Str(load_default="")
+    at_once = fields.Bool(load_default=False)
+
+    @validates_schema(skip_on_field_errors=False)
+    def _addresses_as_the_api_takes_them(self, data, **_kwargs):
+        if data.get("email") and EmailDeliverySchema(only=("to",)).validate({"to": _addresses(data)}):
+            raise ValidationError(f"Give 1 to {MAX_RECIPIENTS} e-mail addresses such as producer@station.co.za.",
+                                  "email")
+
+    @post_load
+    def _as_core_takes_it(self, data, **_kwargs):
+        to, at_once = _addresses(data), data.pop("at_once")
+        data.pop("recipients")
+        data["email"] = {"to": to, "at_once": at_once} if data["email"] else None
+        return data
+
+
+def _addresses(data: dict) -> list[str]:
+    recipients = data.get("recipients", "").strip()
+    return re.split(r"[\s,;]+", recipients) if recipients else []
 
 
 @bp.get("/stations/<int:company_id>/alerts")
@@ -30,16 +76,13 @@ def page(company_id: int):
 def add(company_id: int):
     """Save a rule; a refusal is said beside its field and nothing is saved."""
     station = open_station(company_id)
-    form = request.form
-    given = {key: form.get(key, "") for key in ("metric", "kind", "threshold", "recipients")} | {
-        "webhook": bool(form.get("webhook")), "email": bool(form.get("email")), "at_once": bool(form.get("at_once"))}
-    email = {"to": re.split(r"[\s,;]+", given["recipients"].strip()) if given["recipients"].strip() else [],
-             "at_once": given["at_once"]} if given["email"] else None
     try:
-        made = create_rule(company_id, given["kind"], given["metric"], _number(given["threshold"]),
-                           given["webhook"], email)
+        made = create_rule(company_id, **asked(AlertForm(), "form", filled=True))
     except ValidationFailed as error:
-        problems = {item["loc"][-1]: item["msg"] for item in error.items}
+        problems = {str(item["loc"][1 if len(item["loc"]) > 1 else 0]): item["msg"] for item in error.items}
+        typed = request.form  # what was typed, shown again beside the problems
+        given = {key: typed.get(key, "") for key in ("metric", "kind", "threshold", "recipients")} | {
+            key: bool(typed.get(key)) for key in ("webhook", "email", "at_once")}
         return render_template("alerts/page.html", **_context(station), problems=problems, given=given), 422
     flash(f"Saved: {made['description']}. It is checked after each full run and every day."
           + (f" {made['warning']}" if made["warning"] else ""))
@@ -54,14 +97,6 @@ def remove(company_id: int, rule_id: str):
     delete_rule(company_id, rule_id)
     flash("Deleted. The alerts it fired stay listed below.")
     return redirect(url_for("alerts.page", company_id=company_id), code=303)
-
-
-def _number(text: str):
-    """A number as people type it (1,000 or 10.5), or the text itself for core to refuse in words."""
-    try:
-        return float(text.replace(",", "").replace(" ", ""))
-    except ValueError:
-        return text
 
 
 def _context(station: dict) -> dict:

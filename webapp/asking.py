@@ -5,7 +5,7 @@ here, once: a page shows it as it shows every 422 (an error page, or beside its 
 from __future__ import annotations
 
 from flask import request
-from marshmallow import fields
+from marshmallow import fields, post_load
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import UnprocessableEntity
 
@@ -18,6 +18,12 @@ class PageForm(RequestSchema):
     """A page's form (POST): what it declares, and the token Flask-WTF checked before the page was called."""
 
     csrf_token = fields.Str(load_only=True)
+
+    @post_load
+    def _without_the_token(self, data, **_kwargs):
+        """What the page is asked, the token (already checked) left out."""
+        data.pop("csrf_token", None)
+        return data
 
 
 class _Filled:
