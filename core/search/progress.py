@@ -10,7 +10,7 @@ one that has not moved for STALE (its process died) is not waited for: both leav
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from core.clock import as_utc, utcnow
 from core.search.models import EmbeddingCounter
@@ -46,8 +46,12 @@ def seconds_left(company_id: int, model: str) -> int | None:
     """About how many seconds until the runs under way are written, at the pace each has kept; None when no run
     is under way or one has no pace yet."""
     doc = _counter().find_one({"company_id": company_id, "model": model}, {"_id": 0, "runs": 1}) or {}
-    now = utcnow()
-    live = [run for run in (doc.get("runs") or {}).values() if now - as_utc(run["at"]) < STALE]
+    return time_left(doc.get("runs") or {}, utcnow())
+
+
+def time_left(runs: dict[str, dict], now: datetime) -> int | None:
+    """seconds_left of the runs a counter keeps ({run: {"started_at", "at", "total", "done"}}) at `now`."""
+    live = [run for run in runs.values() if now - as_utc(run["at"]) < STALE]
     if not live or any(not run["done"] for run in live):
         return None
     return max(round((run["total"] - run["done"]) * (now - as_utc(run["started_at"])).total_seconds()
