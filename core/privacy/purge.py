@@ -65,11 +65,16 @@ def last_purge() -> datetime | None:
 def clean_since() -> datetime | None:
     """Since when no erased value can be on disk: the last purge, or now when nothing was erased after it (the
     daily purge then has nothing to remove, and a new server's first start does not stop its database for nothing)."""
-    last = last_purge()
-    erased = AuditEntry.objects(action=ERASED).order_by("-at").only("at").first()
-    if erased is None or (last is not None and as_utc(erased.at) <= last):
+    last, erased = last_purge(), last_erasure()
+    if erased is None or (last is not None and erased <= last):
         return utcnow()
     return last
+
+
+def last_erasure() -> datetime | None:
+    """When a listener was last erased, if ever."""
+    entry = AuditEntry.objects(action=ERASED).order_by("-at").only("at").first()
+    return as_utc(entry.at) if entry else None
 
 
 def next_purge(settings: Settings, now: datetime | None = None) -> datetime:
