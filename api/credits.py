@@ -15,31 +15,35 @@ from core.ai.profile import spend_report
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.money import MAX_LOAD
-from core.credits.usage import DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS
+from core.credits.usage import BAD_DATE, DEFAULT_LIMIT, LIMITS, STATUSES, USAGE_KINDS
 from core.db import idempotency
 from core.stations.companies import timezone_of
+
+AT_MOST = "At most {max} characters."
+"""What a note or a reason too long is told (core's words)."""
 
 
 class LoadCreditsSchema(RequestSchema):
     credits = JsonNumber(required=True, places=2, metadata={
         "minimum": 0.01, "maximum": MAX_LOAD,
         "description": f"credits to add: above 0, at most {MAX_LOAD:,}, with at most 2 decimals"})
-    note = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
+    note = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT, error=AT_MOST),
                       metadata={"pattern": NO_NUL, "description": "why, for the ledger"})
 
 
 class PauseSchema(RequestSchema):
     paused = JsonBoolean(required=True, metadata={"description": "true pauses every AI answer, false resumes them"})
-    reason = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT),
+    reason = fields.Str(allow_none=True, load_default=None, validate=validate.Length(max=MAX_TEXT, error=AT_MOST),
                         metadata={"pattern": NO_NUL, "description": "shown in the 403 of every AI call while paused; "
                                                                     "cleared by unpausing"})
 
 
 class UsageArgsSchema(RequestSchema):
-    from_date = fields.Date(metadata={"description": "first day, YYYY-MM-DD, in the station's time zone (included)"})
-    to_date = fields.Date(metadata={"description": "last day, YYYY-MM-DD, in the station's time zone (included: up "
-                                                   "to 23:59:59 that day there); "
-                                                   "before from_date, nothing is selected"})
+    from_date = fields.Date(error_messages={"invalid": BAD_DATE}, metadata={
+        "description": "first day, YYYY-MM-DD, in the station's time zone (included)"})
+    to_date = fields.Date(error_messages={"invalid": BAD_DATE}, metadata={
+        "description": "last day, YYYY-MM-DD, in the station's time zone (included: up to 23:59:59 that day there); "
+                       "before from_date, nothing is selected"})
     limit = Whole(*LIMITS, load_default=DEFAULT_LIMIT)
 
 

@@ -16,7 +16,7 @@ from core.alerts.rules import KIND_CHOICES, MAX_RECIPIENTS, METRIC_NAMES, THRESH
 from core.alerts.store import create_rule, delete_rule, list_firings, list_rules, rules_of
 from core.errors import ValidationFailed
 from core.text.wording import number
-from webapp.asking import PageForm, asked
+from webapp.asking import PageForm, TypedNumber, asked
 from webapp.helpers import open_station, render_htmx
 
 bp = Blueprint("alerts", __name__)
@@ -26,19 +26,12 @@ THRESHOLD_WORDS = f"Give a number from 0 to {number(THRESHOLD_LIMITS[1])}."
 """What a threshold that is no number, or out of bounds, is told (core's words)."""
 
 
-class TypedNumber(fields.Float):
-    """A number as people type it (1,000 or 10.5)."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return super()._deserialize(str(value).replace(",", "").replace(" ", ""), attr, data, **kwargs)
-
-
 class AlertForm(AlertRuleRequestSchema, PageForm):
     """The API's rule as the form writes it: ticked boxes, a threshold as typed, the addresses in one field (core
     checks them, as for the API); loads as core's create_rule takes it."""
 
     threshold = TypedNumber(required=True, validate=Range(*THRESHOLD_LIMITS, error=THRESHOLD_WORDS),
-                            error_messages={"invalid": THRESHOLD_WORDS})
+                            error_messages={"invalid": THRESHOLD_WORDS, "special": THRESHOLD_WORDS})
     webhook = fields.Bool(load_default=False)
     email = fields.Bool(load_default=False)
     recipients = fields.Str(load_default="")

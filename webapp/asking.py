@@ -26,6 +26,13 @@ class PageForm(RequestSchema):
         return data
 
 
+class TypedNumber(fields.Float):
+    """A number as people type it in a form (1,000 or 10.5)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(str(value).replace(",", "").replace(" ", ""), attr, data, **kwargs)
+
+
 class _Filled:
     """The request as a page's own form sends it, its empty fields left out: on a page an empty field means "none",
     which the base (from an API client, a mistake) would refuse."""

@@ -10,14 +10,14 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 from marshmallow import fields
 
-from api.credits import PauseSchema
+from api.credits import LoadCreditsSchema, PauseSchema, UsageArgsSchema
 from core.ai.profile import spend_report
 from core.clock import station_today
 from core.config import active
 from core.credits.ledger import MAX_TEXT, account, load, set_paused
 from core.credits.usage import daily_spend
 from core.errors import ValidationFailed
-from webapp.asking import PageForm, asked
+from webapp.asking import PageForm, TypedNumber, asked
 from webapp.helpers import credits_text, format_day, open_station
 
 bp = Blueprint("credits", __name__)
@@ -27,7 +27,17 @@ DAYS = 30  # the days shown when none are chosen: the last 30, today included
 OPERATIONS = {"ai_listener_profile": "AI listener profile", "ai_segment_insights": "AI segment insights",
               "custom_segment": "Custom segment", "audience": "Audience", "parse_brief": "Campaign brief",
               "recommend": "Campaign recommendations"}
+NOT_A_NUMBER = "Must be a number."
 KINDS = {"spend": "Paid", "cached": "Cached, free", "refund": "Refund"}
+
+
+class LoadForm(LoadCreditsSchema, PageForm):
+    """The API's load, as the form writes it: the amount as typed (core checks its bounds and decimals, in its own
+    words), and the form's key so that a double click loads once; an empty note is no note."""
+
+    credits = TypedNumber(required=True, error_messages={"required": NOT_A_NUMBER, "invalid": NOT_A_NUMBER,
+                                                        "special": NOT_A_NUMBER})
+    idempotency_key = fields.Str(load_default=None)
 
 
 class PauseForm(PauseSchema, PageForm):
@@ -42,9 +52,12 @@ def page(company_id: int):
     """Balance, pause and totals; the usage of the days asked for (`from_date`, `to_date`: the last 30 days by
     default) as a chart of credits per day and a table. A bad date is said beside its field."""
     station = open_station(company_id)
-    first, last = date_range(request.args.get("from_date"), request.args.get("to_date"), station["timezone"])
     report, chart, problems = None, None, {}
+    typed = request.args  # the days as typed, shown again beside a problem
+    first, last = typed.get("from_date", ""), typed.get("to_date", "")
     try:
+        first, last = date_range(**asked(UsageArgsSchema(only=("from_date", "to_date")), filled=True),
+                                 tz=station["timezone"])
         report = spend_report(company_id, first, last, SHOWN, station["timezone"])
         chart = spend_chart(daily_spend(company_id, first, last, station["timezone"]))
     except ValidationFailed as error:
@@ -68,8 +81,8 @@ def load_credits(company_id: int):
     said beside its field and nothing is loaded."""
     station = admin_station(company_id)
     try:
-        loaded = load(company_id, as_number(request.form.get("credits", "")), request.form.get("note"),
-                      request.form.get("idempotency_key") or None)
+        form = asked(LoadForm(), "form", filled=True)
+        loaded = load(company_id, form["credits"], form["note"], form["idempotency_key"])
     except ValidationFailed as error:
         return _admin_page(station, problems=field_problems(error)), 422
     done = "This form was sent twice; its credits were loaded once" if loaded["replayed"] else \
@@ -114,29 +127,10 @@ def field_problems(error: ValidationFailed) -> dict[str, str]:
     return {str(item["loc"][-1]): item["msg"] for item in error.items}
 
 
-def as_number(text: str) -> int | float | str:
-    """An amount as typed, as the number it reads as ("10" -> 10, "2.5" -> 2.5); anything else is passed on as it
-    is, for core to refuse with its own message."""
-    for kind in (int, float):
-        try:
-            return kind(text.strip())
-        except ValueError:
-            continue
-    return text
-
-
-def date_range(first: str | None, last: str | None, tz: str) -> tuple[str, str]:
-    """The days asked for, as typed; a blank end is the station's today, a blank start the DAYS days up to the
-    end."""
-    today = station_today(tz)
-    last = (last or "").strip() or today.isoformat()
-    if not (first or "").strip():
-        try:
-            end = date.fromisoformat(last) if len(last) == 10 else today
-        except ValueError:
-            end = today  # the bad end is said beside its own field
-        return (end - timedelta(days=DAYS - 1)).isoformat(), last
-    return first.strip(), last
+def date_range(from_date: date | None = None, to_date: date | None = None, *, tz: str) -> tuple[str, str]:
+    """The days asked for; no end is the station's today, no start the DAYS days up to the end."""
+    last = to_date or station_today(tz)
+    return (from_date or last - timedelta(days=DAYS - 1)).isoformat(), last.isoformat()
 
 
 def spend_chart(series: list[dict]) -> dict:

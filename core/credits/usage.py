@@ -78,6 +78,10 @@ def _midnight(day: date, tz: str | None) -> datetime:
     return datetime.combine(day, time.min, zone_of(tz)).astimezone(UTC)
 
 
+BAD_DATE = "Not a valid date: give YYYY-MM-DD."
+"""What a day that is no date is told."""
+
+
 def _day(value: date | str | None, name: str) -> date | None:
     """An ISO date (YYYY-MM-DD) or a date; 422 for anything else."""
     if value is None or type(value) is date:
@@ -87,7 +91,7 @@ def _day(value: date | str | None, name: str) -> date | None:
             return date.fromisoformat(value)
         except ValueError:
             pass
-    raise ValidationFailed.one(["query", name], "Not a valid date: give YYYY-MM-DD.")
+    raise ValidationFailed.one(["query", name], BAD_DATE)
 
 
 def _row(entry: dict) -> dict:
