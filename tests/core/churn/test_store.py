@@ -13,9 +13,7 @@ from core.listeners import snapshot
 from core.segmentation.runs import resegment_listeners, segment_company
 from tests.conftest import restored
 from tests.factories import add_interactions, make_listener
-from tests.memory import NOW, event
-
-pytestmark = pytest.mark.db
+from tests.memory import NOW, event, snapshot_of
 
 
 @pytest.fixture
@@ -37,6 +35,7 @@ def churn_of(snap, originator: str) -> float:
     return float(snap.cols["churn"][snap.row_of(originator)])
 
 
+@pytest.mark.db
 def test_a_full_run_keeps_what_it_learned_and_why(station):
     report = store.report_of(1)
     assert report["chosen"] == "recency" and report["labelled"] == 24 and "Only 24" in report["reason"]
@@ -44,12 +43,14 @@ def test_a_full_run_keeps_what_it_learned_and_why(station):
     assert report["horizon_days"] == 30 and report["held_out"].date() == (NOW - timedelta(days=30)).date()
 
 
+@pytest.mark.db
 def test_every_listener_gets_a_probability_in_the_snapshot_higher_for_the_long_silent(station):
     heard, silent = churn_of(station, "27820000000"), churn_of(station, "27830000000")
     assert 0 <= heard < silent <= 1
     assert np.isnan(churn_of(station, "27840000000"))  # nobody can say how a listener never heard from behaves
 
 
+@pytest.mark.db
 def test_a_listener_heard_from_again_is_scored_by_the_kept_model_without_learning_again(station):
     learned_at = ChurnModel.objects.get(company_id=1).made_at
     add_interactions(1, "27830000000", [event(0.5)], import_id="again")
@@ -59,11 +60,13 @@ def test_a_listener_heard_from_again_is_scored_by_the_kept_model_without_learnin
     assert ChurnModel.objects.get(company_id=1).made_at == learned_at
 
 
+@pytest.mark.db
 def test_the_next_full_run_learns_again_as_of_its_own_time(station):
     segment_company(1, NOW + timedelta(days=1))
     assert store.report_of(1)["as_of"].date() == (NOW + timedelta(days=1)).date()
 
 
+@pytest.mark.db
 def test_churn_risk_is_a_filter_and_the_silent_ones_are_high(station):
     from core.explore.filters import parse_filters
     from core.explore.operations import filter_listeners
@@ -75,6 +78,7 @@ def test_churn_risk_is_a_filter_and_the_silent_ones_are_high(station):
     assert all(r["churn_probability"] < 0.4 for r in low)
 
 
+@pytest.mark.db
 def test_the_explorer_sorts_by_churn_the_likeliest_to_go_quiet_first(station):
     from core.explore.filters import ListenerFilter
     from core.explore.operations import explore
@@ -84,6 +88,7 @@ def test_the_explorer_sorts_by_churn_the_likeliest_to_go_quiet_first(station):
     assert chances == sorted(chances, reverse=True) and rows[-1]["originator"].startswith("27820")
 
 
+@pytest.mark.db
 def test_each_segment_says_how_many_it_is_expected_to_lose(station):
     from core.segmentation.overview import segment_breakdown
 
@@ -93,15 +98,17 @@ def test_each_segment_says_how_many_it_is_expected_to_lose(station):
     assert all(0 <= r["averages"]["churn"] <= 1 for r in rows)
 
 
-def test_a_snapshot_written_before_churn_reads_it_as_absent(station):
-    from core.listeners.snapshot import _packed, _unpacked
+def test_a_snapshot_written_before_churn_reads_it_as_absent():
+    from core.listeners.snapshot_files import packed, unpacked
 
-    old = snapshot.current(1)
+    old = snapshot_of([{"originator": "27820000001", "events": [event(d) for d in range(1, 60, 4)]},
+                       {"originator": "27820000002", "events": [event(50)]}])
     old.cols.pop("churn"), old.cols.pop("churn_level"), old.vocab.pop("churn_level")
-    read = _unpacked(_packed(old))
+    read = unpacked(packed(old))
     assert np.isnan(read.cols["churn"]).all() and (read.cols["churn_level"] == -1).all()
 
 
+@pytest.mark.db
 def test_the_explorer_counts_listeners_at_each_level_as_the_filter_finds_them(station):
     from core.explore.filters import ListenerFilter, parse_filters
     from core.explore.operations import aggregate, filter_listeners
@@ -112,6 +119,7 @@ def test_the_explorer_counts_listeners_at_each_level_as_the_filter_finds_them(st
         assert filter_listeners(1, parse_filters({"churn_risk": [level]}), 1, 100)["total"] == count
 
 
+@pytest.mark.db
 def test_the_horizon_is_a_station_setting_the_next_full_run_learns_with(station):
     from core.segmentation.overview import segment_breakdown
     from core.stations.models import Company
@@ -123,6 +131,7 @@ def test_the_horizon_is_a_station_setting_the_next_full_run_learns_with(station)
     assert store.kept(1).horizon_days == 14 and segment_breakdown(1)["churn_horizon_days"] == 14
 
 
+@pytest.mark.db
 def test_a_listener_last_heard_at_23_23_is_last_heard_from_yesterday_at_08_00_in_the_station_s_zone(station):
     from datetime import UTC, datetime
 
