@@ -2,17 +2,20 @@
 core.access.platform_sessions (who is who: core.access.sign_in), sessions by flask-login."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, session, url_for
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
+from marshmallow import fields
 from wtforms import BooleanField, EmailField, PasswordField
 from wtforms.validators import DataRequired
 
+from api.arguments import RequestSchema
 from core.access.platform_sessions import current_platform_session, end_platform_session
 from core.access.sign_in import platform_configured, sign_in
 from core.access.users import end_sessions, session_user
 from core.errors import PlatformUnavailable
 from core.segmentation.overview import station_summary
+from webapp.asking import asked
 from webapp.helpers import safe_next, stations_of
 from webapp.throttle import count_failed_sign_in, sign_in_limited
 
@@ -92,12 +95,17 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me signed in on this computer")
 
 
+class LoginArgs(RequestSchema):
+    """The sign-in page's address: the page to go back to (webapp.helpers.safe_next checks it is one of ours)."""
+
+    next = fields.Str()
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @sign_in_limited
 def login():
     """The sign-in form; on success, back to the page that asked for it or to the user's stations."""
-    form = LoginForm()
-    error = None
+    back, form, error = asked(LoginArgs(), filled=True).get("next"), LoginForm(), None
     if form.validate_on_submit():
         try:
             user = signed_in(form.email.data, form.password.data)
@@ -106,12 +114,13 @@ def login():
         if user is not None:
             session.clear()  # a new session: nothing of the anonymous one goes on, its CSRF token least of all
             login_user(user, remember=form.remember.data)
-            return redirect(safe_next(request.args.get("next")) or url_for("overview.index"))
+            return redirect(safe_next(back) or url_for("overview.index"))
         count_failed_sign_in()
         error = error or NO_MATCH
     elif form.errors:
         error = "Enter your email and password to sign in."
-    return render_template("auth/login.html", form=form, error=error, platform=platform_configured())
+    return render_template("auth/login.html", form=form, error=error, platform=platform_configured(),
+                           back=back)
 
 
 def signed_in(email: str, password: str) -> DashboardUser | None:
