@@ -27,21 +27,36 @@ def of_theme(company_id: int, theme: str, count: int = 4) -> set[str]:
     return {originator(company_id, theme, n) for n in range(count)}
 
 
+def history(messages: list[str], days_ago: float = 3) -> list[dict]:
+    """The interactions of a listener who wrote these messages lately, with some more interactions before."""
+    return ([event(days_ago + i, channel=2, message=m) for i, m in enumerate(messages)]
+            + [event(days_ago + 10 + i) for i in range(6)])
+
+
 def person(company_id: int, who: str, messages: list[str], days_ago: float = 3, **declared) -> None:
     """A listener who wrote these messages lately, with some more interactions before."""
-    make_listener(company_id, who, [event(days_ago + i, channel=2, message=m) for i, m in enumerate(messages)]
-                  + [event(days_ago + 10 + i) for i in range(6)], **declared)
+    make_listener(company_id, who, history(messages, days_ago), **declared)
 
 
-def themed_station(company_id: int = 1, credits: float = CREDITS) -> int:
-    """Four listeners of each theme, segmented as of NOW, embedded, and the credits loaded."""
+def themed_people(company_id: int = 1) -> list[dict]:
+    """The listeners of `themed_station`, four of each theme, as tests.memory.snapshot_of takes them: each a listener
+    document (originator and declared fields) with its `events`."""
+    people = []
     for theme, (_, messages) in THEMES.items():
         for n, (opt_in, permission) in enumerate(REACHABLE):
             declared = {"location": "Durban" if n % 2 else "Soweto",
                         "gender": {"gospel": "female", "soccer": "male"}.get(theme, "male" if n % 2 else "female")}
             if opt_in is not None:
                 declared.update(opt_in=opt_in, permission=permission)
-            person(company_id, originator(company_id, theme, n), messages, **declared)
+            people.append({"originator": originator(company_id, theme, n), **declared, "events": history(messages)})
+    return people
+
+
+def themed_station(company_id: int = 1, credits: float = CREDITS) -> int:
+    """Four listeners of each theme, segmented as of NOW, embedded, and the credits loaded."""
+    for listener in themed_people(company_id):
+        declared = {k: v for k, v in listener.items() if k not in ("originator", "events")}
+        make_listener(company_id, listener["originator"], listener["events"], **declared)
     segment_company(company_id, NOW)
     vectors.refresh_embeddings(company_id)
     if credits:

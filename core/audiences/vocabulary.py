@@ -47,9 +47,12 @@ class Term:
 def station_terms(company_id: int) -> list[Term]:
     """Every term of the station, from its schedule, its channels and its listeners' current snapshot."""
     company, snap = get_company(company_id), snapshot.current(company_id)
-    vocab = snap.vocab if len(snap) else {}
-    channels = company.channel_names()
-    terms = [Term("show", title, f"shows: {title}") for title in show_titles(company_id).values()]
+    return terms_of(company.channel_names(), snap.vocab if len(snap) else {}, show_titles(company_id))
+
+
+def terms_of(channels: dict[int, str], vocab: dict, shows: dict[int, str]) -> list[Term]:
+    """station_terms of a station's channel names, its snapshot's vocabulary and its shows' titles."""
+    terms = [Term("show", title, f"shows: {title}") for title in shows.values()]
     terms += [Term("theme", theme, f"messages: {', '.join(_pattern_words(theme, words))}",
                    re.compile(words, re.IGNORECASE)) for theme, words in THEMES.items()]
     terms += [Term("interest", str(v), f"interests: {v}") for v in [*vocab.get("inferred_interests", []),
