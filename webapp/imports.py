@@ -4,18 +4,54 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from marshmallow import ValidationError, fields, validate, validates_schema
 
+from api.arguments import RequestSchema
 from core.errors import ValidationFailed
 from core.ingest.columns import KIND_COLUMNS, field_of, named_tag
 from core.ingest.importer import KINDS
 from core.ingest.staging import check_staged, import_staged, preview_staged, remap_staged, stage_upload
 from core.ingest.templates import template_csv, template_xlsx
 from core.ingest.watching import get_job, job_status, recent_jobs
+from webapp.asking import PageForm, asked
 from webapp.helpers import open_station, render_htmx, wants_fragment
 
 bp = Blueprint("imports", __name__)
 TEMPLATES = {"csv": ("text/csv; charset=utf-8", template_csv),
              "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", template_xlsx)}
+SKIP = {"blank": "skip the column"}
+
+
+class ShownArgs(RequestSchema):
+    """The import shown (else the latest) and, for a workbook, the sheet read."""
+
+    job = fields.Str()
+    sheet = fields.Str()
+
+
+class TemplateArgs(RequestSchema):
+    format = fields.Str(load_default="csv", validate=validate.OneOf(TEMPLATES))
+
+
+class UploadForm(PageForm):
+    """The kind of file uploaded (the file itself is the request's file part)."""
+
+    kind = fields.Str(required=True)
+
+
+class MappingForm(PageForm):
+    """The mapping step: each column of the file with the field it goes to (blank: skipped), in the file's order;
+    the workbook's sheet and how its dates are written (blank: as read from the file)."""
+
+    column = fields.List(fields.Str(), load_default=list, metadata={"blank": "a column without a header"})
+    field = fields.List(fields.Str(), load_default=list, metadata=SKIP)
+    sheet = fields.Str(load_default=None)
+    date_order = fields.Str(load_default="", metadata={"blank": "as the file's dates say"})
+
+    @validates_schema(skip_on_field_errors=False)
+    def _a_field_for_every_column(self, data, **_kwargs):
+        if len(data.get("column", [])) != len(data.get("field", [])):
+            raise ValidationError("Choose a field (or Skip) for every column.", "field")
 
 
 @bp.get("/stations/<int:company_id>/imports")
@@ -23,7 +59,8 @@ TEMPLATES = {"csv": ("text/csv; charset=utf-8", template_csv),
 def page(company_id: int):
     """The upload form, the import asked for (?job=, a workbook's ?sheet=) or the latest one, and past imports."""
     station = open_station(company_id)
-    return _render(station, request.args.get("job"), sheet=request.args.get("sheet"))
+    shown = asked(ShownArgs())
+    return _render(station, shown.get("job"), sheet=shown.get("sheet"))
 
 
 @bp.post("/stations/<int:company_id>/imports")
@@ -31,8 +68,9 @@ def page(company_id: int):
 def upload(company_id: int):
     """Keep the uploaded file (CSRF-checked) for its mapping step; a file that cannot be kept is said on the page."""
     station = open_station(company_id)
-    upload, kind = request.files.get("file"), request.form.get("kind", "")
+    upload, kind = request.files.get("file"), "profiles"
     try:
+        kind = asked(UploadForm(), "form")["kind"]
         if upload is None or not upload.filename:
             raise ValidationFailed.one(["file"], "Choose a .csv, .xlsx or .jsonl file to upload.")
         job = stage_upload(company_id, kind, upload.filename, upload.stream, current_app.config["SETTINGS"].data_dir,
@@ -103,9 +141,9 @@ def remap(company_id: int, job_id: str):
 def template(company_id: int, kind: str):
     """A template of the kind's file (?format=csv or xlsx) with an example row, from the importer's own fields."""
     open_station(company_id)
-    wanted = request.args.get("format", "csv")
-    if kind not in KINDS or wanted not in TEMPLATES:
-        raise ValidationFailed.one(["kind" if kind not in KINDS else "format"], "No such template.")
+    wanted = asked(TemplateArgs())["format"]
+    if kind not in KINDS:
+        raise ValidationFailed.one(["kind"], "No such template.")
     mimetype, build = TEMPLATES[wanted]
     return Response(build(kind), mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{kind}-template.{wanted}"'})
@@ -113,11 +151,9 @@ def template(company_id: int, kind: str):
 
 def _mapping_form() -> tuple[dict, str | None, str]:
     """({column: field or None}, the sheet, the date order) of the mapping form: its columns and fields in order."""
-    columns, chosen = request.form.getlist("column"), request.form.getlist("field")
-    if len(columns) != len(chosen):
-        raise ValidationFailed.one(["field"], "Choose a field (or Skip) for every column.")
-    given = {column: name or None for column, name in zip(columns, chosen)}
-    return given, request.form.get("sheet") or None, request.form.get("date_order", "")
+    form = asked(MappingForm(), "form")
+    given = {column: name or None for column, name in zip(form["column"], form["field"], strict=True)}
+    return given, form["sheet"], form["date_order"]
 
 
 def _mapping_step(status: dict, given: dict | None = None, sheet: str | None = None, order: str | None = None):
