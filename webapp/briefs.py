@@ -8,17 +8,19 @@ without scripts, with the refusal's status.
 """
 from __future__ import annotations
 
-from flask import Blueprint, make_response, render_template, request, url_for
+from flask import Blueprint, make_response, render_template, url_for
 from flask_login import login_required
+from marshmallow import fields, validate
 
+from api.arguments import RequestSchema, Whole
 from core.campaigns.brief import MAX_BRIEF, parse_brief
 from core.campaigns.plans import list_plans
 from core.campaigns.recommend import DEFAULT_SAMPLE, MAX_SAMPLE, recommend
 from core.errors import ValidationFailed
 from core.explore.filters import TRUE, parse_filters
 from core.explore.spec import SPEC, included
-from core.text.query import whole_number
 from core.text.wording import number
+from webapp.asking import PageForm, asked
 from webapp.helpers import (
     REFUSALS,
     date_span,
@@ -38,6 +40,39 @@ bp = Blueprint("briefs", __name__)
 PARSE, RECOMMEND = "parse_brief", "recommend"
 """The price table's names of the two paid steps."""
 SAMPLE_BOUNDS = (1, MAX_SAMPLE)
+MAX_CHIPS = 1000
+ORDER = {name: index for index, name in enumerate(SPEC)}
+"""The chips' order: the filter set's."""
+
+
+class BriefArgs(RequestSchema):
+    """The briefs page's address: a brief to fill the box with (a campaign starts one so)."""
+
+    brief = fields.Str(load_default="")
+
+
+class ReadForm(PageForm):
+    """The brief to read (core says what a brief must be)."""
+
+    brief = fields.Str(load_default="")
+
+
+ChipsForm = PageForm.from_dict({
+    "brief": fields.Str(load_default=""),
+    "remove": Whole(0, MAX_CHIPS - 1),
+    "add_field": fields.Str(validate=validate.OneOf(SPEC)),
+    "add_value": fields.Str(),
+    "sample_size": fields.Str(),
+    **{name: fields.List(fields.Str(), load_default=list) for name in SPEC},
+}, name="ChipsForm")
+"""The recommend form as the chips' buttons post it: the brief, each filter value as typed (the filter type says
+what it refuses, beside the chips), the chip removed or the filter added; its empty fields left out."""
+
+
+class RecommendForm(ChipsForm):
+    """The recommend form as its own button posts it: the sample size is the API's."""
+
+    sample_size = Whole(*SAMPLE_BOUNDS, load_default=DEFAULT_SAMPLE)
 
 
 @bp.get("/stations/<int:company_id>/briefs")
@@ -46,7 +81,7 @@ def page(company_id: int):
     """The briefs page: the box to paste a brief into and the price of reading it; `brief` fills the box (a campaign
     starts one so), cut to the longest brief that can be read."""
     return _page(open_station(company_id), "briefs/page.html", 200,
-                 brief=request.args.get("brief", "").strip()[:MAX_BRIEF], plans=list_plans(company_id))
+                 brief=asked(BriefArgs(), filled=True)["brief"].strip()[:MAX_BRIEF], plans=list_plans(company_id))
 
 
 @bp.post("/stations/<int:company_id>/briefs/read")
@@ -54,7 +89,7 @@ def page(company_id: int):
 def read(company_id: int):
     """Read the brief (paid): its criteria as filter chips, what could not be mapped, dates, budget and goal."""
     station = open_station(company_id)
-    brief = request.form.get("brief", "")
+    brief = asked(ReadForm(), "form", filled=True)["brief"]
     context, status = {"brief": brief}, 200
     try:
         parsed = parse_brief(company_id, brief)
@@ -73,14 +108,12 @@ def read(company_id: int):
 def edit(company_id: int):
     """Remove a chip or add a filter (free): the chips again, each value as posted."""
     station = open_station(company_id)
-    pairs = posted_pairs()
-    removed = request.form.get("remove", "")
-    if removed.isdigit():
-        pairs = [pair for i, pair in enumerate(pairs) if i != int(removed)]
-    field, value = request.form.get("add_field", ""), request.form.get("add_value", "").strip()
-    if field in SPEC and value:
-        pairs.append((field, value))
-    return _page(station, "briefs/_filters.html", 200, brief=request.form.get("brief", ""),
+    form = asked(ChipsForm(), "form", filled=True)
+    pairs = [pair for i, pair in enumerate(posted_pairs(form)) if i != form.get("remove")]
+    if "add_field" in form and "add_value" in form:
+        pairs.append((form["add_field"], form["add_value"].strip()))
+    pairs.sort(key=lambda pair: ORDER[pair[0]])  # the chips' order, which `remove` counts in
+    return _page(station, "briefs/_filters.html", 200, brief=form["brief"],
                  chips=chips(pairs, station_names(company_id)), problems=filter_problems(pairs))
 
 
@@ -90,11 +123,11 @@ def recommendation(company_id: int):
     """Recommend (paid, or free from the cache) for the brief within the chips' filters, which win over the brief's
     own criteria; a refused value or a refusal is said in place of the recommendation."""
     station = open_station(company_id)
-    brief, pairs, names = request.form.get("brief", ""), posted_pairs(), station_names(company_id)
+    form, names = asked(ChipsForm(), "form", filled=True), station_names(company_id)
+    brief, pairs = form["brief"], posted_pairs(form)
     context, status = {"brief": brief, "chips": chips(pairs, names)}, 200
     try:
-        sample = whole_number(request.form.get("sample_size") or DEFAULT_SAMPLE, ["form", "sample_size"],
-                              *SAMPLE_BOUNDS)
+        sample = asked(RecommendForm(), "form", filled=True)["sample_size"]
         found = recommend(company_id, brief, sample_size=sample, flt=parse_filters(grouped(pairs), location="form"))
         context.update(reco_context(found, pairs, names))
     except ValidationFailed as error:
@@ -120,10 +153,9 @@ def _page(station: dict, fragment: str, status: int, **context):
     return response
 
 
-def posted_pairs() -> list[tuple[str, str]]:
-    """The filter values of the posted form, in the order of its chips, blank ones left out."""
-    return [(name, value.strip()) for name, value in request.form.items(multi=True)
-            if name in SPEC and value.strip()]
+def posted_pairs(form: dict) -> list[tuple[str, str]]:
+    """The filter values of the posted form (ChipsForm), in the order of its chips."""
+    return [(name, value.strip()) for name in SPEC for value in form[name]]
 
 
 def chips(pairs: list[tuple[str, str]], names: dict) -> list[dict]:
