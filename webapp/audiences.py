@@ -14,22 +14,22 @@ import re
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_login import login_required
+from marshmallow import fields
 
+from api.arguments import RequestSchema, Whole
+from api.filter_args import FilterArgs
 from core.audiences import rules, store
 from core.audiences.custom import custom_segment
 from core.audiences.export import audience_rows
 from core.errors import Conflict, ValidationFailed
-from core.explore.filters import ListenerFilter, parse_filters
 from core.explore.spec import SPEC
 from core.text.cells import CsvText
-from core.text.query import decimal_number, whole_number
 from core.text.wording import plural
+from webapp.asking import PageForm, asked
 from webapp.helpers import (
     REFUSALS,
-    checked_into,
     credits_text,
     filter_pairs,
-    grouped,
     link,
     open_station,
     price_of,
@@ -51,6 +51,30 @@ FORM_NAMES = {"name": "audience_name"}
 """Core's names of the values whose form field is named otherwise."""
 SHOWN = 100
 """Members listed per page of the detail (the CSV holds them all)."""
+MAX_PAGE = 10_000
+NOT_A_SCORE = "Not a valid number: give one like 0.68."
+
+
+class AudienceForm(FilterArgs, PageForm):
+    """The create form (and the address that prefills it): the audience's settings with the contract's defaults
+    and core's bounds, the shared filters (loading into `flt`), and the preview's queries with what they were made
+    for (`previewed`); its empty fields mean "the default" (webapp.asking, `filled`). Core checks the rest."""
+
+    audience_name = fields.Str(load_default="")
+    theme = fields.Str(load_default="")
+    description = fields.Str(load_default=None)
+    limit = Whole(*rules.AUDIENCE_LIMITS, load_default=DEFAULTS["limit"])
+    min_score = fields.Float(load_default=DEFAULTS["min_score"],
+                             error_messages={"invalid": NOT_A_SCORE, "special": NOT_A_SCORE})
+    expiry_days = Whole(*rules.EXPIRY_LIMITS, load_default=DEFAULTS["expiry_days"])
+    previewed = fields.Str(load_default="")
+    queries = fields.List(fields.Str(), load_default=list)
+
+
+class MembersArgs(RequestSchema):
+    """An audience's page of members."""
+
+    page = Whole(1, MAX_PAGE, load_default=1)
 
 
 @bp.get("/stations/<int:company_id>/audiences")
@@ -67,7 +91,12 @@ def page(company_id: int):
 def new(company_id: int):
     """The create form, prefilled from the query string: a theme, a name and the shared filters that "Save as
     audience" carries from the search page or the explorer."""
-    return _form_page(open_station(company_id), typed_form(request.args))
+    station = open_station(company_id)
+    try:
+        asked(AudienceForm(), filled=True)
+    except ValidationFailed as error:
+        return _form_page(station, typed_form(request.args), problems=field_problems(error.items)), error.status
+    return _form_page(station, typed_form(request.args))
 
 
 @bp.post("/stations/<int:company_id>/audiences/preview")
@@ -79,7 +108,7 @@ def preview(company_id: int):
     form = typed_form(request.form)
     context, status = {}, 200
     try:
-        settings = checked(form)
+        settings = asked(AudienceForm(), "form", filled=True)
         context["found"] = custom_segment(company_id, settings["theme"], settings["description"],
                                           min(settings["limit"], BOUNDS["preview"]), settings["min_score"],
                                           flt=settings["flt"])
@@ -101,10 +130,11 @@ def create(company_id: int):
     station = open_station(company_id)
     form = typed_form(request.form)
     try:
-        settings = checked(form)
-        queries = form["queries"] if form["previewed"] == fingerprint(settings) else None
-        made = store.create_audience(company_id, settings["name"], settings["theme"], settings["description"],
-                                     settings["limit"], settings["min_score"], settings["expiry_days"],
+        settings = asked(AudienceForm(), "form", filled=True)
+        queries = settings["queries"] if settings["previewed"] == fingerprint(settings) else None
+        made = store.create_audience(company_id, settings["audience_name"], settings["theme"],
+                                     settings["description"], settings["limit"], settings["min_score"],
+                                     settings["expiry_days"],
                                      flt=settings["flt"], queries=queries or None)
     except (ValidationFailed, Conflict) as error:
         items = error.items if isinstance(error, ValidationFailed) else [{"loc": ["body", "name"],
@@ -193,7 +223,7 @@ def _form_page(station: dict, form: dict, **context) -> str:
 
 def _detail_page(station: dict, audience: dict, **context) -> str:
     members = audience.get("members") or []
-    number = max(1, min(_page_number(), (len(members) + SHOWN - 1) // SHOWN or 1))
+    number = max(1, min(asked(MembersArgs())["page"], (len(members) + SHOWN - 1) // SHOWN or 1))
     base = url_for("audiences.detail", company_id=station["company_id"], audience_id=audience["audience_id"])
     pages = {"number": number, "count": (len(members) + SHOWN - 1) // SHOWN, "first": (number - 1) * SHOWN + 1,
              "prev": link(base, [("page", number - 1)]) if number > 1 else None,
@@ -205,40 +235,14 @@ def _detail_page(station: dict, audience: dict, **context) -> str:
                            price=price_of(AUDIENCE), **context)
 
 
-def _page_number() -> int:
-    raw = request.args.get("page", "1")
-    return int(raw) if raw.isdigit() else 1
-
-
 def typed_form(values) -> dict:
-    """The create form as typed (text trimmed), the shared filters it carries as (name, value) pairs (blank ones
-    left out, as on every page) and the previewed queries."""
+    """The create form as typed (text trimmed), to show again (AudienceForm reads it): the shared filters it
+    carries as (name, value) pairs (blank ones left out, as on every page) and the previewed queries."""
     form = {name: (values.get(name) or "").strip() for name in ("audience_name", "theme", "description", "limit",
                                                                "min_score", "expiry_days", "previewed")}
     form["filters"] = [(name, v.strip()) for name in SPEC for v in values.getlist(name) if v.strip()]
     form["queries"] = [q.strip() for q in values.getlist("queries") if q.strip()]
     return form
-
-
-def checked(form: dict) -> dict:
-    """The form's values typed for core: numbers parsed (blank ones take the contract's defaults) and the filters
-    parsed by the one filter type; every problem at once, as ValidationFailed."""
-    problems: list[dict] = []
-    out = {"name": form["audience_name"], "theme": form["theme"], "description": form["description"] or None}
-    for name in ("limit", "expiry_days"):
-        out[name] = checked_into(problems, lambda n=name: whole_number(form[n] or DEFAULTS[n], ["form", n]),
-                             DEFAULTS[name])
-    out["min_score"] = checked_into(problems, lambda: score(form["min_score"]), DEFAULTS["min_score"])
-    out["flt"] = checked_into(problems, lambda: parse_filters(grouped(form["filters"]), location="form"),
-                              ListenerFilter())
-    if problems:
-        raise ValidationFailed(problems)
-    return out
-
-
-def score(raw: str) -> float:
-    """The lowest score, a number (the contract's default when blank); its bounds are core's to check."""
-    return decimal_number(raw, ["form", "min_score"]) if raw else DEFAULTS["min_score"]
 
 
 def fingerprint(settings: dict) -> str:
@@ -253,7 +257,7 @@ def field_problems(items: list[dict]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
         name = str(item["loc"][-1])
-        key = "filters" if item["loc"][0] == "form" and name in SPEC else FORM_NAMES.get(name, name)
+        key = "filters" if item["loc"][0] in ("form", "query") and name in SPEC else FORM_NAMES.get(name, name)
         out[key] = f"{out[key]} {title(name)}: {item['msg']}" if key in out else (
             f"{title(name)}: {item['msg']}" if key == "filters" else item["msg"])
     return out

@@ -46,7 +46,7 @@ def detail(company_id: int, plan_id: str):
     plan = get_plan(company_id, plan_id)
     pairs = filter_pairs(plan["filters"])
     plan["audience_url"] = link(url_for("audiences.new", company_id=company_id),
-                                [("name", plan["name"][:60]), ("theme", plan["name"]), *pairs])
+                                [("audience_name", plan["name"][:60]), ("theme", plan["name"]), *pairs])
     return render_template("plans/page.html", station=station, plan=plan,
                            **reco_context(plan["recommendation"], pairs, station_names(company_id)))
 
