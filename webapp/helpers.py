@@ -13,7 +13,7 @@ from core.clock import as_utc, zone_of
 from core.config import active
 from core.credits.ledger import account
 from core.credits.money import hundredths, phrase
-from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable, ValidationFailed
+from core.errors import AiPaused, CreditsExhausted, ProviderUnavailable
 from core.explore.glossary import TEXTS
 from core.explore.spec import SPEC
 from core.segmentation.rules import LABELS, MEANINGS, SEGMENTS
@@ -162,16 +162,6 @@ def refusal(error: Exception, company_id: int, operation: str) -> str:
     if isinstance(error, ProviderUnavailable):
         return "The AI service is not answering; nothing was charged. Try again in a minute."
     return error.detail
-
-
-def checked_into(problems: list, parse, fallback):
-    """What `parse()` answers; when it refuses the value, its 422 items join `problems` and `fallback` stands in, so
-    that a form reports every unusable value at once rather than the first."""
-    try:
-        return parse()
-    except ValidationFailed as error:
-        problems.extend(error.items)
-        return fallback
 
 
 def form_text(value) -> str:

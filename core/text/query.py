@@ -46,15 +46,6 @@ def whole_number(value, loc: list, minimum: int | None = None, maximum: int | No
         raise ValidationFailed.one(loc, str(error)) from None
 
 
-def decimal_number(value: str, loc: list) -> float:
-    """A number as a form or a query string writes it ("0.68"), failing as a 422 at `loc`; its bounds are the
-    caller's to check."""
-    try:
-        return float(value)
-    except ValueError:
-        raise ValidationFailed.one(loc, "Not a valid number: give one like 0.68.") from None
-
-
 def unknown_name(name: str, known: Sequence[str], what: str = "parameter") -> str:
     """The sentence for a name nobody declared: the closest known one, or the known ones."""
     closest = get_close_matches(name, known, n=1)
