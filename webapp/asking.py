@@ -1,15 +1,18 @@
 """How a page reads what it is asked: its query string or form declared on a schema of the API's one base
 (api.arguments.RequestSchema), read by the API's one parser, so that a page and the API refuse alike (an unknown name
 naming the closest known one, a value given twice, a blank one). webargs' refusal becomes core's ValidationFailed
-here, once: a page shows it as it shows every 422 (an error page, or beside its form where the page catches it)."""
+here, once: a page shows it as it shows every 422 (an error page, or beside its form where the page catches it).
+A page that reads no query string takes none, as the API's operations (asking_or_none)."""
 from __future__ import annotations
 
-from flask import request
+from functools import wraps
+
+from flask import current_app, g, request
 from marshmallow import fields, post_load
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import UnprocessableEntity
 
-from api.arguments import RequestSchema, parser
+from api.arguments import NoArguments, RequestSchema, parser
 from api.errors import validation_items
 from core.errors import ValidationFailed
 
@@ -48,7 +51,25 @@ def _filled(values: MultiDict) -> MultiDict:
 def asked(schema, location: str = "query", filled: bool = False) -> dict:
     """What the request's `location` ("query" or "form") holds, as `schema` (a RequestSchema) loads it; `filled`
     for a page's own form, whose empty fields mean none. 422 (ValidationFailed) naming every problem at once."""
+    if location == "query":
+        g.query_asked = True
     try:
         return parser.parse(schema, _Filled(request) if filled else request, location=location)
     except UnprocessableEntity as refused:
         raise ValidationFailed(validation_items(getattr(refused, "data", None))) from None
+
+
+def asking_or_none(view):
+    """A page's view, taking no query string unless it read one through asked(): a GET that asked nothing is
+    refused (422) when its address names anything, each name said as the API says it (NoArguments). Pages only
+    read on GET, so what the view made is dropped; a redirect (to sign in, say) goes on as it was."""
+
+    @wraps(view)
+    def page(*args, **kwargs):
+        g.query_asked = False
+        answer = current_app.make_response(view(*args, **kwargs))
+        if request.method in ("GET", "HEAD") and request.args and not g.query_asked and answer.status_code < 300:
+            asked(NoArguments())
+        return answer
+
+    return page

@@ -32,9 +32,13 @@ from webapp import (
     throttle,
     webhooks,
 )
+from webapp.asking import asking_or_none
 from webapp.helpers import credits_text, date_span, format_when, layout_context, safe_next
 from webapp.labels import tag_label
 
+AREAS = (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences, briefs, plans,
+         campaigns, tags, alerts, webhooks)
+PAGES = {area.bp.name for area in AREAS}
 login_manager = LoginManager()
 csrf = CSRFProtect()
 
@@ -63,9 +67,11 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(date_span, "day_span")  # {{ start | day_span(end) }}: "20 Nov 2026 to 30 Nov 2026"
     app.add_template_filter(credits_text, "credits")  # {{ 0.25 | credits }}: "0.25 credits"
     app.add_template_global(pause_of, "ai_pause")  # {{ ai_pause(company_id) }}: why paid buttons are off, or None
-    for area in (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
-                 briefs, plans, campaigns, tags, alerts, webhooks):
+    for area in AREAS:
         app.register_blueprint(area.bp)
+    for endpoint, view in list(app.view_functions.items()):
+        if endpoint.partition(".")[0] in PAGES:  # every page blueprint's view: the one place pages refuse a query
+            app.view_functions[endpoint] = asking_or_none(view)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
 
 

@@ -42,3 +42,12 @@ def test_a_page_refuses_a_value_given_twice_as_the_api_does(signed_in):  # noqa:
     assert api.status_code == 422 and refusal(api) == ["Give this parameter once."]
     assert "Give this parameter once." in explorer.text
     assert segment.status_code == 422 and "Give this parameter once." in segment.text
+
+
+def test_a_page_that_asks_nothing_refuses_a_name_in_its_address_as_the_api_does(signed_in):  # noqa: F811
+    api = signed_in.get("/api/v1/alerts/1?rule=1", headers=api_key())
+    page = signed_in.get("/stations/1/alerts?rule=1")
+    assert api.status_code == page.status_code == 422
+    assert refusal(api)[0].replace("'", "&#39;") in page.text
+    assert signed_in.get("/stations/1/alerts").status_code == 200
+    assert signed_in.get("/stations/1/alerts", headers={"HX-Request": "true"}).status_code == 200
