@@ -50,13 +50,15 @@ def _filled(values: MultiDict) -> MultiDict:
 
 def asked(schema, location: str = "query", filled: bool = False) -> dict:
     """What the request's `location` ("query" or "form") holds, as `schema` (a RequestSchema) loads it; `filled`
-    for a page's own form, whose empty fields mean none. 422 (ValidationFailed) naming every problem at once."""
+    for a page's own form, whose empty fields mean none. 422 (ValidationFailed) naming every problem at once, each
+    at the location asked ("form" or "query": a page tells its form's problems from core's, which are the body's)."""
     if location == "query":
         g.query_asked = True
     try:
         return parser.parse(schema, _Filled(request) if filled else request, location=location)
     except UnprocessableEntity as refused:
-        raise ValidationFailed(validation_items(getattr(refused, "data", None))) from None
+        items = validation_items(getattr(refused, "data", None))
+        raise ValidationFailed([{**item, "loc": [location, *item["loc"][1:]]} for item in items]) from None
 
 
 def asking_or_none(view):

@@ -192,6 +192,12 @@ def test_a_filter_value_the_filter_type_refuses_is_named_and_nothing_is_charged(
     assert account(1)["balance"] == 20
 
 
+def test_a_refused_filter_is_said_beside_the_filters_with_422(signed_in):
+    response = signed_in.post(AUDIENCES, data={**THEME, "audience_name": "X", "gender": "robot"})
+    assert response.status_code == 422
+    assert re.search(r'data-testid="problem-filters">Gender: Must be one of', response.text)
+
+
 def test_not_enough_credits_is_said_in_the_preview_and_on_the_page_with_402(signed_in):
     response = signed_in.post("/stations/2/audiences/preview", data=THEME, headers=HTMX)
     assert response.status_code == 200
