@@ -6,6 +6,7 @@ from http import HTTPStatus
 from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from marshmallow import ValidationError
 from werkzeug.routing import AnyConverter
 
 from api import (
@@ -26,14 +27,14 @@ from api import (
     search,
     webhooks,
 )
-from api.arguments import NonBlankQueryPlugin
+from api.arguments import NonBlankQueryPlugin, Whole
 from api.bodies import StrictJsonRequest, check_request_body
 from api.converters import CompanyIdConverter
-from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc
+from api.errors import ErrorResponsesPlugin, ErrorSchema, error_response_doc, validation_items
 from core.access.api_keys import authenticate, authorise
+from core.errors import ValidationFailed
 from core.oncall.health import CONTRACT_VERSION
 from core.stations.companies import COMPANY_IDS
-from core.text.query import whole_number
 
 
 class JsonApi(Api):
@@ -54,6 +55,10 @@ class JsonApi(Api):
             self.spec.components.response(status.name, response, lazy=True)
 
 
+COMPANY_ID = Whole(*COMPANY_IDS)
+"""A company_id in a path, as every argument's whole number is read."""
+
+
 def _authenticate_request() -> None:
     """Every /api/v1 path needs a key (401); a company_id in the path must be an integer (422) the key covers (403)."""
     if not request.path.startswith("/api/v1/") or request.path.startswith(("/api/v1/openapi.json", "/api/v1/docs")):
@@ -61,7 +66,10 @@ def _authenticate_request() -> None:
     g.api_scope = authenticate(request.headers.get("X-API-Key"))
     view_args = request.view_args or {}
     if "company_id" in view_args:
-        company_id = whole_number(view_args["company_id"], ["path", "company_id"], *COMPANY_IDS)
+        try:
+            company_id = COMPANY_ID.deserialize(view_args["company_id"])
+        except ValidationError as refused:
+            raise ValidationFailed(validation_items({"messages": {"path": {"company_id": refused.messages}}})) from None
         authorise(g.api_scope, company_id)
         view_args["company_id"] = company_id
 

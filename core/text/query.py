@@ -1,13 +1,11 @@
-"""Values as a query string or a form writes them: whole numbers in plain digits and within their bounds, decimal
-numbers, and the sentence naming an unknown name. What a request may hold is declared at the edge, on
+"""Values as a query string or a form writes them: whole numbers in plain digits and within their bounds, and the
+sentence naming an unknown name. What a request may hold is declared at the edge, on
 api.arguments.RequestSchema, which reads its values with these."""
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from difflib import get_close_matches
-
-from core.errors import ValidationFailed
 
 PLAIN_INT = re.compile(r"-?[0-9]+")
 """ASCII digits only: Python's int() also takes " 2", "+2", "٢" and "2_0", which no client means as a number."""
@@ -32,18 +30,6 @@ def check_bounds(number: int, minimum: int | None, maximum: int | None) -> int:
     if maximum is not None and number > maximum:
         raise ValueError(f"Must be at most {maximum}.")
     return number
-
-
-def whole_number(value, loc: list, minimum: int | None = None, maximum: int | None = None) -> int:
-    """parse_int and check_bounds together, failing as a 422 at `loc` (for path segments and single values)."""
-    try:
-        number = parse_int(value)
-    except ValueError as error:
-        raise ValidationFailed.one(loc, str(error), "int_parsing") from None
-    try:
-        return check_bounds(number, minimum, maximum)
-    except ValueError as error:
-        raise ValidationFailed.one(loc, str(error)) from None
 
 
 def unknown_name(name: str, known: Sequence[str], what: str = "parameter") -> str:
