@@ -23,6 +23,7 @@ from marshmallow import (
     validates_schema,
 )
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.datastructures import CombinedMultiDict
 
 from api.bodies import request_body
 from core.text.query import EMPTY, check_bounds, parse_int, unknown_name
@@ -112,10 +113,13 @@ class RequestSchema(Schema):
             messages = self._said_once(error.messages, _lists(data))
         raise ValidationError(messages, data=error.data, valid_data=error.valid_data)
 
+    NAMES = "parameter"
+    """What a query string's or a form's names are called in a refusal ("Unknown parameter 'x'")."""
+
     def _said_once(self, messages, lists: dict | None):
         if not isinstance(messages, dict):
             return messages
-        known, what = list(self._by_name()), "field" if lists is None else "parameter"
+        known, what = list(self._by_name()), "field" if lists is None else self.NAMES
         shapes = self._shape_problems(lists) if lists is not None else {}
         unknown = self.error_messages["unknown"]
         said = {name: shapes.get(name) or [unknown_name(name, known, what) if msg == unknown else msg
@@ -173,8 +177,14 @@ class Parser(FlaskParser):
     def __init__(self):
         super().__init__(unknown=None)
 
+    __location_map__ = {**FlaskParser.__location_map__, "parts": "load_parts"}
+
     def _raw_load_json(self, req):
         return request_body() if is_json_request(req) else missing
+
+    def load_parts(self, req, schema):
+        """A multipart body's fields and files together, as one form: the parts of an upload."""
+        return self._makeproxy(CombinedMultiDict([req.form, req.files]), schema)
 
 
 parser = Parser()

@@ -14,7 +14,7 @@ from core.errors import DatabaseUnavailable, DomainError, ValidationFailed
 
 log = logging.getLogger(__name__)
 
-WEBARGS_LOCATIONS = {"json": "body", "form": "body", "query": "query", "querystring": "query",
+WEBARGS_LOCATIONS = {"json": "body", "form": "body", "parts": "body", "query": "query", "querystring": "query",
                      "view_args": "path", "path": "path", "headers": "header"}
 
 

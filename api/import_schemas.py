@@ -2,9 +2,10 @@
 of an upload and a preview (documented by hand: flask-smorest does not describe multipart files)."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, ValidationError, fields
+from werkzeug.datastructures import FileStorage
 
-from api.arguments import NO_NUL, RequestSchema
+from api.arguments import NOT_BLANK, RequestSchema
 from api.bodies import longest
 from core.ingest.columns import ALL_FIELDS
 
@@ -128,7 +129,7 @@ MAPPING_PART = {"type": "object", "additionalProperties": {"type": "string", "nu
                                "skipped; `tags` keeps a profiles column as tags). Without it the columns must be the "
                                "field names. A column the file lacks or a field the kind lacks: the preview says so "
                                "in `problems`, an upload's job fails saying so"}
-SHEET_PART = {"type": "string", "pattern": NO_NUL, "maxLength": SHEET_NAME_MAX,
+SHEET_PART = {"type": "string", **NOT_BLANK, "maxLength": SHEET_NAME_MAX,
               "description": "the sheet of a workbook to read (default: its first)"}
 
 
@@ -146,3 +147,26 @@ PREVIEW_BODY = UPLOAD_BODY
 class UploadArgsSchema(RequestSchema):
     dry_run = fields.Bool(load_default=False, metadata={
         "description": "run the whole import and answer its report (the job's) without writing anything"})
+
+
+class Upload(fields.Raw):
+    """The `file` part: a file, not a text field of that name."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, FileStorage):
+            raise ValidationError(SEND_FILE)
+        return value
+
+
+SEND_FILE = "send the file as multipart/form-data in the field `file`"
+
+
+class UploadPartsSchema(RequestSchema):
+    """The parts of an upload's multipart body: the file, and the mapping (a text field or a file of JSON) and the
+    sheet when given; read by the one parser as a form of both its fields and files."""
+
+    NAMES = "part"
+    file = Upload(required=True, error_messages={"required": SEND_FILE})
+    mapping = fields.Raw()
+    sheet = fields.Str()
+

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import current_app, g, request, url_for
 from flask.views import MethodView
+from werkzeug.datastructures import FileStorage
 
-from api.arguments import Blueprint
+from api.arguments import Blueprint, parser
 from api.import_schemas import (
     PREVIEW_BODY,
     UPLOAD_BODY,
@@ -13,6 +14,7 @@ from api.import_schemas import (
     ImportJobsSchema,
     ImportPreviewSchema,
     UploadArgsSchema,
+    UploadPartsSchema,
 )
 from core.errors import ValidationFailed
 from core.ingest.columns import ALL_FIELDS, field_of
@@ -25,7 +27,6 @@ from core.text.storable import text_problem
 
 LOCATION = {"Location": {"description": "the job to poll", "schema": {"type": "string"}}}
 JOB_ID = {"in": "path", "name": "job_id", "required": True, "schema": {"type": "string", "pattern": "^[0-9a-f]{24}$"}}
-PARTS = ("file", "mapping", "sheet")
 
 blp = Blueprint("import_jobs", __name__, url_prefix="/api/v1/imports", description="Uploads of a station's files")
 
@@ -61,26 +62,17 @@ class Preview(MethodView):
 
 
 def _parts():
-    """(the file, the mapping or None, the sheet or None) of a multipart upload; 422 for any other part, a mapping
-    that is not a JSON object of fields (or null), or a missing file."""
-    unknown = [name for name in [*request.form, *request.files] if name not in PARTS]
-    if unknown:
-        raise ValidationFailed.one([unknown[0]], unknown_name(unknown[0], list(PARTS), "part")
-                                   + " (multipart/form-data)")
-    upload = request.files.get("file")
-    if upload is None:
-        raise ValidationFailed.one(["file"], "send the file as multipart/form-data in the field `file`")
-    sheet = request.form.get("sheet")
-    if sheet is not None and text_problem(sheet):
-        raise ValidationFailed.one(["sheet"], text_problem(sheet))
-    return upload, _mapping(), sheet or None
+    """(the file, the mapping or None, the sheet or None) of a multipart upload, its parts read by the one parser
+    (UploadPartsSchema: any other part, a part given twice or a missing file is a 422); a mapping that is not a JSON
+    object of fields (or null) is a 422 too."""
+    parts = parser.parse(UploadPartsSchema(), request, location="parts")
+    return parts["file"], _mapping(parts.get("mapping")), parts.get("sheet")
 
 
-def _mapping() -> dict | None:
-    """The `mapping` part: {column: field or null}, as JSON read by the strict reader (a column given twice is 422
-    naming it, not the last one silently winning)."""
-    part = request.files.get("mapping")
-    raw = part.read() if part is not None else request.form.get("mapping")
+def _mapping(part) -> dict | None:
+    """The `mapping` part (a text field or a file): {column: field or null}, as JSON read by the strict reader (a
+    column given twice is 422 naming it, not the last one silently winning)."""
+    raw = part.read() if isinstance(part, FileStorage) else part
     if raw is None:
         return None
     try:

@@ -164,6 +164,30 @@ def test_an_unknown_query_parameter_or_part_is_422(client, stations, key_for):
     assert answer.status_code == 422 and "mapping" in json.dumps(answer.get_json())
 
 
+@pytest.mark.parametrize("data, loc, said", [
+    ({"maping": "{}"}, ["body", "maping"], "Unknown part 'maping'; did you mean 'mapping'?"),
+    ({"sheet": ["June", "July"]}, ["body", "sheet"], "Give this parameter once."),
+    ({"sheet": ""}, ["body", "sheet"], "Empty value"),
+], ids=["unknown part", "sheet twice", "blank sheet"])
+def test_an_uploads_parts_are_read_as_every_form_is(client, stations, key_for, data, loc, said):
+    body = {"file": (io.BytesIO(jsonl(PROFILES[:1])), "a.jsonl"), **data}
+    answer = client.post("/api/v1/imports/1/profiles", headers=key_for(1), data=body,
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422
+    [item] = answer.get_json()["detail"]
+    assert item["loc"] == loc and item["msg"].startswith(said)
+    assert client.get("/api/v1/imports/1/jobs", headers=key_for(1)).get_json()["jobs"] == []
+
+
+@pytest.mark.parametrize("data", [{}, {"file": "27820000001,Lerato"}], ids=["no file", "file as text"])
+def test_an_upload_without_a_file_part_is_422_saying_how_to_send_it(client, stations, key_for, data):
+    answer = client.post("/api/v1/imports/1/profiles", headers=key_for(1), data=data,
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422
+    [item] = answer.get_json()["detail"]
+    assert item["loc"] == ["body", "file"] and "multipart/form-data in the field `file`" in item["msg"]
+
+
 def test_a_mapping_to_a_field_that_no_kind_has_is_422_naming_the_closest(client, stations, key_for):
     answer = preview(client, key_for(1), NATURAL.encode(), mapping={"Cell": "mobile_nr"})
     assert answer.status_code == 422
