@@ -279,9 +279,9 @@ def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recoverin
 
 def test_killing_the_whole_service_leaves_no_database_behind_and_the_next_start_works(service):
     data_dir = service["data_dir"]
-    pid = database_pid(data_dir)
+    pids = [database_pid(data_dir), database_pid(data_dir / "keys")]  # the data's server and the key server
     os.killpg(service["proc"].pid, signal.SIGKILL)
-    wait_for(lambda: not pid_alive(pid), KILL_AFTER_S + 15, "the database to end with the service")
+    wait_for(lambda: not any(pid_alive(pid) for pid in pids), KILL_AFTER_S + 15, "both databases to end with it")
     check = subprocess.run([FLASK, "--app", "wsgi", "segment", "--company", "1"], cwd=ROOT, env=env_of(data_dir),
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stdout + check.stderr
