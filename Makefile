@@ -28,6 +28,7 @@ test: install chromium
 	$(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder  # a test file per worker; a third fills the waits on served processes
 
 bench: install
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m bench.run
 
 clean:
