@@ -5,6 +5,7 @@ elsewhere."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -46,12 +47,21 @@ def exchange(port: int, head: bytes, end: bool = True, timeout: float = 30) -> t
         except (BrokenPipeError, ConnectionResetError):
             pass  # refused before all of it was read: the answer is already on its way
         answer = b""
-        while chunk := _received(sock):
+        while not _whole(answer) and (chunk := _received(sock)):
             answer += chunk
     status_line, _, rest = answer.partition(b"\r\n")
     header_block, _, body = rest.partition(b"\r\n\r\n")
     headers = dict(line.decode().split(": ", 1) for line in header_block.split(b"\r\n") if b": " in line)
     return int(status_line.split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def _whole(answer: bytes) -> bool:
+    """True once the answer holds its head and the Content-Length of body it announced: a request the server read
+    is answered on a connection it keeps open (HTTP/1.1), and reading on to its close would wait out gunicorn's
+    keep-alive (2 s a request) for nothing. An answer without a length is read to the close."""
+    head, found, body = answer.partition(b"\r\n\r\n")
+    length = re.search(rb"\r\ncontent-length: *(\d+)", head, re.IGNORECASE)
+    return bool(found and length and len(body) >= int(length.group(1)))
 
 
 def _received(sock: socket.socket) -> bytes:
