@@ -1,6 +1,7 @@
 """Dashboard fixtures: accounts, stored segmentation runs, a live server and a headless Chromium."""
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
+from core.access.models import User
 from core.access.users import create_user
 from core.demo.seed import seed_demo
 from core.search.vectors import refresh_embeddings
@@ -237,6 +239,36 @@ def sign_in(page):
         page.get_by_role("button", name="Sign in").click()
 
     return fill
+
+
+@pytest.fixture(scope="module")
+def _sessions() -> dict:
+    """The cookies a sign-in through the form gave, per account as stored (email, id, session version)."""
+    return {}
+
+
+@pytest.fixture
+def signed_in_as(page, sign_in, _sessions):
+    """Signs the tab in: through the form the first time in the module, afterwards with the cookies that sign-in
+    gave, while the account is the same stored one (a `kept` image lays it down again with the same id and session
+    version; any other account, or sessions ended since, signs in through the form again). With `land` the tab then
+    shows the page the sign-in led to; without, it may be left blank, for tests that go to their page next."""
+
+    def enter(email: str, password: str = PASSWORD, land: bool = False) -> None:
+        user = User.objects(email=email).first()
+        known = None if user is None else (email, str(user.id), user.session_version)
+        if known in _sessions:
+            cookies, landing = _sessions[known]
+            page.context.add_cookies(cookies)
+            if land:
+                page.goto(landing)
+            return
+        sign_in(email, password)
+        page.wait_for_url(re.compile(r".*/stations.*"))
+        if known is not None:
+            _sessions[known] = page.context.cookies(), page.url
+
+    return enter
 
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
