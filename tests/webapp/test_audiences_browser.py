@@ -15,7 +15,7 @@ from core.audiences import store
 from core.credits.ledger import account
 from core.search import vectors
 from core.segmentation.runs import segment_company
-from tests.conftest import seeded
+from tests.conftest import kept, seeded
 from tests.factories import make_listener
 from tests.memory import NOW, event
 from tests.webapp.conftest import PASSWORD, SIZES
@@ -29,6 +29,7 @@ GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, t
 
 
 @pytest.fixture
+@kept
 def demo(app):
     """The demo station (200 listeners, its demo credits), embedded; a producer of it."""
     seeded(200, embedded=True)
@@ -37,9 +38,9 @@ def demo(app):
 
 
 @pytest.fixture
-def signed_in(page, sign_in, demo):
-    sign_in(PRODUCER)
-    page.wait_for_url(re.compile(r".*/stations.*"))
+def signed_in(page, signed_in_as, demo):
+    """The producer's tab, signed in (each test goes to its page first)."""
+    signed_in_as(PRODUCER)
     return page
 
 
