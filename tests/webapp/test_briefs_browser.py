@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from core.access.users import create_user
 from core.credits.ledger import account
 from core.demo.seed import DEMO_CREDITS
-from tests.conftest import seeded
+from tests.conftest import kept, seeded
 from tests.webapp.conftest import PASSWORD, SIZES
 from tests.webapp.test_ai_browser import check_page
 
@@ -24,12 +24,17 @@ BRIEF = ("Reach super fans and show loyalists, women mostly, for a gospel concer
 
 
 @pytest.fixture
-def signed_in(page, sign_in, app):
-    """The demo station (200 listeners, its demo credits) and its producer, signed in."""
+@kept
+def demo(app):
+    """The demo station (200 listeners, its demo credits) and its producer."""
     seeded(200)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
-    sign_in(PRODUCER)
-    page.wait_for_url(re.compile(r".*/stations.*"))
+
+
+@pytest.fixture
+def signed_in(page, signed_in_as, demo):
+    """The producer signed in, on the page the sign-in leads to."""
+    signed_in_as(PRODUCER, land=True)
     return page
 
 
