@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from core.access.users import create_user
 from core.alerts.check import check_station
 from core.alerts.store import create_rule, list_rules
+from tests.conftest import kept
 from tests.core.alerts.test_alert_mail import received_digest, smtp  # noqa: F401 - smtp is a fixture
 from tests.factories import make_company
 from tests.memory import NOW
@@ -25,13 +26,18 @@ PRODUCER = "thandi@jozi.fm"
 
 
 @pytest.fixture
-def signed_in(page, sign_in, app):
-    """Station 1 (Jozi FM) with two points of history, its producer signed in."""
+@kept
+def station(app):
+    """Station 1 (Jozi FM) with two points of history and its producer."""
     make_company(1, name="Jozi FM", timezone="Africa/Johannesburg")
     store_points()
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
-    sign_in(PRODUCER)
-    page.wait_for_url(re.compile(r".*/stations.*"))
+
+
+@pytest.fixture
+def signed_in(page, signed_in_as, station):
+    """The producer signed in (each test goes to its page first)."""
+    signed_in_as(PRODUCER)
     return page
 
 
