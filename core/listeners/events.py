@@ -22,17 +22,18 @@ from bson import Binary, ObjectId
 
 from core.clock import as_utc
 from core.db.quirks import find_by_originator, insert_all, projection
-from core.listeners import finding, sealed_messages, sealed_profiles
+from core.listeners import event_copies, finding, sealed_messages, sealed_profiles
 from core.listeners.models import InteractionBatch
 from core.personal import originator_keys
 from core.personal.keyed import interaction_keys, is_keyed
 
 FIELDS = {"_id": 0, "originator": 1, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1}
+COPIED_FIELDS = {**FIELDS, "_id": 1}  # a whole station's read: copied by the time in each batch's id
 HISTORY_FIELDS = {"_id": 0, "times": 1, "channels": 1, "campaigns": 1, "timeslots": 1, "messages": 1,
                   **sealed_messages.SEALED_FIELDS}
 MESSAGE_FIELDS = {"_id": 0, "originator": 1, "times": 1, "messages": 1, **sealed_messages.SEALED_FIELDS}
 ERASED_KEY = "erased:"  # an erased listener's keys, re-keyed by erasure (core.privacy.erasure)
-TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
+TIME, CHANNEL, SLOT = event_copies.TIME, event_copies.CHANNEL, event_copies.SLOT
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
 """The earliest interaction time accepted: exports' placeholder dates (0001-01-01, 1899-12-31) fall before it."""
 AHEAD = timedelta(days=1)
@@ -110,12 +111,21 @@ def message_batches(company_id: int, originators: Iterable[str] | None) -> list[
 
 def load_events(company_id: int, originators: Iterable[str] | None = None,
                 progress: Callable[[int], None] | None = None, now: datetime | None = None,
-                among: list[str] | None = None) -> Events:
+                among: list[str] | None = None, keep_copy: bool = False) -> Events:
     """All interactions of the company (or of the given listeners) in the range accepted as of `now`, flattened;
     `among`: originators the caller has at hand, likely those of the company's keys (core.listeners.sealed_profiles
-    .originators_of)."""
+    .originators_of). The whole company's are read from its columnar copy and the batches since
+    (core.listeners.event_copies); with `keep_copy` (a full run) what was read is copied for the next read."""
     wanted, names = _wanted(company_id, originators, among)
-    events = events_of(_batches(company_id, wanted, FIELDS), progress, now)
+    if wanted is None:
+        collection = InteractionBatch._get_collection()
+        columns = event_copies.station_columns(
+            company_id, lambda query: collection.find({"company_id": company_id, **query},
+                                                      projection(COPIED_FIELDS), batch_size=2000),
+            keep_copy, progress)
+    else:
+        columns = event_copies.columns_of(_batches(company_id, wanted, FIELDS), progress)
+    events = _events_of(columns, now)
     events.originators = names(events.originators)
     return events
 
@@ -188,18 +198,7 @@ def events_of(docs: Iterable[dict], progress: Callable[[int], None] | None = Non
               now: datetime | None = None) -> Events:
     """The interactions of these batch documents (as read, or as about to be written) in the range accepted as of
     `now` (default: the clock), flattened; a run as of `now` still leaves out those after it (segments.md)."""
-    index: dict[str, int] = {}
-    rows, times, channels, campaigns, timeslots = [], [], [], [], []
-    for n, doc in enumerate(docs, 1):
-        r = index.setdefault(doc["originator"], len(index))
-        rows.append((r, len(doc["campaigns"])))
-        times.append(doc["times"])
-        channels.append(doc["channels"])
-        campaigns.extend(doc["campaigns"])
-        timeslots.append(doc["timeslots"])
-        if progress and n % 5000 == 0:
-            progress(5000)
-    return _assemble(list(index), rows, times, channels, campaigns, timeslots, now)
+    return _events_of(event_copies.columns_of(docs, progress), now)
 
 
 def listener_history(company_id: int, originator: str, now: datetime | None = None) -> History:
@@ -212,11 +211,11 @@ def listener_history(company_id: int, originator: str, now: datetime | None = No
     for doc in docs:
         n = len(doc["campaigns"])
         messages.extend((list(doc.get("messages") or []) + [None] * n)[:n])
-    ms = _unpack([d["times"] for d in docs], TIME, np.int64)
+    ms = event_copies.unpack([d["times"] for d in docs], TIME, np.int64)
     keep = in_accepted_range(ms, now)
-    return History(ms=ms[keep], channel=_unpack([d["channels"] for d in docs], CHANNEL, np.int16)[keep],
+    return History(ms=ms[keep], channel=event_copies.unpack([d["channels"] for d in docs], CHANNEL, np.int16)[keep],
                    campaign=_compress([str(c) for d in docs for c in d["campaigns"]], keep),
-                   timeslot=_unpack([d["timeslots"] for d in docs], SLOT, np.int32)[keep],
+                   timeslot=event_copies.unpack([d["timeslots"] for d in docs], SLOT, np.int32)[keep],
                    message=_compress(messages, keep))
 
 
@@ -234,26 +233,12 @@ def _compress(values: list, keep: np.ndarray) -> list:
     return [value for value, kept in zip(values, keep.tolist()) if kept]
 
 
-def _unpack(chunks: list[bytes], packed: np.dtype, native) -> np.ndarray:
-    """Packed little-endian columns of several batches as one array in the machine's own order."""
-    return np.frombuffer(b"".join(chunks), dtype=packed).astype(native)
-
-
-def _assemble(originators, rows, times, channels, campaigns, timeslots, now) -> Events:
-    """Events of the unpacked columns, those outside the accepted range left out (their listeners stay, with fewer
+def _events_of(columns: event_copies.Columns, now: datetime | None) -> Events:
+    """Events of the columns, those outside the accepted range left out (their listeners stay, with fewer
     interactions or none), so that the campaign vocabulary holds only the types of the interactions kept."""
-    counts = np.fromiter((c for _, c in rows), dtype=np.int64, count=len(rows))
-    owners = np.fromiter((r for r, _ in rows), dtype=np.int32, count=len(rows))
-    ms = _unpack(times, TIME, np.int64)
-    keep = in_accepted_range(ms, now)
-    names = np.array(campaigns, dtype=object).astype(str)[keep] if campaigns else np.zeros(0, dtype=str)
-    vocab, codes = ([], []) if not len(names) else np.unique(names, return_inverse=True)
-    return Events(
-        originators=originators,
-        row=np.repeat(owners, counts)[keep],
-        ts=ms[keep] // 1000,
-        channel=_unpack(channels, CHANNEL, np.int16)[keep],
-        campaign=np.asarray(codes, dtype=np.int16),
-        campaign_vocab=[str(v) for v in vocab],
-        timeslot=_unpack(timeslots, SLOT, np.int32)[keep],
-    )
+    keep = in_accepted_range(columns.times, now)
+    used, codes = np.unique(columns.campaigns[keep], return_inverse=True)
+    return Events(originators=list(columns.originators), row=np.repeat(columns.owner, columns.counts)[keep],
+                  ts=columns.times[keep] // 1000, channel=columns.channels[keep],
+                  campaign=np.asarray(codes, dtype=np.int16).reshape(-1),
+                  campaign_vocab=[columns.vocab[i] for i in used.tolist()], timeslot=columns.timeslots[keep])

@@ -83,7 +83,8 @@ class InteractionBatch(Document):
     sealed_messages = BinaryField()  # the messages, sealed in the group `message_group`
     message_group = ObjectIdField()
     keys = ListField(StringField())  # idempotency keys: interaction_id or a hash of the whole row
-    meta = {"collection": "interactions", "indexes": [("company_id", "originator"), ("company_id", "message_group")]}
+    meta = {"collection": "interactions", "indexes": [("company_id", "originator"), ("company_id", "message_group"),
+                                                      ("company_id", "_id")]}  # the batches since a station's copy
 
 
 @stored

@@ -134,7 +134,8 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
     """The listeners (all, or the touched ones) profiled as of `now` from what is stored of them."""
     say("reading listeners and interactions")
     docs = read_listeners(company.company_id, touched)
-    events = load_events(company.company_id, touched, now=now, among=[doc["originator"] for doc in docs])
+    events = load_events(company.company_id, touched, now=now, among=[doc["originator"] for doc in docs],
+                         keep_copy=touched is None)  # under the station's lease: one run writes its copy
     stopwatch.lap("read_s")
     if touched is None:
         say(f"learning who goes quiet from {len(events):,} interactions")

@@ -1,0 +1,124 @@
+"""A whole station's interactions are read from its columnar copy and the batches written since, and read exactly as
+the batches alone would be: a full run writes the copy, a later read takes it and the batches since (those in the ten
+minutes before the copy's read began too, once), and a change of the batches in place (an erasure) makes every earlier
+copy unreadable and gone, even one a run was writing meanwhile."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from bson import ObjectId
+
+from core.clock import utcnow
+from core.db.connection import get_db
+from core.listeners import event_copies
+from core.listeners.events import batch_document, load_events, write_batches
+from core.listeners.models import InteractionBatch
+from core.personal import VAULT_COLLECTION
+from core.personal.pseudonyms import pseudonym
+from core.privacy.erasure import erase_listener
+from core.segmentation.runs import segment_company
+from tests.factories import add_interactions, make_listener
+from tests.memory import event
+
+pytestmark = pytest.mark.db
+
+FAN, NEWBIE, GONE = "27820000001", "27820000002", "27820000003"
+
+
+def summary(events) -> dict[str, list[tuple]]:
+    """Originator -> its interactions (time, channel, campaign type, show), in order: what a reader can tell."""
+    found: dict[str, list[tuple]] = {}
+    for i, row in enumerate(events.row.tolist()):
+        found.setdefault(events.originators[row], []).append(
+            (int(events.ts[i]), int(events.channel[i]), events.campaign_vocab[events.campaign[i]],
+             int(events.timeslot[i])))
+    return {originator: sorted(rows) for originator, rows in found.items()}
+
+
+def read_from_batches_alone() -> dict[str, list[tuple]]:
+    """What the batches alone say: every copy forgotten first."""
+    event_copies.forget(1)
+    return summary(load_events(1))
+
+
+def old_batch(originator: str, days_ago: int, campaign: str) -> None:
+    """A batch written days ago (its `_id` says so), as the station's history holds."""
+    made = utcnow() - timedelta(days=days_ago)
+    doc = batch_document(1, originator, "old", [int(made.timestamp() * 1000)], [2], [campaign], [4], [None],
+                         [f"old:{originator}:{days_ago}"])
+    doc["_id"] = ObjectId.from_datetime(made)
+    write_batches([doc])
+
+
+@pytest.fixture
+def station(app):
+    """Three listeners, two of them with batches written weeks ago, and one full run (which copies them)."""
+    now = utcnow()
+    make_listener(1, FAN, [event(d, channel=1 + d % 2, now=now) for d in range(1, 9)], name="Sipho Ndlovu")
+    make_listener(1, NEWBIE, [event(2, campaign="competition_entry", now=now)], name="Lerato Mokoena")
+    make_listener(1, GONE, [], name="Thandeka Zungu")
+    old_batch(FAN, 30, "shoutout")
+    old_batch(GONE, 60, "song_request")
+    segment_company(1)
+
+
+def test_a_full_run_copies_what_it_read_and_the_next_read_takes_the_copy(station):
+    assert event_copies.current(1) is not None
+    InteractionBatch._get_collection().delete_many({"company_id": 1, "import_id": "old"})
+    read = summary(load_events(1))  # the old batches, gone from the collection, are still in the copy
+    assert "shoutout" in {row[2] for row in read[FAN]}
+    assert GONE in read
+
+
+def test_the_copy_and_the_batches_since_read_as_the_batches_alone(station):
+    add_interactions(1, FAN, [event(0.5)])
+    make_listener(1, "27820000009", [event(1, campaign="competition_entry")], name="Ayanda Khumalo")
+    with_copy = summary(load_events(1))
+    assert with_copy == read_from_batches_alone()
+    assert len(with_copy[FAN]) == 10 and "27820000009" in with_copy
+
+
+def test_a_batch_stored_after_the_copy_but_made_in_the_hour_before_its_read_is_read_once(station):
+    began = event_copies.current(1)[1]
+    made = began - timedelta(minutes=8)
+    doc = batch_document(1, NEWBIE, "late", [int(made.timestamp() * 1000)], [3], ["song_request"], [None], [None],
+                         ["late:1"])
+    doc["_id"] = ObjectId.from_datetime(made)
+    write_batches([doc])
+    with_copy = summary(load_events(1))
+    assert with_copy[NEWBIE].count((int(made.timestamp()), 3, "song_request", -1)) == 1
+    assert with_copy == read_from_batches_alone()
+
+
+def test_a_run_after_more_batches_copies_them_too(station):
+    add_interactions(1, NEWBIE, [event(0.2)])
+    segment_company(1)
+    copy, _ = event_copies.current(1)
+    assert copy.counts.sum() == 8 + 1 + 1 + 1 + 1
+    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 1  # the older one deleted
+
+
+def test_an_erasure_leaves_no_copy_and_the_next_read_names_the_pseudonym(station):
+    keys_before = get_db()[VAULT_COLLECTION].count_documents({"keyAltNames": {"$regex": "^events:1:"}})
+    erase_listener(1, FAN, "test-secret")
+    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 0
+    assert get_db()[f"{event_copies.BUCKET}.chunks"].count_documents({}) == 0
+    assert keys_before == 1
+    assert get_db()[VAULT_COLLECTION].count_documents({"keyAltNames": {"$regex": "^events:1:"}}) == 0
+    read = summary(load_events(1))
+    assert FAN not in read and len(read[pseudonym("test-secret", 1, FAN)]) == 9
+
+
+def test_a_copy_a_run_read_before_an_erasure_is_deleted_as_it_is_written(station):
+    copy, began = event_copies.current(1)
+    epoch_of_the_read = event_copies._epoch(1)
+    erase_listener(1, GONE, "test-secret")  # meanwhile: the batches move to the pseudonym
+    assert event_copies.save(1, copy, began, epoch_of_the_read) is None
+    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 0
+    assert GONE not in summary(load_events(1))
+
+
+def test_a_read_of_some_listeners_never_takes_the_copy(station):
+    InteractionBatch._get_collection().delete_many({"company_id": 1, "import_id": "old"})
+    assert "shoutout" not in {row[2] for row in summary(load_events(1, [FAN]))[FAN]}
