@@ -21,6 +21,7 @@ import pymongo
 import pytest
 
 from core.db.embedded import KILL_AFTER_S, free_port, locked, pid_alive, uri_of_port
+from core.ingest.interactions import INSERT_DOCS
 from tests.memory import NOW
 
 pytestmark = [pytest.mark.db, pytest.mark.served]
@@ -31,11 +32,12 @@ HANG_S = 3.0  # well under any hang, well over a fast 503 on a loaded two-core m
 
 
 def env_of(data_dir: Path) -> dict:
-    """The environment of a service on its own DATA_DIR and embedded database (nothing embedded in the background:
-    these tests are about outages, and embedding would only load the machine they time)."""
+    """The environment of a service on its own DATA_DIR and embedded database (nothing embedded after a run and no
+    daily run in the background: these tests are about outages, and a worker segmenting each imported station again
+    would only load the machine they time)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "MONGODB_DATABASE")}
     return {**env, "DATA_DIR": str(data_dir), "SECRET_KEY": "outage-secret", "DAILY_PURGE": "false",
-            "AUTO_EMBED": "false"}
+            "AUTO_EMBED": "false", "DAILY_SEGMENTATION": "false"}
 
 
 def wait_for(check, seconds: float, what: str):
@@ -214,7 +216,13 @@ def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(re
     assert browser.get(f"{base}/stations/1/explorer").status_code == 200
 
 
-def interactions_file(path: Path, company_id: int, listeners: int = 1500, each: int = 20) -> Path:
+CUT_LISTENERS, CUT_EACH = 1500, 5
+"""The cut import's rows: more listeners than one insert of the importer (core.ingest.interactions.INSERT_DOCS, a
+document per listener), so that the database can die between two; a few events each, since the rows are parsed by
+three imports and the cut needs listeners, not events."""
+
+
+def interactions_file(path: Path, company_id: int, listeners: int = CUT_LISTENERS, each: int = CUT_EACH) -> Path:
     """listeners x each interactions for a station of their own."""
     rows = []
     for i in range(listeners):
@@ -258,6 +266,7 @@ def run_import(data_dir: Path, path: Path) -> subprocess.Popen:
 
 
 def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recovering, tmp_path):
+    assert CUT_LISTENERS > INSERT_DOCS, "one insert would write the whole file: nothing to cut between two"
     service = recovering
     data_dir = service["data_dir"]
     port = json.loads((data_dir / "secantus.json").read_text())["port"]
@@ -270,11 +279,11 @@ def test_an_import_cut_by_the_database_dying_reruns_to_the_same_events(recoverin
     assert importing.returncode == 1, output
     assert "The database stopped answering" in output and "Traceback" not in output
     wait_for_recovery(service)
-    for path in (cut, whole):  # the cut file again, and the same rows for another station without a cut
-        again = subprocess.run([FLASK, "--app", "wsgi", "import", "interactions", str(path)], cwd=ROOT,
-                               env=env_of(data_dir), capture_output=True, text=True, timeout=300)
-        assert again.returncode == 0, again.stdout + again.stderr
-    assert stored(port, 2) == stored(port, 3) == (30_000, 30_000)
+    # the cut file again, and the same rows for another station without a cut: two stations, so run side by side
+    for again in [run_import(data_dir, path) for path in (cut, whole)]:
+        output, _ = again.communicate(timeout=300)
+        assert again.returncode == 0, output
+    assert stored(port, 2) == stored(port, 3) == (CUT_LISTENERS * CUT_EACH,) * 2
 
 
 def test_killing_the_whole_service_leaves_no_database_behind_and_the_next_start_works(service):
