@@ -21,9 +21,10 @@ from webapp.limits import MAX_REQUEST_LINE
 
 pytestmark = [pytest.mark.db, pytest.mark.served]
 
-REQUESTS, MAX_REQUESTS = 40, 400
+REQUESTS, MAX_REQUESTS = 10, 400
 """GETs before and after the POST: at least REQUESTS, and more until both workers have answered some (the log says
-which one did; on a busy machine one worker can take 40 in a row), at most MAX_REQUESTS."""
+which one did; on a busy machine one worker can take 40 in a row), at most MAX_REQUESTS. What is checked is that
+both workers answered, each answer asserted; a longer minimum only repeated those answers (40 took ~10 s)."""
 
 
 @pytest.fixture(scope="module")
