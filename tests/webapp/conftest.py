@@ -16,7 +16,7 @@ from core.search.vectors import refresh_embeddings
 from core.segmentation.models import SegmentRun
 from core.segmentation.rules import SEGMENTS
 from core.segmentation.runs import segment_company
-from tests.conftest import empty_database, restored
+from tests.conftest import empty_database, kept, restored
 from tests.factories import Stored, make_company, stored_listeners
 from tests.memory import NOW
 
@@ -105,8 +105,7 @@ def store_segment_run(company_id: int, counts: dict, tags: dict | None = None, m
     ).save()
 
 
-@pytest.fixture
-def stations(app):
+def two_stations() -> dict[int, str]:
     """Two segmented stations: 1 Jozi FM (with movements since yesterday) and 2 Coast Radio (its first run)."""
     make_company(1, name="Jozi FM")
     make_company(2, name="Coast Radio")
@@ -116,8 +115,24 @@ def stations(app):
 
 
 @pytest.fixture
+def stations(app):
+    """Two segmented stations: 1 Jozi FM (with movements since yesterday) and 2 Coast Radio (its first run)."""
+    return two_stations()
+
+
+@pytest.fixture
 def producer(stations):
     """A producer of station 1 only."""
+    create_user("thandi@jozi.fm", PASSWORD, companies=[1], name="Thandi Mokoena")
+    return "thandi@jozi.fm"
+
+
+@pytest.fixture
+@kept
+def kept_producer(app):
+    """What `producer` makes (the two `stations`, a producer of station 1), built once per process and restored
+    for later tests (a `kept` image): the account keeps its id, so `signed_in_as` can reuse its sign-in."""
+    two_stations()
     create_user("thandi@jozi.fm", PASSWORD, companies=[1], name="Thandi Mokoena")
     return "thandi@jozi.fm"
 

@@ -17,6 +17,12 @@ from tests.webapp.test_every_page_browser import CONTROLS, overlaps
 
 pytestmark = pytest.mark.db
 
+
+@pytest.fixture
+def producer(kept_producer):
+    """The two stations and the producer of station 1, as a kept image (restored, not rebuilt, for each test)."""
+    return kept_producer
+
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 PROFILES = [{"originator": "27820000101", "first_name": "Lerato", "mobile_number": "082 123 4567"},
             {"company_id": 1, "originator": "27820000102", "email": "no email"},
@@ -60,9 +66,9 @@ def fits_and_is_accessible(page, size: str) -> None:
     assert not serious, "\n".join(serious)
 
 
-def test_a_producer_uploads_a_file_watches_it_import_and_reads_the_report(page, sign_in, producer, csrf_enabled,
+def test_a_producer_uploads_a_file_watches_it_import_and_reads_the_report(page, signed_in_as, producer, csrf_enabled,
                                                                          screenshot, csp_violations):
-    sign_in("thandi@jozi.fm")
+    signed_in_as("thandi@jozi.fm")
     page.goto("/stations/1/")
     page.get_by_role("link", name="Imports").click()
     expect(page.get_by_test_id("no-imports")).to_be_visible()
@@ -95,9 +101,9 @@ def test_a_producer_uploads_a_file_watches_it_import_and_reads_the_report(page, 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_station_file_is_mapped_corrected_checked_and_imported_and_its_mapping_remembered(
-        page, sign_in, producer, csrf_enabled, screenshot, csp_violations, size):
+        page, signed_in_as, producer, csrf_enabled, screenshot, csp_violations, size):
     page.set_viewport_size(SIZES[size])
-    sign_in("thandi@jozi.fm")
+    signed_in_as("thandi@jozi.fm")
     page.goto("/stations/1/imports")
     choose(page, "profiles", "listeners.csv", NATURAL.encode())
     expect(page.get_by_test_id("import-job")).to_have_attribute("data-state", "mapping")
@@ -131,7 +137,7 @@ def test_a_station_file_is_mapped_corrected_checked_and_imported_and_its_mapping
     assert csp_violations == []
 
 
-def test_a_workbook_sheet_is_chosen_and_read(page, sign_in, producer, csrf_enabled, tmp_path):
+def test_a_workbook_sheet_is_chosen_and_read(page, signed_in_as, producer, csrf_enabled, tmp_path):
     import xlsxwriter
 
     path = tmp_path / "stations.xlsx"
@@ -141,7 +147,7 @@ def test_a_workbook_sheet_is_chosen_and_read(page, sign_in, producer, csrf_enabl
     sheet.write_row(0, 0, ["Full name", "Selfoon"])
     sheet.write_row(1, 0, ["Lerato", "0821234567"])
     book.close()
-    sign_in("thandi@jozi.fm")
+    signed_in_as("thandi@jozi.fm")
     page.goto("/stations/1/imports")
     choose(page, "profiles", "stations.xlsx", path.read_bytes())
     page.get_by_test_id("sheet-choice").select_option("Listeners")
@@ -162,10 +168,10 @@ def test_rows_for_another_station_are_refused_as_bad_rows(page, sign_in, manager
     assert raw_listener(2, "27820000201") is None
 
 
-def test_a_file_over_the_size_limit_is_refused_with_the_limit(app, page, sign_in, producer, csrf_enabled, monkeypatch,
-                                                             screenshot):
+def test_a_file_over_the_size_limit_is_refused_with_the_limit(app, page, signed_in_as, producer, csrf_enabled,
+                                                             monkeypatch, screenshot):
     monkeypatch.setitem(app.config, "MAX_CONTENT_LENGTH", 2**20)  # MAX_UPLOAD_MB=1
-    sign_in("thandi@jozi.fm")
+    signed_in_as("thandi@jozi.fm")
     page.goto("/stations/1/imports")
     choose(page, "interactions", "huge.jsonl", b"{}\n" * (2**20 // 3 + 10))
     expect(page.get_by_text("The file is larger than 1 MB")).to_be_visible()
@@ -173,8 +179,8 @@ def test_a_file_over_the_size_limit_is_refused_with_the_limit(app, page, sign_in
     screenshot(page, "issue10-import-too-large-phone")
 
 
-def test_a_file_that_is_not_a_workbook_says_why_and_is_not_imported(page, sign_in, producer, csrf_enabled):
-    sign_in("thandi@jozi.fm")
+def test_a_file_that_is_not_a_workbook_says_why_and_is_not_imported(page, signed_in_as, producer, csrf_enabled):
+    signed_in_as("thandi@jozi.fm")
     page.goto("/stations/1/imports")
     choose(page, "shows", "schedule.xlsx", b"PK\x03\x04\xff\xfe")
     expect(page.get_by_test_id("mapping-problems")).to_have_text("cannot read the file: not an Excel workbook (.xlsx)")
