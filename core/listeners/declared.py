@@ -8,7 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from core.listeners import sealed_profiles
+from core.db import quirks
+from core.listeners import listener_copies, sealed_profiles
 from core.listeners.fields import (
     CATEGORICAL,
     COMPLETENESS,
@@ -18,15 +19,28 @@ from core.listeners.fields import (
     INFERRED_SINGLE,
     PARTIAL_TEXT,
 )
+from core.listeners.models import Listener
 
 PROJECTION = {"_id": 0, "originator": 1, "tags": 1, "inferred": 1, "erased_at": 1, "created_at": 1,
               **{name: 1 for name in DECLARED_NAMES}}
 
 
 def read_listeners(company_id: int, originators: Iterable[str] | None = None,
-                   projection: dict | None = None) -> list[dict]:
-    """Listener documents of the company, or of some of its listeners (declared fields unless told otherwise)."""
-    return list(iter_listeners(company_id, originators, projection))
+                   projection: dict | None = None, keep_copy: bool = False) -> list[dict]:
+    """Listener documents of the company, or of some of its listeners (declared fields unless told otherwise). The
+    whole company's declared fields are read from its copy and the listeners written since
+    (core.listeners.listener_copies); with `keep_copy` (a full run) what was read is copied for the next read."""
+    if originators is not None or projection is not None:
+        return list(iter_listeners(company_id, originators, projection))
+    collection = Listener._get_collection()
+    fields = sealed_profiles.fields_of({**PROJECTION, "_id": 1})
+    found = listener_copies.station_listeners(
+        company_id, lambda query: sealed_profiles.opened_stream(
+            collection.find({"company_id": company_id, **query}, quirks.projection(fields), batch_size=2000)),
+        keep_copy)
+    for doc in found:
+        doc.pop("_id", None)
+    return found
 
 
 def iter_listeners(company_id: int, originators: Iterable[str] | None = None, projection: dict | None = None,

@@ -1,42 +1,23 @@
-"""A station's interactions as one columnar copy: what a whole-station read (a full run, the churn backtest, the
-history rebuild, a bound search over most of a station) reads instead of every batch document.
-
-The batch documents stay the source of truth. The copy is one GridFS file per station, sealed under a key of its own
-as a snapshot file is (core.listeners.snapshot_files), written by the station's full run from what it read. A read
-takes the copy and the batches written since (by the time in their `_id`, from MARGIN before the copy's read began,
-so that a batch whose insert was under way meanwhile is read too), and never the same batch twice. The embedded
-database pays per document: 100,000 batches of 2M interactions are read in about 23 s, the same columns as one
-file in about 0.3 s (bench/README.md#the-events-copy).
-
-Batches are appended and never changed, but for erasure (moved to the pseudonym) and `encrypt` (keyed in place).
-Both call `forget` after they changed them: it moves the station's `events_epoch` on and deletes its copies, and a
-copy made at another epoch is never read. A run that read before the change writes its copy at the old epoch, so
-it is deleted as soon as it is written.
+"""A station's interactions as one columnar copy (core.listeners.station_copies): what a whole-station read (a full
+run, the churn backtest, the history rebuild, a bound search over most of a station) takes with the batches written
+since, instead of every batch document. Batches are appended, never changed but by erasure and `encrypt`, so the
+batches since are those whose `_id` is younger than the copy's read (less the margin). The embedded database pays
+per document: 100,000 batches of 2M interactions take about 23 s to read, their copy about 2.5 s
+(bench/README.md#copies-of-a-station).
 """
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 import bson
-import gridfs
 import numpy as np
-from bson import ObjectId
 
-from core.clock import as_utc, utcnow
-from core.db.connection import get_db
-from core.db.quirks import projection
-from core.personal.vault import is_envelope
-from core.personal.vault_connection import key_vault
-from core.stations.models import Company
+from core.clock import utcnow
+from core.listeners import station_copies
 
-BUCKET = "event_copies"
-MARGIN = timedelta(minutes=10)
-"""How long before a copy's read began a batch is still read from the collection, so that a batch made before the
-read and stored after it is not missed: longer than an insert is under way (the driver gives up on one after two
-minutes, and retries it once) and than the hosts' clocks differ (the `_id`'s time is the writer's)."""
+KIND = "events"
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
 """How a batch packs its times, channels and timeslots (core.listeners.events)."""
 
@@ -88,17 +69,24 @@ def station_columns(company_id: int, read: Callable[[dict], Iterable[dict]], kee
     """Every batch of the station: its copy and the batches since, or every batch when it has none. `read(query)`
     gives the station's batch documents matching `query` (with their `_id`). With `keep` (a full run, under the
     station's lease) what was read is copied for the next read, unless nothing was added to the copy."""
-    began, epoch = utcnow(), _epoch(company_id)
-    copy = current(company_id, epoch)
+    began, epoch = utcnow(), station_copies.epoch(company_id)
+    copy = station_copies.current(company_id, KIND, epoch)
     if copy is None:
         found = columns_of(read({}), progress)
     else:
-        since = copy[1] - MARGIN
-        recent = columns_of(read({"_id": {"$gte": ObjectId.from_datetime(since)}}))
-        found = joined(older_than(copy[0], int(since.timestamp())), recent)
-    if keep and (copy is None or found.batches != copy[0].batches or found.counts.sum() != copy[0].counts.sum()):
-        save(company_id, found, began, epoch)
+        older, copied_at = _unpacked(copy[0]), copy[1]
+        since = station_copies.since(copied_at)
+        found = joined(older_than(older, int(since.generation_time.timestamp())),
+                       columns_of(read({"_id": {"$gte": since}})))
+    if keep and (copy is None or found.batches != older.batches or found.counts.sum() != older.counts.sum()):
+        station_copies.save(company_id, KIND, _packed(found), began, epoch)
     return found
+
+
+def copied(company_id: int) -> tuple[Columns, object] | None:
+    """The station's copy as stored and when its read began (None: none at the station's epoch)."""
+    copy = station_copies.current(company_id, KIND, station_copies.epoch(company_id))
+    return None if copy is None else (_unpacked(copy[0]), copy[1])
 
 
 def older_than(columns: Columns, seconds: int) -> Columns:
@@ -123,66 +111,6 @@ def joined(first: Columns, second: Columns) -> Columns:
                    np.concatenate([first.times, second.times]), np.concatenate([first.channels, second.channels]),
                    np.concatenate([first.timeslots, second.timeslots]),
                    np.concatenate([_recoded(first, vocab), _recoded(second, vocab)]).astype(np.int16), vocab)
-
-
-def current(company_id: int, epoch: int | None = None) -> tuple[Columns, datetime] | None:
-    """The station's copy and when its read began; None when it has none at its epoch, or its key was destroyed."""
-    epoch = _epoch(company_id) if epoch is None else epoch
-    stored = files().find_one({"metadata.company_id": company_id, "metadata.epoch": epoch},
-                              sort=[("uploadDate", -1)])
-    if stored is None:
-        return None
-    data = gridfs.GridFSBucket(get_db(), BUCKET).open_download_stream(stored["_id"]).read()
-    blob = key_vault().unseal_bytes([data])[0] if is_envelope(data) else None
-    if blob is None:
-        return None
-    return _unpacked(blob), as_utc(stored["metadata"]["began"])
-
-
-def save(company_id: int, columns: Columns, began: datetime, epoch: int) -> ObjectId | None:
-    """Write the copy, sealed under a key of its own, and delete the station's others; none (and None) when the
-    station's epoch moved on meanwhile (an erasure changed the batches after this copy was read)."""
-    file_id = ObjectId()
-    sealed = key_vault().seal_bytes(key_name(company_id, file_id), _packed(columns))
-    gridfs.GridFSBucket(get_db(), BUCKET).upload_from_stream_with_id(
-        file_id, f"company-{company_id}", sealed,
-        metadata={"company_id": company_id, "epoch": epoch, "began": began, "sealed": True})
-    if _epoch(company_id) != epoch:
-        _delete(company_id, {"_id": file_id})
-        return None
-    _delete(company_id, {"_id": {"$ne": file_id}})
-    return file_id
-
-
-def forget(company_id: int) -> int:
-    """After the station's batches changed in place: no copy made before is read again (its key destroyed, the file
-    deleted); how many copies."""
-    Company._get_collection().update_one({"company_id": company_id}, {"$inc": {"events_epoch": 1}})
-    return _delete(company_id, {})
-
-
-def key_name(company_id: int, file_id) -> str:
-    return f"events:{company_id}:{file_id}"
-
-
-def files():
-    return get_db()[f"{BUCKET}.files"]
-
-
-def _delete(company_id: int, which: dict) -> int:
-    """Destroy the keys of these copies of the station, then delete them (keys first: a delete cut short leaves a
-    file nobody can read)."""
-    stale = [doc["_id"] for doc in files().find({"metadata.company_id": company_id, **which}, projection({"_id": 1}))]
-    key_vault().destroy({key_name(company_id, file_id) for file_id in stale})
-    bucket = gridfs.GridFSBucket(get_db(), BUCKET)
-    for file_id in stale:
-        bucket.delete(file_id)
-    return len(stale)
-
-
-def _epoch(company_id: int) -> int:
-    company = Company._get_collection().find_one({"company_id": company_id}, projection({"events_epoch": 1}))
-    return int((company or {}).get("events_epoch") or 0)
 
 
 def _packed(columns: Columns) -> bytes:

@@ -59,7 +59,8 @@ class Listener(Document):
     created_at = DateTimeField(default=utcnow)
     erased_at = DateTimeField()
     meta = {"collection": "listeners",
-            "indexes": [{"fields": ["company_id", "originator"], "unique": True}, ("company_id", "profile_group")]}
+            "indexes": [{"fields": ["company_id", "originator"], "unique": True}, ("company_id", "profile_group"),
+                        ("company_id", "profile_version")]}  # the listeners written since a station's copy
 
 
 @stored

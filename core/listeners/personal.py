@@ -12,7 +12,7 @@ from bson import ObjectId
 
 from core.clock import utcnow
 from core.config import active
-from core.listeners import event_copies, events, finding, sealed_messages, sealed_writes, snapshot_files
+from core.listeners import events, finding, sealed_messages, sealed_writes, snapshot_files, station_copies
 from core.listeners.fields import DECLARED, DECLARED_NAMES
 from core.listeners.models import InteractionBatch, Listener
 from core.personal import originator_keys
@@ -32,6 +32,7 @@ def erase_profile(erasure: Erasure) -> int:
         {"$set": {"originator": erasure.pseudonym, "tags": [], "inferred": {}, "promoted": {},
                   "erased_at": utcnow(), "profile_version": ObjectId()},
          "$unset": {**unset, "profile": "", "profile_group": ""}})
+    station_copies.forget(company_id)  # the station's copy of its listeners holds their fields as they were
     return result.modified_count
 
 
@@ -45,7 +46,7 @@ def erase_interactions(erasure: Erasure) -> int:
         keys = [events.ERASED_KEY + keyed_hash(secret, key)[:32] for key in batch.get("keys", [])]
         col.update_one({"_id": batch["_id"]}, {"$set": {"originator": erasure.pseudonym, "keys": keys}})
         touched += len(keys)
-    event_copies.forget(company_id)  # after the move: a copy read before it is never read again
+    station_copies.forget(company_id)  # after the move: a copy read before it is never read again
     return touched
 
 
@@ -53,7 +54,7 @@ def _migrate_interactions(company_id: int) -> int:
     """Messages sealed, idempotency keys and originators keyed, of batches stored before each was."""
     done = (sealed_messages.seal_plain(company_id) + events.key_plain_keys(company_id)
             + originator_keys.key_plain(InteractionBatch._get_collection(), company_id))
-    event_copies.forget(company_id)  # their originators keyed in place
+    station_copies.forget(company_id)  # their originators keyed in place
     return done
 
 
@@ -73,10 +74,10 @@ SNAPSHOT_FILES = declare(Store(
     "snapshot_files", f"{snapshot_files.BUCKET}.files",
     personal=("metadata",),  # the vocabulary (every tag, place, language...) of a file written before sealing
     free=("_id", "filename", "length", "chunkSize", "uploadDate")))
-EVENT_COPY_FILES = declare(Store(
-    "event_copy_files", f"{event_copies.BUCKET}.files",
-    free=("_id", "filename", "length", "chunkSize", "uploadDate", "metadata")))  # station, epoch, time: no value
-EVENT_COPY_CHUNKS = declare(Store("event_copy_chunks", f"{event_copies.BUCKET}.chunks", personal=("data",),  # sealed
-                                  free=("_id", "files_id", "n")))
+STATION_COPY_FILES = declare(Store(
+    "station_copy_files", f"{station_copies.BUCKET}.files",
+    free=("_id", "filename", "length", "chunkSize", "uploadDate", "metadata")))  # station, kind, epoch, time
+STATION_COPY_CHUNKS = declare(Store("station_copy_chunks", f"{station_copies.BUCKET}.chunks", personal=("data",),
+                                    free=("_id", "files_id", "n")))  # sealed
 SNAPSHOT_CHUNKS = declare(Store("snapshot_chunks", f"{snapshot_files.BUCKET}.chunks", personal=("data",),  # sealed
                                 free=("_id", "files_id", "n")))

@@ -133,9 +133,10 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
               say: Callable[[str], None] = lambda message: None) -> snapshot.Snapshot:
     """The listeners (all, or the touched ones) profiled as of `now` from what is stored of them."""
     say("reading listeners and interactions")
-    docs = read_listeners(company.company_id, touched)
+    whole = touched is None  # under the station's lease: one run writes the station's copies
+    docs = read_listeners(company.company_id, touched, keep_copy=whole)
     events = load_events(company.company_id, touched, now=now, among=[doc["originator"] for doc in docs],
-                         keep_copy=touched is None)  # under the station's lease: one run writes its copy
+                         keep_copy=whole)
     stopwatch.lap("read_s")
     if touched is None:
         say(f"learning who goes quiet from {len(events):,} interactions")

@@ -139,5 +139,5 @@ COMPANIES = declare(Store(
               # a listener ("call 082 999 0001"); sealed in place by `encrypt`
               "sealed_tag_labels"),  # sealed: the same names, one envelope under a key of the station's own
     free=("_id", "company_id", "name", "timezone", "country", "channels", "thresholds", "churn_horizon_days",
-          "rate_card", "data_version", "snapshot_file", "events_epoch", "originators_keyed", "created_at",
+          "rate_card", "data_version", "snapshot_file", "copies_epoch", "originators_keyed", "created_at",
           "tag_labels_key")))  # the version of that key: an ObjectId made when sealing

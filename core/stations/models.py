@@ -45,7 +45,7 @@ class Company(Document):
     rate_card = DictField()  # "show:<id>" or "channel:<id>" -> price of a spot or message (core.campaigns.schedule)
     data_version = IntField(default=0)  # bumped by every write that changes what filters see
     snapshot_file = ObjectIdField()  # GridFS id of the current listener snapshot (core.listeners.snapshot)
-    events_epoch = IntField(default=0)  # moved on when batches change in place (core.listeners.event_copies)
+    copies_epoch = IntField(default=0)  # moved on when documents change in place (core.listeners.station_copies)
     # True once no store holds a listener's plain originator: made so, or keyed by `encrypt` (core.listeners
     # .originator_keys); until then readers look for both forms
     originators_keyed = BooleanField(default=False)

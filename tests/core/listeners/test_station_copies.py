@@ -1,6 +1,6 @@
-"""A whole station's interactions are read from its columnar copy and the batches written since, and read exactly as
-the batches alone would be: a full run writes the copy, a later read takes it and the batches since (those in the ten
-minutes before the copy's read began too, once), and a change of the batches in place (an erasure) makes every earlier
+"""A whole station's interactions and listeners are read from its copies and what was written since, exactly as the
+documents alone would be read: a full run writes the copies, a later read takes them and the documents since (those
+in the ten minutes before the copy's read began too, once), and a change in place (an erasure) makes every earlier
 copy unreadable and gone, even one a run was writing meanwhile."""
 from __future__ import annotations
 
@@ -9,16 +9,18 @@ from datetime import timedelta
 import pytest
 from bson import ObjectId
 
+from core import personal
 from core.clock import utcnow
 from core.db.connection import get_db
-from core.listeners import event_copies
+from core.listeners import event_copies, station_copies
+from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, load_events, write_batches
-from core.listeners.models import InteractionBatch
+from core.listeners.models import InteractionBatch, Listener
 from core.personal import VAULT_COLLECTION
 from core.personal.pseudonyms import pseudonym
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
-from tests.factories import add_interactions, make_listener
+from tests.factories import add_interactions, make_listener, set_fields
 from tests.memory import event
 
 pytestmark = pytest.mark.db
@@ -38,8 +40,16 @@ def summary(events) -> dict[str, list[tuple]]:
 
 def read_from_batches_alone() -> dict[str, list[tuple]]:
     """What the batches alone say: every copy forgotten first."""
-    event_copies.forget(1)
+    station_copies.forget(1)
     return summary(load_events(1))
+
+
+def listeners() -> dict[str, dict]:
+    return {doc["originator"]: doc for doc in read_listeners(1)}
+
+
+def copies() -> int:
+    return station_copies.files().count_documents({"metadata.company_id": 1})
 
 
 def old_batch(originator: str, days_ago: int, campaign: str) -> None:
@@ -64,7 +74,7 @@ def station(app):
 
 
 def test_a_full_run_copies_what_it_read_and_the_next_read_takes_the_copy(station):
-    assert event_copies.current(1) is not None
+    assert event_copies.copied(1) is not None
     InteractionBatch._get_collection().delete_many({"company_id": 1, "import_id": "old"})
     read = summary(load_events(1))  # the old batches, gone from the collection, are still in the copy
     assert "shoutout" in {row[2] for row in read[FAN]}
@@ -80,7 +90,7 @@ def test_the_copy_and_the_batches_since_read_as_the_batches_alone(station):
 
 
 def test_a_batch_stored_after_the_copy_but_made_in_the_hour_before_its_read_is_read_once(station):
-    began = event_copies.current(1)[1]
+    began = event_copies.copied(1)[1]
     made = began - timedelta(minutes=8)
     doc = batch_document(1, NEWBIE, "late", [int(made.timestamp() * 1000)], [3], ["song_request"], [None], [None],
                          ["late:1"])
@@ -94,29 +104,42 @@ def test_a_batch_stored_after_the_copy_but_made_in_the_hour_before_its_read_is_r
 def test_a_run_after_more_batches_copies_them_too(station):
     add_interactions(1, NEWBIE, [event(0.2)])
     segment_company(1)
-    copy, _ = event_copies.current(1)
+    copy, _ = event_copies.copied(1)
     assert copy.counts.sum() == 8 + 1 + 1 + 1 + 1
-    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 1  # the older one deleted
+    assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "events"}) == 1
 
 
 def test_an_erasure_leaves_no_copy_and_the_next_read_names_the_pseudonym(station):
-    keys_before = get_db()[VAULT_COLLECTION].count_documents({"keyAltNames": {"$regex": "^events:1:"}})
+    vault = get_db()[VAULT_COLLECTION]
+    assert copies() == 2 and vault.count_documents({"keyAltNames": {"$regex": "^copy:1:"}}) == 2
     erase_listener(1, FAN, "test-secret")
-    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 0
-    assert get_db()[f"{event_copies.BUCKET}.chunks"].count_documents({}) == 0
-    assert keys_before == 1
-    assert get_db()[VAULT_COLLECTION].count_documents({"keyAltNames": {"$regex": "^events:1:"}}) == 0
+    assert copies() == 0 and get_db()[f"{station_copies.BUCKET}.chunks"].count_documents({}) == 0
+    assert vault.count_documents({"keyAltNames": {"$regex": "^copy:1:"}}) == 0
     read = summary(load_events(1))
     assert FAN not in read and len(read[pseudonym("test-secret", 1, FAN)]) == 9
+    assert FAN not in listeners() and listeners()[pseudonym("test-secret", 1, FAN)].get("name") is None
 
 
 def test_a_copy_a_run_read_before_an_erasure_is_deleted_as_it_is_written(station):
-    copy, began = event_copies.current(1)
-    epoch_of_the_read = event_copies._epoch(1)
-    erase_listener(1, GONE, "test-secret")  # meanwhile: the batches move to the pseudonym
-    assert event_copies.save(1, copy, began, epoch_of_the_read) is None
-    assert event_copies.files().count_documents({"metadata.company_id": 1}) == 0
-    assert GONE not in summary(load_events(1))
+    epoch_of_the_read = station_copies.epoch(1)
+    erase_listener(1, GONE, "test-secret")  # meanwhile: its listener and batches move to the pseudonym
+    assert station_copies.save(1, "listeners", b"what the run read", utcnow(), epoch_of_the_read) is None
+    assert copies() == 0
+    assert GONE not in summary(load_events(1)) and GONE not in listeners()
+
+
+def test_the_listeners_copy_and_those_written_since_read_as_the_listeners_alone(station):
+    set_fields(1, NEWBIE, name="Lerato Mokoena-Dube")
+    make_listener(1, "27820000009", name="Ayanda Khumalo")
+    with_copy = listeners()
+    assert with_copy[NEWBIE]["name"] == "Lerato Mokoena-Dube" and with_copy["27820000009"]["name"] == "Ayanda Khumalo"
+    station_copies.forget(1)
+    assert with_copy == listeners()
+
+
+def test_a_full_run_copies_the_listeners_and_the_next_read_takes_the_copy(station):
+    Listener._get_collection().delete_one({"company_id": 1, "originator": personal.key_of(1, GONE)})
+    assert listeners()[GONE]["name"] == "Thandeka Zungu"  # gone from the collection, still in the copy
 
 
 def test_a_read_of_some_listeners_never_takes_the_copy(station):
