@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from core.config import Settings
+from core.config import Settings, active
 from core.db import queue
 from core.db.connection import UNAVAILABLE
 from core.db.leases import lease
@@ -94,11 +94,13 @@ class Worker:
     def catch_up(self) -> None:
         """Finish the erasures a killed process left under way, then queue each station's embedding once (whatever
         was written before any worker ran), under a short lease so that several workers starting together queue it
-        once."""
+        once; not when the settings say listeners are not embedded in the background (AUTO_EMBED=false)."""
         try:
             self.finish_erasures()
         except UNAVAILABLE:
             log.warning("the database did not answer; erasures under way wait for the next round")
+        if not active().auto_embed:
+            return
         try:
             with lease("worker:catch-up", wait_s=0):
                 for company in list_companies():

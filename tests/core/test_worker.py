@@ -60,8 +60,16 @@ def test_an_embedding_job_queued_by_a_run_is_done_by_the_worker_not_by_the_run(w
     assert ListenerEmbedding.objects(company_id=1).count() == 1
 
 
-def test_workers_starting_together_queue_each_station_s_catch_up_once(worker, app):
+def embedding_in_the_background(monkeypatch, on: bool) -> None:
+    """The settings' AUTO_EMBED as the worker reads it (the test settings have it off)."""
+    from core.service import worker as worker_module
+
+    monkeypatch.setattr(worker_module, "active", lambda: type("S", (), {"auto_embed": on})())
+
+
+def test_workers_starting_together_queue_each_station_s_catch_up_once(worker, app, monkeypatch):
     this, _ = worker
+    embedding_in_the_background(monkeypatch, True)
     for company_id in (1, 2):
         make_listener(company_id, f"2782000000{company_id}", [event(2)])
     others = [Worker(app.config["SETTINGS"]) for _ in range(3)]
@@ -72,6 +80,14 @@ def test_workers_starting_together_queue_each_station_s_catch_up_once(worker, ap
         thread.join()
     waiting = sorted(j["key"] for j in queue.Job._get_collection().find({"kind": "embed", "state": "queued"}))
     assert waiting == ["embed:1", "embed:2"]
+
+
+def test_a_worker_started_with_embedding_off_queues_no_embedding(worker, monkeypatch):
+    this, _ = worker
+    embedding_in_the_background(monkeypatch, False)
+    make_listener(1, "27820000001", [event(2, message="Play gospel please")])
+    this.catch_up()
+    assert queue.Job._get_collection().count_documents({"kind": "embed"}) == 0
 
 
 def test_a_stop_lets_the_job_under_way_finish_and_starts_no_other(worker):
