@@ -60,7 +60,7 @@ def record_changes(run: SegmentRun, previous: snapshot.Snapshot, fresh: snapshot
     listener): it is carried in the snapshot as `first_segment` / `first_segmented_at` (`carry_first_assignment`),
     and on the run in memory (`first_segments`) for what follows it, since it is a move too (an event).
     """
-    before = np.array([_segment_of(previous, o) for o in fresh.originators.tolist()], dtype=object)
+    before = _segments_of(previous, fresh.originators)
     after = fresh.labels("segment")
     rows = np.flatnonzero(before != after)
     moved = [i for i in rows.tolist() if before[i] is not None]
@@ -87,12 +87,17 @@ def carry_first_assignment(previous: snapshot.Snapshot, fresh: snapshot.Snapshot
     fresh.cols["first_segment"], fresh.cols["first_segmented_at"] = first, first_at
 
 
-def _segment_of(previous: snapshot.Snapshot, originator: str):
-    row = previous.row_of(originator) if len(previous) else None
-    if row is None:
-        return None
-    code = previous.cols["segment"][row]
-    return previous.vocab["segment"][code] if code >= 0 else None
+def _segments_of(previous: snapshot.Snapshot, originators: np.ndarray) -> np.ndarray:
+    """Each listener's segment in `previous` (None where it held them in none, or not at all), in one look-up."""
+    found = np.full(len(originators), None, dtype=object)
+    if not len(previous):
+        return found
+    rows = previous.rows_of(originators)
+    held = rows >= 0
+    codes = previous.cols["segment"][rows[held]].astype(np.int64)
+    labels = np.array([*previous.vocab["segment"], None], dtype=object)
+    found[held] = labels[np.where(codes >= 0, codes, len(labels) - 1)]
+    return found
 
 
 def previous_run_at(company_id: int) -> str | None:
