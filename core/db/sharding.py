@@ -19,12 +19,13 @@ SHARD_KEYS = MappingProxyType({
     "ai_profiles": ("company_id", "originator"),
     "segment_changes": ("company_id", "originator"),
     "demographic_promotions": ("company_id", "originator"),
-    "fs.chunks": ("files_id", "n"),
+    "snapshots.chunks": ("files_id", "n"),
+    "station_copies.chunks": ("files_id", "n"),
 })
 """Collection -> its ranged shard key (ascending). MongoDB requires every unique index of a sharded collection to
 start with its shard key and an index to start with it before it shards a collection that holds documents;
-tests/core/db/test_sharding.py checks both against the declared indexes. `fs.chunks` holds the station snapshots
-(GridFS): a file's chunks stay together."""
+tests/core/db/test_sharding.py checks both against the declared indexes. The GridFS chunks hold the station
+snapshots and copies (core.listeners.snapshot_files, core.listeners.station_copies): a file's chunks stay together."""
 
 
 def shard_commands(database: str) -> list[dict]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import core.service.startup  # noqa: F401 - imports every package's documents, as a process does
 from core.db.documents import documents
 from core.db.sharding import SHARD_KEYS, shard_commands
+from core.personal.registry import stores
 
 OPERATIONS = Path(__file__).resolve().parents[3] / "docs" / "operations.md"
 
@@ -20,8 +21,11 @@ def _indexes() -> dict[str, list[dict]]:
         specs = found.setdefault(document._get_collection_name(), [{"fields": ("_id",), "unique": True}])
         for spec in document._meta["index_specs"]:
             specs.append({"fields": tuple(name for name, _ in spec["fields"]), "unique": bool(spec.get("unique"))})
-    found["fs.chunks"] = [{"fields": ("_id",), "unique": True}, {"fields": ("files_id", "n"), "unique": True}]
-    return found  # GridFS's own: pymongo makes fs.chunks' unique (files_id, n) index
+    for store in stores():  # GridFS's own: pymongo makes a bucket's unique (files_id, n) index
+        if store.collection.endswith(".chunks"):
+            found[store.collection] = [{"fields": ("_id",), "unique": True},
+                                       {"fields": ("files_id", "n"), "unique": True}]
+    return found
 
 
 def test_every_sharded_collection_is_one_the_service_declares():
@@ -40,6 +44,11 @@ def test_every_sharded_collection_has_an_index_that_starts_with_its_shard_key():
     indexes = _indexes()
     for collection, key in SHARD_KEYS.items():
         assert any(index["fields"][:len(key)] == key for index in indexes[collection]), collection
+
+
+def test_every_gridfs_bucket_s_chunks_are_sharded_by_their_file():
+    buckets = {store.collection for store in stores() if store.collection.endswith(".chunks")}
+    assert buckets and all(SHARD_KEYS.get(bucket) == ("files_id", "n") for bucket in buckets)
 
 
 def test_every_per_listener_collection_is_sharded_by_station_then_listener():
