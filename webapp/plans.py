@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
-from fpdf import FPDF
 from marshmallow import fields
 
 from core.campaigns.plans import get_plan, save_plan
@@ -59,6 +58,8 @@ def pdf(company_id: int, plan_id: str):
     plan = get_plan(company_id, plan_id)
     context = reco_context(plan["recommendation"], filter_pairs(plan["filters"]), station_names(company_id))
     html = render_template("plans/print.html", station=station, plan=plan, **context)
+    from fpdf import FPDF  # about 0.7 s to import: only a PDF needs it, not every process that serves pages
+
     document = FPDF(format="A4")
     document.set_title(plan["name"][:120].translate(PDF_CHARACTERS))
     document.add_page()

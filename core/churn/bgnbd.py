@@ -7,7 +7,6 @@ one day only alive.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import gammaln, hyp2f1
 
 
@@ -38,6 +37,8 @@ def fit(x: np.ndarray, t_x: np.ndarray, big_t: np.ndarray) -> np.ndarray:
     def loss(log_params: np.ndarray) -> float:
         value = -log_likelihood(np.exp(log_params), x, t_x, big_t) / max(1, len(x))
         return value if np.isfinite(value) else 1e12
+
+    from scipy.optimize import minimize  # about 0.5 s to import: only a fit needs it, not a score
 
     found = minimize(loss, np.zeros(4), method="Nelder-Mead", options={"maxiter": 2000, "xatol": 1e-5,
                                                                        "fatol": 1e-9})
