@@ -54,13 +54,27 @@ def _filled(value) -> bool:
 
 
 def _categorical(values: list) -> tuple[list[str], np.ndarray]:
-    """Vocabulary (as stored, first spelling wins per lower-cased value) and int16 codes (-1 = absent)."""
+    """Vocabulary (as stored, first spelling wins per lower-cased value) and int16 codes (-1 = absent). A station's
+    hundred thousand listeners hold a few dozen values of a field: each distinct one is read once."""
     vocab: dict[str, int] = {}
-    codes = np.full(len(values), -1, dtype=np.int16)
-    for i, value in enumerate(values):
-        if _filled(value):
-            codes[i] = vocab.setdefault(str(value).strip(), len(vocab))
+    seen: dict = {}
+
+    def code(value) -> int:
+        try:
+            return seen[value]
+        except KeyError:
+            found = seen[value] = vocab.setdefault(str(value).strip(), len(vocab)) if _filled(value) else -1
+            return found
+        except TypeError:  # a value that is not hashable (stored before validation): read as it is
+            return vocab.setdefault(str(value).strip(), len(vocab)) if _filled(value) else -1
+
+    codes = np.fromiter(map(code, values), dtype=np.int16, count=len(values))
     return list(vocab), codes
+
+
+def _filled_mask(values: list) -> np.ndarray:
+    """`_filled` of each value, as one array."""
+    return np.fromiter(map(_filled, values), dtype=bool, count=len(values))
 
 
 def _multi(lists: list) -> tuple[list[str], np.ndarray]:
@@ -93,8 +107,10 @@ def declared_columns(docs: list[dict]) -> tuple[dict, dict]:
     vocab["tags"], cols["tags"] = _multi([d.get("tags") for d in docs])
     vocab["inferred_interests"], cols["inferred_interests"] = _multi(
         [_inferred_value(d, "inferred_interests") for d in docs])
-    missing = np.array([[not _filled(d.get(COMPLETENESS_ATTRIBUTE[f])) for f in COMPLETENESS] for d in docs],
-                       dtype=bool).reshape(len(docs), len(COMPLETENESS))
+    missing = ~np.column_stack([cols[attribute] >= 0 if attribute in CATEGORICAL  # coded -1 when not filled
+                                else _filled_mask([d.get(attribute) for d in docs])
+                                for attribute in (COMPLETENESS_ATTRIBUTE[f] for f in COMPLETENESS)]
+                               ).reshape(len(docs), len(COMPLETENESS))
     vocab["missing_fields"], cols["missing_fields"] = list(COMPLETENESS), missing
     cols["profile_complete"] = ~missing.any(axis=1)
     cols["erased"] = np.array([d.get("erased_at") is not None for d in docs], dtype=bool)
