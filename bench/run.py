@@ -13,7 +13,7 @@ import os
 import platform
 import resource
 import time
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from bench.ai import bench_ai_profile
@@ -62,6 +62,31 @@ def bench_segmentation(ctx: Context) -> dict:
     return {"segmentation s": f"{seconds:.1f}", "read/churn/compute/write s": split or "-"}
 
 
+def bench_next_run(ctx: Context) -> dict:
+    """The station's next full run, which reads the copies the first one wrote and the documents written since
+    (core.listeners.station_copies), as a run more than the copies' margin after the import reads them: nothing
+    else writes to the station meanwhile, so a margin of nought reads what ten minutes later would. Its segments must
+    be the first run's (bench_peer left them), and its time is set beside the peer's."""
+    from bench.peer import service_segments
+    from core.listeners import station_copies
+    from core.segmentation.runs import segment_company
+
+    kept_margin, station_copies.MARGIN = station_copies.MARGIN, timedelta(0)
+    try:
+        started = time.perf_counter()
+        run = segment_company(ctx.company_id, ctx.now)
+        seconds = time.perf_counter() - started
+    finally:
+        station_copies.MARGIN = kept_margin
+    timings = getattr(run, "timings", None) or {}
+    split = "/".join(f"{timings[k]:.1f}" for k in ("read_s", "churn_s", "compute_s", "write_s") if k in timings)
+    same = ctx.found.get("segments") == service_segments(ctx.company_id) if "segments" in ctx.found else None
+    peer_s = ctx.found.get("peer_s")
+    return {"next run s": f"{seconds:.1f}", "next read/churn/compute/write s": split or "-",
+            "next/peer": f"{seconds / peer_s:.1f}" if peer_s else "-",
+            "next run same segments": {True: "yes", False: "NO", None: "-"}[same]}
+
+
 def bench_purge(ctx: Context) -> dict:
     """The purge that makes erasure reach the disk: the seconds the database is rewritten (and the service answers
     503), which is what the daily run costs and what the receipt's bound adds to 24 hours."""
@@ -72,8 +97,9 @@ def bench_purge(ctx: Context) -> dict:
     return {"purge s": f"{time.perf_counter() - started:.1f}", "purge": report["method"]}
 
 
-BENCHMARKS = [bench_import, bench_segmentation, bench_peer, bench_overview, bench_explorer, bench_export,
-              bench_live, bench_live_sustained, bench_embeddings, bench_search, bench_ai_profile, bench_purge]
+BENCHMARKS = [bench_import, bench_segmentation, bench_peer, bench_next_run, bench_overview, bench_explorer,
+              bench_export, bench_live, bench_live_sustained, bench_embeddings, bench_search,
+              bench_ai_profile, bench_purge]
 
 
 def _peak_rss_mb() -> float:
