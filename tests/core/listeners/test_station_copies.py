@@ -16,8 +16,6 @@ from core.listeners import event_copies, station_copies
 from core.listeners.declared import read_listeners
 from core.listeners.events import batch_document, load_events, write_batches
 from core.listeners.models import InteractionBatch, Listener
-from core.personal import VAULT_COLLECTION
-from core.personal.pseudonyms import pseudonym
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
 from tests.factories import add_interactions, make_listener, set_fields
@@ -110,14 +108,13 @@ def test_a_run_after_more_batches_copies_them_too(station):
 
 
 def test_an_erasure_leaves_no_copy_and_the_next_read_names_the_pseudonym(station):
-    vault = get_db()[VAULT_COLLECTION]
-    assert copies() == 2 and vault.count_documents({"keyAltNames": {"$regex": "^copy:1:"}}) == 2
-    erase_listener(1, FAN, "test-secret")
+    assert copies() == 2 and personal.keys_named("copy:1:") == 2
+    receipt = erase_listener(1, FAN, "test-secret")
     assert copies() == 0 and get_db()[f"{station_copies.BUCKET}.chunks"].count_documents({}) == 0
-    assert vault.count_documents({"keyAltNames": {"$regex": "^copy:1:"}}) == 0
+    assert personal.keys_named("copy:1:") == 0
     read = summary(load_events(1))
-    assert FAN not in read and len(read[pseudonym("test-secret", 1, FAN)]) == 9
-    assert FAN not in listeners() and listeners()[pseudonym("test-secret", 1, FAN)].get("name") is None
+    assert FAN not in read and len(read[receipt["pseudonym"]]) == 9
+    assert FAN not in listeners() and listeners()[receipt["pseudonym"]].get("name") is None
 
 
 def test_a_copy_a_run_read_before_an_erasure_is_deleted_as_it_is_written(station):
