@@ -29,6 +29,14 @@ MARGIN = timedelta(minutes=10)
 the read and stored after it is not missed: longer than a write is under way (the driver gives up on one after two
 minutes, and retries it once) and than the hosts' clocks differ (an ObjectId's time is its writer's)."""
 
+WORTH_FROM = 5_000
+"""Documents a whole-station read must take before a full run copies them: fewer are read in well under a second,
+and a copy costs about a tenth of a second to write at every run."""
+
+
+def worth_copying(documents: int) -> bool:
+    return documents >= WORTH_FROM
+
 
 def since(began: datetime) -> ObjectId:
     """The least version a read must take beside a copy whose read began then."""

@@ -60,8 +60,10 @@ def old_batch(originator: str, days_ago: int, campaign: str) -> None:
 
 
 @pytest.fixture
-def station(app):
-    """Three listeners, two of them with batches written weeks ago, and one full run (which copies them)."""
+def station(app, monkeypatch):
+    """Three listeners, two of them with batches written weeks ago, and one full run (which copies them: copies are
+    kept of stations of any size here)."""
+    monkeypatch.setattr(station_copies, "WORTH_FROM", 0)
     now = utcnow()
     make_listener(1, FAN, [event(d, channel=1 + d % 2, now=now) for d in range(1, 9)], name="Sipho Ndlovu")
     make_listener(1, NEWBIE, [event(2, campaign="competition_entry", now=now)], name="Lerato Mokoena")
@@ -142,3 +144,11 @@ def test_a_full_run_copies_the_listeners_and_the_next_read_takes_the_copy(statio
 def test_a_read_of_some_listeners_never_takes_the_copy(station):
     InteractionBatch._get_collection().delete_many({"company_id": 1, "import_id": "old"})
     assert "shoutout" not in {row[2] for row in summary(load_events(1, [FAN]))[FAN]}
+
+
+def test_a_station_too_small_for_copies_to_be_worth_it_keeps_none(station, monkeypatch):
+    monkeypatch.setattr(station_copies, "WORTH_FROM", 4)  # three listeners, and four batches
+    station_copies.forget(1)
+    segment_company(1)
+    assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "listeners"}) == 0
+    assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "events"}) == 1
