@@ -7,15 +7,13 @@ per document: 100,000 batches of 2M interactions take about 23 s to read, their 
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import bson
 import numpy as np
 
 from core.clock import utcnow
-from core.listeners import station_copies
+from core.listeners import snapshot_files, station_copies
 
 KIND = "events"
 TIME, CHANNEL, SLOT = np.dtype("<i8"), np.dtype("<i2"), np.dtype("<i4")
@@ -107,8 +105,7 @@ def joined(first: Columns, second: Columns) -> Columns:
         index.setdefault(originator, len(index))
     moved = np.asarray([index[o] for o in second.originators], dtype=np.int32)
     vocab = sorted(set(first.vocab) | set(second.vocab))
-    return Columns(list(index), np.concatenate([first.owner, moved[second.owner] if second.batches else
-                                                np.zeros(0, dtype=np.int32)]).astype(np.int32),
+    return Columns(list(index), np.concatenate([first.owner, moved[second.owner]]).astype(np.int32),
                    np.concatenate([first.counts, second.counts]), np.concatenate([first.made, second.made]),
                    np.concatenate([first.times, second.times]), np.concatenate([first.channels, second.channels]),
                    np.concatenate([first.timeslots, second.timeslots]),
@@ -116,18 +113,13 @@ def joined(first: Columns, second: Columns) -> Columns:
 
 
 def _packed(columns: Columns) -> bytes:
-    buffer = io.BytesIO()
-    buffer.write(bson.encode({"originators": columns.originators, "vocab": columns.vocab}))
-    np.savez(buffer, owner=columns.owner, counts=columns.counts, made=columns.made, times=columns.times,
-             channels=columns.channels, timeslots=columns.timeslots, campaigns=columns.campaigns)
-    return buffer.getvalue()
+    return snapshot_files.blob_of({"originators": columns.originators, "vocab": columns.vocab}, {
+        "owner": columns.owner, "counts": columns.counts, "made": columns.made, "times": columns.times,
+        "channels": columns.channels, "timeslots": columns.timeslots, "campaigns": columns.campaigns})
 
 
 def _unpacked(blob: bytes) -> Columns:
-    size = int.from_bytes(blob[:4], "little")
-    names = bson.decode(blob[:size])
-    stream = io.BytesIO(blob)
-    stream.seek(size)
+    names, stream = snapshot_files.parts_of(blob)
     with np.load(stream, allow_pickle=False) as arrays:
         return Columns(list(names["originators"]), arrays["owner"], arrays["counts"], arrays["made"],
                        arrays["times"], arrays["channels"], arrays["timeslots"], arrays["campaigns"],

@@ -33,23 +33,35 @@ class KeyDestroyed(LookupError):
     was restored)."""
 
 
-def packed(snapshot: Snapshot) -> bytes:
-    """The snapshot as one blob, for files and deltas alike: what goes beside the columns (BSON), then the columns
-    (npz). Sealed whole (`sealed`), so that no value, nor a vocabulary of values, is written plain."""
+def blob_of(header: dict, arrays: dict[str, np.ndarray]) -> bytes:
+    """What goes beside the columns (BSON), then the columns (npz), as one blob: the format of snapshot files and
+    deltas, and of a station's copies (core.listeners.event_copies)."""
     buffer = io.BytesIO()
-    vocab = {k: list(v) for k, v in snapshot.vocab.items()}
-    buffer.write(bson.encode({"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}))
-    np.savez(buffer, **snapshot.cols)
+    buffer.write(bson.encode(header))
+    np.savez(buffer, **arrays)
     return buffer.getvalue()
+
+
+def parts_of(blob: bytes) -> tuple[dict, io.BytesIO]:
+    """The header of a blob `blob_of` made, and a stream at its columns (for `np.load`)."""
+    size = int.from_bytes(blob[:4], "little")
+    stream = io.BytesIO(blob)  # shares the bytes; the zip reader allows the header in front of the npz
+    stream.seek(size)
+    return bson.decode(blob[:size]), stream
+
+
+def packed(snapshot: Snapshot) -> bytes:
+    """The snapshot as one blob, for files and deltas alike. Sealed whole (`sealed`), so that no value, nor a
+    vocabulary of values, is written plain."""
+    vocab = {k: list(v) for k, v in snapshot.vocab.items()}
+    return blob_of({"company_id": snapshot.company_id, "vocab": vocab, "meta": snapshot.meta}, snapshot.cols)
 
 
 def unpacked(blob: bytes, file_id=None) -> Snapshot:
     """The snapshot in `blob` (as `packed` makes it). A file's (`file_id`) columns that name nobody are the host's
     shared maps."""
-    size = int.from_bytes(blob[:4], "little")
-    stream = io.BytesIO(blob)  # shares the bytes; the zip reader allows the header in front of the npz
-    stream.seek(size)
-    return _from_arrays(stream, bson.decode(blob[:size]), file_id)
+    header, stream = parts_of(blob)
+    return _from_arrays(stream, header, file_id)
 
 
 def _from_arrays(stream, metadata: dict, file_id) -> Snapshot:
