@@ -308,9 +308,17 @@ def app(_app, request):
 
 
 def _lays_an_image(request) -> bool:
-    """True when one of the test's fixtures is `kept`."""
+    """True when one of the test's fixtures lays an image: it is `kept`, or its body calls `restored` or `seeded`.
+    Those leave the database exactly as their image whatever it held, and lay down only what changed when it already
+    holds that image; emptying it before them would make each test insert the whole image again."""
     fixtures = request.node._fixtureinfo.name2fixturedefs  # private, but the only way from a name to its function
-    return any(getattr(defs[-1].func, "lays_an_image", False) for defs in fixtures.values())
+    return any(getattr(defs[-1].func, "lays_an_image", False) or _calls_an_image(defs[-1].func)
+               for defs in fixtures.values())
+
+
+def _calls_an_image(func) -> bool:
+    code = getattr(func, "__code__", None)
+    return code is not None and not {"restored", "seeded"}.isdisjoint(code.co_names)
 
 
 @pytest.fixture
