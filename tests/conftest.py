@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -133,6 +134,10 @@ class _Writes(monitoring.CommandListener):
         self.changed: set[tuple[str, str]] | None = None
         """The collections whose documents were added to, changed or deleted since `unchanged_from_now`; None when
         that cannot be told (a command this does not know, or no `unchanged_from_now` yet)."""
+        self.before_image: set[str] | None = None
+        """What the test's own thread wrote to before its image was laid (None when not watched): `restored` lays its
+        image over it, so a fixture that writes before the image's fixture has run loses its writes."""
+        self._watched_thread: int | None = None
 
     def started(self, event) -> None:
         name, command = event.command_name, event.command
@@ -142,6 +147,8 @@ class _Writes(monitoring.CommandListener):
         if reads or name in self.CHANGE_NONE or event.database_name in self.SYSTEM:
             return
         one = (event.database_name, target) if name in self.WRITES | {"delete"} and isinstance(target, str) else None
+        if self.before_image is not None and threading.get_ident() == self._watched_thread:
+            self.before_image.add(f"{one[1]}" if one else name)
         if self.changed is not None:
             if one:
                 self.changed.add(one)
@@ -166,6 +173,15 @@ class _Writes(monitoring.CommandListener):
 
     def unchanged_from_now(self) -> None:
         self.changed = set()
+
+    def watch_before_image(self) -> None:
+        self.before_image, self._watched_thread = set(), threading.get_ident()
+
+    def image_laid(self) -> None:
+        """Fails the test's set-up if it wrote before its image was laid (see `before_image`)."""
+        written, self.before_image = self.before_image, None
+        assert not written, (f"a fixture wrote to {', '.join(sorted(written))} before the test's image was laid, "
+                             "which lays it over those writes: ask for the image's fixture first")
 
 
 _WRITES = _Writes()
@@ -228,6 +244,7 @@ def restored(name: str, build: Callable[[], T]) -> T:
     memory (a seeded demo takes seconds to import and segment, its copy a fraction of one). Each test still starts
     from that state whatever the one before it changed, so only builders that depend on nothing but the database
     and the fixed clock of tests/memory.py may be kept this way."""
+    _WRITES.image_laid()
     db = _raw_database()
     if _LAID[0] == name and _WRITES.changed is not None:  # that image, changed in a few collections at most
         documents, result = _IMAGES[name]
@@ -300,9 +317,12 @@ def seeded(listeners: int = 200, seed: int = 7, company_id: int = 1, embedded: b
 
 @pytest.fixture
 def app(_app, request):
-    """The app over an emptied database, or over the image a `kept` fixture of the test lays down (which empties
-    it, unless the database still holds exactly that image from the test before)."""
-    if not _lays_an_image(request):
+    """The app over an emptied database, or over the image a fixture of the test lays down (which empties it,
+    unless the database still holds exactly that image from the test before)."""
+    if _lays_an_image(request):
+        _WRITES.watch_before_image()
+    else:
+        _WRITES.before_image = None
         empty_database()
     yield _app
 

@@ -3,11 +3,13 @@ tests deletes only the collections written to since the last one, and a restore 
 changed since the same image was last laid (tests/conftest.py), so every way of changing documents must be seen."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from pymongo import ReturnDocument, UpdateOne
 
 from core.db.connection import get_db
-from tests.conftest import empty_database, restored
+from tests.conftest import _WRITES, empty_database, restored
 
 pytestmark = pytest.mark.db
 
@@ -75,3 +77,19 @@ def test_an_image_after_an_unknown_write_or_an_emptying_comes_back_exactly(app):
     assert contents() == image
     empty_database()
     assert restored("test-image", _image) == "built" and contents() == image
+
+
+def test_a_fixture_s_write_before_its_image_is_laid_fails_the_set_up_rather_than_vanishing(app):
+    _WRITES.watch_before_image()  # what `app` does when one of the test's fixtures lays an image
+    get_db().api_keys.insert_one({"a": 1})
+    with pytest.raises(AssertionError, match="api_keys"):
+        restored("test-image", _image)
+
+
+def test_another_thread_s_write_before_the_image_is_laid_is_emptied_as_before(app):
+    _WRITES.watch_before_image()
+    writer = threading.Thread(target=lambda: get_db().left_by_a_thread.insert_one({"a": 1}))
+    writer.start()
+    writer.join()
+    restored("test-image", _image)
+    assert "left_by_a_thread" not in contents()

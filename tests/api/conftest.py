@@ -8,6 +8,7 @@ import pytest
 from core.access.api_keys import create_key
 from core.config import activate, active
 from core.segmentation.runs import segment_company
+from tests.conftest import kept
 from tests.factories import make_listener
 from tests.memory import NOW, event
 from tests.openai_server import loopback_openai  # noqa: F401 - the openai_server fixture
@@ -25,6 +26,7 @@ def key_for(app):
 
 
 @pytest.fixture
+@kept
 def station(app):
     """Company 1 with a super fan, a new listener and two dormant listeners, segmented as of NOW."""
     make_listener(1, "fan", [event(d, channel=1 + d % 2) for d in range(1, 15)], tags=["music", "vip"])

@@ -99,8 +99,8 @@ def test_nul_in_a_query_value_is_422_naming_the_parameter(client, headers, query
     assert answer.get_json()["detail"][0]["loc"] == ["query", query.partition("=")[0]]
 
 
-def test_a_live_row_with_an_unstorable_message_is_kept_with_a_warning_not_refused_with_the_batch(client, headers,
-                                                                                                 station):
+def test_a_live_row_with_an_unstorable_message_is_kept_with_a_warning_not_refused_with_the_batch(client, station,
+                                                                                                 headers):
     row = ('{"company_id": 1, "originator": "27821234567", "timestamp": "2026-11-20T10:00:00", "channel_type": 1, '
            '"campaign_type": "song_request", "message": "hi \\ud800"}')
     answer = client.post("/api/v1/interactions/1", headers=headers, data=f"[{row}]")
@@ -109,7 +109,7 @@ def test_a_live_row_with_an_unstorable_message_is_kept_with_a_warning_not_refuse
     assert answer.get_json()["rows"][0]["warnings"][0]["field"] == "message"
 
 
-def test_a_filter_with_many_values_over_gunicorns_old_4094_bytes_is_answered(client, headers, station):
+def test_a_filter_with_many_values_over_gunicorns_old_4094_bytes_is_answered(client, station, headers):
     query = "&".join(f"location=Place%20number%20{n}" for n in range(400))
     assert len(query) > 8_000
     assert client.get(f"/api/v1/segments/1/aggregate?{query}", headers=headers).status_code == 200

@@ -37,6 +37,7 @@ def regulars(app):
 
 
 @pytest.fixture
+@kept
 def crowd(app):
     """Company 1, segmented as of NOW: 4 occasional engagers (female, Soweto, WhatsApp) and 6 new listeners (2
     female and 4 male, Durban, SMS, one without a location)."""

@@ -8,6 +8,7 @@ import pytest
 from core.listeners import snapshot
 from core.segmentation.rules import SEGMENTS
 from core.segmentation.runs import segment_company
+from tests.conftest import kept
 from tests.memory import NOW
 from tests.out_of_range import PLACEHOLDER, out_of_range_station
 from tests.themes import GOSPEL_THEME
@@ -20,6 +21,7 @@ ORDINARY = 8
 
 
 @pytest.fixture
+@kept
 def station(app):
     return out_of_range_station(1)
 
