@@ -29,7 +29,7 @@ from core.ingest.values import (
 from core.listeners.events import accepted_millis
 from core.listeners.fields import DECLARED, FIELD
 from core.listeners.identifiers import ORIGINATOR_FORM, e164, is_originator
-from core.personal.keyed import interaction_keys
+from core.personal.keyed import interaction_key
 from core.stations import defaults
 from core.stations.channels import ChannelNames, key_of
 
@@ -196,6 +196,12 @@ def channel_of(row: dict, channels: ChannelNames) -> int:
                       channels.closest(value), key_of(value))
 
 
+def _given(row: dict, name: str, warnings: FieldWarnings, read, **options):
+    """An optional field of an interaction read through `warnings.optional`, and None without a call when the row
+    leaves it out (each reader here answers None for an absent value): most rows leave out one or two."""
+    return None if row.get(name) is None else warnings.optional(row, name, read, **options)
+
+
 class InteractionRow(NamedTuple):
     """One validated interaction: who, when (epoch milliseconds), how, in which show, and its idempotency key."""
 
@@ -225,18 +231,18 @@ class StationTime:
         millis, local = self._when(row.get("timestamp"))
         channel = channel_of(row, self.channels)
         campaign = text_of(row, "campaign_type").lower()
-        given = warnings.optional(row, "timeslot_id", as_int, minimum=0, required=False)
+        given = _given(row, "timeslot_id", warnings, as_int, minimum=0, required=False)
         slot = given if given is not None else self.slots[(local.isoweekday() - 1) * 1440 + local.hour * 60
                                                           + local.minute]
-        message = warnings.optional(row, "message", text_of, required=False)
-        iid = warnings.optional(row, "interaction_id", _interaction_id)
+        message = _given(row, "message", warnings, text_of, required=False)
+        iid = _given(row, "interaction_id", warnings, _interaction_id)
         if iid:
             plain = "id:" + iid
         else:
             canonical = json.dumps([company_id, originator, millis, channel, campaign, given, message],
                                    separators=(",", ":"), ensure_ascii=False)
             plain = ("row:" + hashlib.sha1(canonical.encode()).hexdigest())[:32]
-        [key] = interaction_keys(company_id, [plain])  # a CRM's ids often hold the number: never stored plain
+        key = interaction_key(company_id, plain)  # a CRM's ids often hold the number: never stored plain
         return InteractionRow(originator, millis, channel, campaign, slot, message, key)
 
     def _when(self, value) -> tuple[int, datetime]:
