@@ -16,6 +16,8 @@ import re
 import threading
 from decimal import Decimal
 
+import orjson
+
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects: none of ours needs more than 4. Counted without recursion before the
 parser, which recurses, runs."""
@@ -72,6 +74,9 @@ def place(loc: list) -> str:
 
 def loads(document: str | bytes):
     """The document's value; MalformedJson when it is not JSON, RefusedJson for what the module's docstring lists."""
+    flat = _flat_object(document)
+    if flat is not None:
+        return flat
     text = _decoded(document)
     _check_depth(text)
     _noted.refusals = []
@@ -83,6 +88,44 @@ def loads(document: str | bytes):
         loc, refusal = _located(value)
         raise RefusedJson(loc, refusal.msg)
     return value
+
+
+def _flat_object(document: str | bytes) -> dict | None:
+    """The document as orjson reads it (in a fraction of the time), when it is an object this reader reads alike:
+    no escape, no decimal, no nested object, integers within MAX_INTEGER, lists of such values, and each key once
+    (without escapes, a colon outside its strings is a key's, so a key given twice leaves a colon uncounted). None
+    for any other document, which the reader proper reads. An import file's rows are nearly all such objects."""
+    if (b"\\" if isinstance(document, bytes) else "\\") in document:
+        return None
+    try:
+        found = orjson.loads(document)
+    except orjson.JSONDecodeError:
+        return None
+    if type(found) is not dict:
+        return None
+    strings = list(found)
+    for value in found.values():
+        kind = type(value)
+        if kind is str:  # most values: no call
+            strings.append(value)
+        elif not _flat(value, strings):
+            return None
+    colons = len(found) + "".join(strings).count(":")
+    return found if document.count(b":" if isinstance(document, bytes) else ":") == colons else None
+
+
+def _flat(value, strings: list[str]) -> bool:
+    """Whether `_flat_object` may keep this value (a string, a boolean, null, an integer within MAX_INTEGER, or a
+    list of them); its strings are added to `strings`, whose colons are counted."""
+    kind = type(value)
+    if kind is str:
+        strings.append(value)
+        return True
+    if kind is int:
+        return -MAX_INTEGER <= value <= MAX_INTEGER
+    if kind is list:
+        return all(type(item) is not list and _flat(item, strings) for item in value)
+    return kind is bool or value is None
 
 
 def _decoded(document: str | bytes) -> str:
