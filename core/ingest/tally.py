@@ -1,6 +1,7 @@
 """The bookkeeping of one import: counts, bad rows, progress, and the station settings it reads once."""
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -34,6 +35,7 @@ class Tally:
         self.companies: set[int] = set()
         self._once: dict[tuple, dict] = {}  # the report's entry of each unknown name
         self._progress, self._reported, self._credit = progress, 0, 0.0
+        self._lock = threading.Lock()
 
     def valid(self, rows: Iterable, parse: Callable[[dict, FieldWarnings], tuple]):
         """Yield the parsed values of each row that validates, noting its warnings; count and keep the reasons of
@@ -76,9 +78,11 @@ class Tally:
         _keep(self.warnings, {"line": line, "field": field, "reason": reason})
 
     def written(self, rows: int) -> None:
-        """Half a unit of progress per row read, the other half when it is written."""
-        self._credit += rows / 2
-        self._report(int(self._credit))
+        """Half a unit of progress per row read, the other half when it is written (by the thread that writes, while
+        the next rows are read: core.ingest.interactions)."""
+        with self._lock:
+            self._credit += rows / 2
+            self._report(int(self._credit))
 
     def finish(self) -> None:
         """Bring the progress to the number of rows."""
