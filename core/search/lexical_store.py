@@ -11,7 +11,7 @@ import ctypes
 from core.db import ahead
 from core.db.quirks import by_seq
 from core.listeners import sealed_profiles, snapshot
-from core.search import sealed_texts
+from core.search import lexical_copies, sealed_texts
 from core.search.embeddings import Embedder, embedder
 from core.search.host_files import station_path
 from core.search.index import VectorIndex
@@ -20,6 +20,7 @@ from core.search.lexical import LexicalIndex
 from core.search.models import ListenerEmbedding
 from core.search.texts import lexical_document, said_in
 
+WORTH_FROM = lexical_copies.WORTH_FROM
 PUT_EVERY = 5_000
 """Texts tokenised at a time: every token of 100,000 texts at once was a few hundred MB of Python strings, which the
 process kept as its own memory after they were freed."""
@@ -39,8 +40,11 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
         found = _lexicals.get(key)
         if found is not None and found.lineage[0] == index.made and found.lineage != lineage:
             found = _lexicals[key] = _without_erased(company_id, found, lineage)
+        at_epoch = lexical_copies.epoch(company_id) if index.seq - _seq_of(found, lineage) >= WORTH_FROM else None
         if found is None or found.lineage != lineage:
-            found = _lexicals[key] = LexicalIndex(lineage, station_path("lexical", company_id, model.name))
+            shared_at = station_path("lexical", company_id, model.name)
+            found = _lexicals[key] = (at_epoch is not None and lexical_copies.opened(
+                company_id, model.name, index, lineage, at_epoch, shared_at)) or LexicalIndex(lineage, shared_at)
         read = 0
         if found.seq < index.seq:
             stored = by_seq(ListenerEmbedding._get_collection(), {"company_id": company_id, "model": model.name},
@@ -50,10 +54,17 @@ def current_lexical(company_id: int, index: VectorIndex, model: Embedder | None 
                 _put(found, index, sealed_profiles.named(company_id, docs))
                 read += len(docs)
             found.seq = index.seq
+        if at_epoch is not None and read >= WORTH_FROM:
+            lexical_copies.save(company_id, model.name, found, at_epoch)
     found.refresh()
     if read >= PUT_EVERY:
         _freed_to_the_system()
     return found
+
+
+def _seq_of(found: LexicalIndex | None, lineage: tuple) -> int:
+    """Where reading would start: the index's seq when it is kept, else nothing read yet."""
+    return found.seq if found is not None and found.lineage == lineage else 0
 
 
 def _freed_to_the_system() -> None:
