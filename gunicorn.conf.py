@@ -4,8 +4,9 @@ The web workers of a host share one folder of metrics (PROMETHEUS_MULTIPROC_DIR,
 environment names one), emptied when the server starts, so that any worker's /metrics answers for all of them.
 A stop (SIGTERM) lets requests under way finish for up to graceful_timeout seconds.
 
-Before it forks its workers, the server imports the service's code, reads the offline model's weights and loads every
-station's vector and lexical index, and closes its connection: nothing that holds a connection or a thread crosses the
+Before it forks its workers, the server imports the service's code, reads the offline model's weights and the language
+detector's models, loads every station's vector and lexical index and what inference learned of it, and closes its
+connection: nothing that holds a connection or a thread crosses the
 fork. The workers share those pages (copy-on-write) rather than each reading its own copy, and each station's index
 file is shared as a memory map (core.search.index). What was read is then frozen out
 of the garbage collector's reach: a worker's collections would otherwise write to every object and so copy every
@@ -39,17 +40,20 @@ def on_starting(server):
 
 
 def _shared_before_fork() -> None:
-    """The service's modules, the offline model's weights and every station's indexes (core.service.startup's
-    preload_stations), read once here for every worker to share."""
+    """The service's modules, the offline model's weights, the language detector's models and every station's indexes
+    and what inference learned of it (core.service.startup's preload_stations), read once here for every worker to
+    share."""
     import webapp  # noqa: F401 - the modules every worker imports: their code and constants, shared
 
     if (os.environ.get("EMBEDDING_PROVIDER") or "local") == "local":
         from core.search import local_model
 
         local_model.preload()
+    from core.ai import language
     from core.config import Settings
     from core.service.startup import preload_stations
 
+    language.preload()
     preload_stations(Settings.from_env())
     gc.freeze()  # what was read here is never collected: a worker's collections would write to each object's header
 

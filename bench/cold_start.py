@@ -2,8 +2,8 @@
 
 On the database a `bench.run` left under bench/data/run-<size> (or DIR), embedded first if it has no vectors:
 1. the phases of a preforking server's start, timed one by one in a process of their own (the service's modules,
-   the offline model's weights, the database connection, each station's vector index and lexical index, the
-   look-alike panel);
+   the offline model's weights, the language detector's models, the database connection, the station's vector index
+   and lexical index, what the AI has learned of it);
 2. `gunicorn wsgi:app`, started the usual way: seconds until /health/live answers, then every worker's first search,
    filter page and AI profile, and each one's second.
 Figures go to measured/cold_start.json; the issue's targets are ready within 10 s at 100,000 listeners and every
@@ -35,14 +35,15 @@ def lap(name):
     now = time.perf_counter(); laps[name] = round(now - started, 2); started = now
 import webapp; lap("modules")
 from core.search import local_model; local_model.preload(); lap("model weights")
+from core.ai import language; language.preload(); lap("language models")
 from core.config import Settings
 from core.service import startup
 startup.start(Settings.from_env()); lap("database")
 from core.search import lexical_store, process_indexes
 index = process_indexes.current_index(1); lap("vector index")
 lexical_store.current_lexical(1, index); lap("lexical index")
-from core.search import lookalikes
-lookalikes.panel_of(1) if hasattr(lookalikes, "panel_of") else None; lap("look-alike panel")
+from core.ai import learned
+learned.open_every_copy(); lap("AI's learning")
 print(json.dumps(laps))
 """
 

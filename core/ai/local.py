@@ -18,9 +18,10 @@ from core.ai.demographics import field_model, guess
 from core.ai.evidence import enough_evidence, evidence
 from core.ai.interests import interests
 from core.ai.language import message_tokens, newest
+from core.ai.learned import current_panel
 from core.ai.lsm import FIELDS as LSM_FIELDS
 from core.ai.lsm import estimate
-from core.ai.panel import Panel, current_panel, history_interactions
+from core.ai.panel import Panel, history_interactions
 from core.errors import ListenerNotFound
 from core.listeners import snapshot
 from core.listeners.events import listener_history

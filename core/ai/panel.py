@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.ai import memo
 from core.ai.lookalikes import Voters, voters_of
 from core.listeners.events import Events, History, load_events
 from core.listeners.snapshot import Snapshot
@@ -56,12 +55,6 @@ class Panel:
         return voters_of(field, self.codes[field], self.labels[field])
 
 
-def current_panel(snap: Snapshot) -> Panel:
-    """The station's panel, built again when its fingerprint moves (or after a day)."""
-    key = fingerprint(snap)
-    return memo.remembered("panel", snap.company_id, key, lambda: build_panel(snap, (key, next(_builds))))
-
-
 def fingerprint(snap: Snapshot) -> tuple:
     """What the panel was built from, as far as it can be told in a few vectorised counts: how many listeners are
     erased (an erased listener's answers must stop counting at once) and how many declared each field it learns
@@ -71,6 +64,12 @@ def fingerprint(snap: Snapshot) -> tuple:
 
 
 _builds = itertools.count()
+
+
+def key_of(print_: tuple) -> tuple:
+    """A panel's key: its fingerprint, and which panel of the process it is (what is learned from it is kept
+    under it, core.ai.memo)."""
+    return print_, next(_builds)
 
 
 def build_panel(snap: Snapshot, key: object = None, limit: int = PANEL) -> Panel:

@@ -12,6 +12,7 @@ from pymongo.database import Database
 
 from core import config
 from core.access import models as _access_models  # noqa: F401 - registers the package's documents
+from core.ai import learned
 from core.ai import models as _ai_models  # noqa: F401 - registers the package's documents
 from core.ai import profile as _ai_profiles  # noqa: F401 - declares the package's stores of personal values
 from core.ai import promote as _ai_promotions  # noqa: F401 - declares the package's stores of personal values
@@ -89,7 +90,9 @@ def preload_stations(settings: Settings) -> int:
         return 0
     try:
         start(settings)
-        return process_indexes.load_every_index()
+        stations = process_indexes.load_every_index()
+        learned.open_every_copy()
+        return stations
     except connection.UNAVAILABLE:
         log.warning("the database did not answer before the workers started; each worker reads its stations itself")
         return 0

@@ -11,8 +11,8 @@ import pytest
 
 from core.ai import memo
 from core.ai.demographics import field_model
+from core.ai.learned import current_panel
 from core.ai.local import DEMOGRAPHICS, demographic, infer_listener
-from core.ai.panel import current_panel
 from core.demo.seed import seed_demo
 from core.errors import ListenerNotFound
 from core.listeners import sealed_writes, snapshot
