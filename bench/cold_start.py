@@ -73,7 +73,7 @@ def token_and_listeners() -> tuple[str, list[str]]:
     _, token = create_key([COMPANY], name="cold start")
     load(COMPANY, 100, note="bench")
     AiProfile.objects(company_id=COMPANY).delete()
-    return token, [str(o) for o in snapshot.current(COMPANY).originators[7:400:13]]
+    return token, [str(o) for o in snapshot.current(COMPANY).originators[7:4000:13]]
 
 
 def environment(folder: Path, database: str, uri: str) -> dict:
@@ -89,13 +89,14 @@ def phases(env: dict) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def served(env: dict, workers: int, token: str, listeners: list[str]) -> dict:
-    """gunicorn started the usual way: seconds to ready, then each worker's first and second answers."""
+def served(env: dict, workers: int, token: str, listeners: list[str], code: Path = ROOT) -> dict:
+    """gunicorn of `code` started the usual way: seconds to ready, then each worker's first and second answers."""
     command = [str(Path(sys.executable).with_name("gunicorn")), "--workers", str(workers), "--threads", "1",
                "--bind", f"127.0.0.1:{PORT}", "--timeout", "300", "wsgi:app"]
     log = open(Path(env["DATA_DIR"]) / f"gunicorn-cold-{workers}.log", "wb")  # noqa: SIM115 - closed below
     started = time.perf_counter()
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(command, cwd=code, env={**env, "PYTHONPATH": str(code)}, stdout=log,
+                              stderr=subprocess.STDOUT)
     try:
         ready = _ready(started)
         answers = {"ready s": round(ready, 1)}
@@ -126,8 +127,8 @@ def _each_worker(workers: int, path: str, token: str, listeners: list[str]) -> l
     """One request per worker at once (each worker of one thread takes one): their seconds. A path naming a
     listener takes the next of `listeners` (an AI profile asked again would be answered from its cache)."""
     def get(_) -> float:
-        asked = urllib.request.Request(f"http://127.0.0.1:{PORT}{path.format(listeners.pop())}",
-                                       headers={"X-API-Key": token})
+        named = path.format(listeners.pop()) if "{}" in path else path
+        asked = urllib.request.Request(f"http://127.0.0.1:{PORT}{named}", headers={"X-API-Key": token})
         begun = time.perf_counter()
         try:
             with urllib.request.urlopen(asked, timeout=300) as answer:
@@ -147,17 +148,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--baseline", help="a commit to measure first, in a git worktree, on the same database")
     args = parser.parse_args(argv)
     folder, database = (args.data_dir or DEFAULT_OUT / f"run-{args.size}").resolve(), f"bench_{args.size}"
     uri = open_database(folder, database)
     token, listeners = token_and_listeners()
     env = environment(folder, database, uri)
-    figures = {"size": args.size, "phases s": phases(env),
-               "served": [{"workers": w, **served(env, w, token, listeners)} for w in args.workers]}
+    codes = {"before": _worktree(args.baseline)} if args.baseline else {}
+    codes["now"] = ROOT
+    try:
+        figures = {"size": args.size, **{name: {
+            "phases s": phases(env) if code == ROOT else {},
+            "served": [{"workers": w, **served(env, w, token, listeners, code)} for w in args.workers]}
+            for name, code in codes.items()}}
+    finally:
+        if args.baseline:
+            subprocess.run(["git", "worktree", "remove", "--force", str(codes["before"])], cwd=ROOT, check=True)
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(figures, indent=2) + "\n")
-    print(markdown([figures["phases s"]]))
-    print(markdown(figures["served"]))
+    for name in codes:
+        print(f"{name}:")
+        print(markdown([figures[name]["phases s"]]) if figures[name]["phases s"] else "")
+        print(markdown(figures[name]["served"]))
+
+
+def _worktree(commit: str) -> Path:
+    place = Path("/tmp/cold-start-before")
+    subprocess.run(["git", "worktree", "add", "--force", str(place), commit], cwd=ROOT, check=True,
+                   capture_output=True)
+    return place
 
 
 if __name__ == "__main__":
