@@ -1,7 +1,8 @@
 """The interactions importer: events grouped per listener, checked against stored keys, written in bulk.
 
-One InteractionBatch per listener per import (see core.listeners.events). Listener creation and batch inserts run on one
-worker thread while the main thread reads and groups, so the database and the parser work at the same time.
+One InteractionBatch per listener per import (see core.listeners.events). Listener creation, the writes of each window
+of the file and their inserts run on threads of their own while the main thread reads and groups, so that the database
+and the parser work at the same time.
 """
 from __future__ import annotations
 
@@ -43,10 +44,11 @@ def import_interactions(rows, tally: Tally, companies: Companies, report_id: str
     """
     groups: dict[tuple[int, str], PendingEvents] = {}
     suppressed, grouped = SuppressedNumbers(tally, companies), 0
-    with ThreadPoolExecutor(max_workers=1) as worker, ThreadPoolExecutor(max_workers=1) as writer:
+    with (ThreadPoolExecutor(max_workers=1) as worker, ThreadPoolExecutor(max_workers=1) as writer,
+          ThreadPoolExecutor(max_workers=1) as inserter):  # inserts wait behind no creation of the next window
         listeners = ListenerCreator(worker, writes)
         windows = WindowWrites(listeners, writer, lambda window, existed, known: _write_interactions(
-            window, existed, tally, worker, report_id, writes, known))
+            window, existed, tally, inserter, report_id, writes, known))
         for company_id, event in tally.valid(rows, row_parser("interactions", companies)):
             who = (company_id, event.originator)
             group = groups.get(who)
