@@ -12,6 +12,7 @@ from api.bodies import JsonInteger, JsonNumber
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.filter_args import FilterArgs
 from api.search import CoverageFields
+from core.audiences.arms import HOLDOUT, HOLDOUT_LIMITS, HOLDOUT_PERCENT, TARGET
 from core.audiences.rules import AUDIENCE_LIMIT, AUDIENCE_LIMITS, EXPIRY_DAYS, EXPIRY_LIMITS, MIN_SCORE, NAME_MAX
 from core.audiences.store import (
     create_audience,
@@ -33,6 +34,10 @@ class CreateAudienceRequestSchema(RequestSchema):
     expiry_days = JsonInteger(load_default=EXPIRY_DAYS, metadata={
         "minimum": EXPIRY_LIMITS[0], "maximum": EXPIRY_LIMITS[1],
         "description": "days until the audience is marked expired (still readable; a refresh renews it)"})
+    holdout_percent = JsonInteger(load_default=HOLDOUT_PERCENT, metadata={
+        "minimum": HOLDOUT_LIMITS[0], "maximum": HOLDOUT_LIMITS[1],
+        "description": "the share of members, at random, held out of the campaign and never exported or sent "
+                       "(each listener's arm is kept by every refresh); 0: no holdout"})
 
 
 class ChangeCountsSchema(Schema):
@@ -56,6 +61,10 @@ class AudienceSummarySchema(Schema):
     model = fields.Str(allow_none=True)
     member_count = fields.Int()
     reachable = fields.Int(metadata={"description": "members with both opt-in and permission"})
+    holdout_percent = fields.Int(metadata={"description": "the share of members held out of the campaign"})
+    target_count = fields.Int(metadata={"description": "members the campaign may contact: the only ones exported or "
+                                                       "sent"})
+    holdout_count = fields.Int(metadata={"description": "members held out: never exported or sent"})
     created_at = fields.Str(metadata={"description": "ISO 8601, UTC"})
     refreshed_at = fields.Str(allow_none=True)
     expires_at = fields.Str()
@@ -83,6 +92,8 @@ class MemberSchema(Schema):
     opt_in = fields.Bool(allow_none=True)
     permission = fields.Bool(allow_none=True)
     reachable = fields.Bool(metadata={"description": "opt-in and permission both given"})
+    arm = fields.Str(metadata={"enum": [TARGET, HOLDOUT], "description": "target: the campaign may contact the "
+                                                                         "listener; holdout: never contacted"})
 
 
 class AudienceListSchema(Schema):

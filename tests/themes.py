@@ -2,6 +2,10 @@
 custom segments and audiences: `themed_station(company_id)`; originators say their theme (`of_theme`)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from core.audiences import store
+from core.audiences.arms import arms_of
 from core.credits.ledger import load
 from core.search import vectors
 from core.segmentation.runs import segment_company
@@ -62,3 +66,12 @@ def themed_station(company_id: int = 1, credits: float = CREDITS) -> int:
     if credits:
         load(company_id, credits)
     return company_id
+
+
+def split_both_ways(monkeypatch, originators: set[str], percent: int = 50) -> str:
+    """Make the next audience's id one under which these listeners fall in both arms at `percent` (found by the rule
+    itself, so that a test of what happens to each arm never depends on a random id that holds out nobody)."""
+    ordered = sorted(originators)
+    chosen = next(f"split-{n}" for n in range(10_000) if len(set(arms_of(f"split-{n}", percent, ordered))) == 2)
+    monkeypatch.setattr(store, "secrets", SimpleNamespace(token_urlsafe=lambda _size: chosen))
+    return chosen

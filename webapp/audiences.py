@@ -19,6 +19,7 @@ from marshmallow import fields
 from api.arguments import RequestSchema, Whole
 from api.filter_args import FilterArgs
 from core.audiences import rules, store
+from core.audiences.arms import HOLDOUT_LIMITS, HOLDOUT_PERCENT
 from core.audiences.custom import custom_segment
 from core.audiences.export import audience_rows
 from core.errors import Conflict, ValidationFailed
@@ -42,8 +43,10 @@ bp = Blueprint("audiences", __name__)
 
 PREVIEW, AUDIENCE = "custom_segment", "audience"
 """The price table's names of a preview (a custom segment) and of an audience's creation or refresh."""
-DEFAULTS = {"limit": rules.AUDIENCE_LIMIT, "min_score": rules.MIN_SCORE, "expiry_days": rules.EXPIRY_DAYS}
-BOUNDS = {"limit": rules.AUDIENCE_LIMITS, "expiry_days": rules.EXPIRY_LIMITS, "preview": rules.SEGMENT_LIMITS[1],
+DEFAULTS = {"limit": rules.AUDIENCE_LIMIT, "min_score": rules.MIN_SCORE, "expiry_days": rules.EXPIRY_DAYS,
+            "holdout_percent": HOLDOUT_PERCENT}
+BOUNDS = {"limit": rules.AUDIENCE_LIMITS, "expiry_days": rules.EXPIRY_LIMITS, "holdout_percent": HOLDOUT_LIMITS,
+          "preview": rules.SEGMENT_LIMITS[1],
           "name": rules.NAME_MAX, "theme": rules.THEME_MAX, "description": rules.DESCRIPTION_MAX}
 """The contract's defaults and bounds, read from core so that the form cannot drift from them; a preview finds at
 most as many listeners as a custom segment may."""
@@ -67,6 +70,7 @@ class AudienceForm(FilterArgs, PageForm):
     min_score = fields.Float(load_default=DEFAULTS["min_score"],
                              error_messages={"invalid": NOT_A_SCORE, "special": NOT_A_SCORE})
     expiry_days = Whole(*rules.EXPIRY_LIMITS, load_default=DEFAULTS["expiry_days"])
+    holdout_percent = Whole(*HOLDOUT_LIMITS, load_default=DEFAULTS["holdout_percent"])
     previewed = fields.Str(load_default="")
     queries = fields.List(fields.Str(), load_default=list)
 
@@ -134,8 +138,8 @@ def create(company_id: int):
         queries = settings["queries"] if settings["previewed"] == fingerprint(settings) else None
         made = store.create_audience(company_id, settings["audience_name"], settings["theme"],
                                      settings["description"], settings["limit"], settings["min_score"],
-                                     settings["expiry_days"],
-                                     flt=settings["flt"], queries=queries or None)
+                                     settings["expiry_days"], flt=settings["flt"], queries=queries or None,
+                                     holdout_percent=settings["holdout_percent"])
     except (ValidationFailed, Conflict) as error:
         items = error.items if isinstance(error, ValidationFailed) else [{"loc": ["body", "name"],
                                                                            "msg": error.detail}]
@@ -176,17 +180,18 @@ def refresh(company_id: int, audience_id: str):
 @bp.get("/stations/<int:company_id>/audiences/<audience_id>/export.csv")
 @login_required
 def export_csv(company_id: int, audience_id: str):
-    """Every member of the audience with their profile, as CSV (no cell can run as a spreadsheet formula)."""
+    """The target arm's members with their profile, as CSV (no cell can run as a spreadsheet formula); the holdout
+    is never in it, and the `X-Held-Out` header says how many it keeps out."""
     open_station(company_id)
-    headers, rows = audience_rows(company_id, audience_id)
+    table = audience_rows(company_id, audience_id)
     out = CsvText()
-    out.row(headers)
-    for row in rows:
+    out.row(table.headers)
+    for row in table.rows:
         out.row(row)
-    audience = store.get_audience(company_id, audience_id)
-    filename = f"audience_{slug(audience['name']) or audience_id}.csv"
+    filename = f"audience_{slug(table.name) or audience_id}.csv"
     return Response(out.take(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                             "X-Held-Out": str(table.held_out)})
 
 
 @bp.get("/stations/<int:company_id>/audiences/<audience_id>/delete")
@@ -239,7 +244,8 @@ def typed_form(values) -> dict:
     """The create form as typed (text trimmed), to show again (AudienceForm reads it): the shared filters it
     carries as (name, value) pairs (blank ones left out, as on every page) and the previewed queries."""
     form = {name: (values.get(name) or "").strip() for name in ("audience_name", "theme", "description", "limit",
-                                                               "min_score", "expiry_days", "previewed")}
+                                                               "min_score", "expiry_days", "holdout_percent",
+                                                               "previewed")}
     form["filters"] = [(name, v.strip()) for name in SPEC for v in values.getlist(name) if v.strip()]
     form["queries"] = [q.strip() for q in values.getlist("queries") if q.strip()]
     return form
@@ -264,7 +270,7 @@ def field_problems(items: list[dict]) -> dict[str, str]:
 
 
 def _pairs(form: dict, without: int) -> list[tuple[str, str]]:
-    kept = [(k, form[k]) for k in ("audience_name", "theme", "description") if form[k]]
+    kept = [(k, form[k]) for k in ("audience_name", "theme", "description", "holdout_percent") if form[k]]
     return kept + [pair for i, pair in enumerate(form["filters"]) if i != without]
 
 

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from marshmallow import fields
 
+from core.audiences.arms import PLAN_HOLDOUT_PERCENT
 from core.campaigns.plans import get_plan, save_plan
 from webapp.asking import PageForm, asked
 from webapp.helpers import filter_pairs, link, open_station
@@ -45,7 +46,8 @@ def detail(company_id: int, plan_id: str):
     plan = get_plan(company_id, plan_id)
     pairs = filter_pairs(plan["filters"])
     plan["audience_url"] = link(url_for("audiences.new", company_id=company_id),
-                                [("audience_name", plan["name"][:60]), ("theme", plan["name"]), *pairs])
+                                [("audience_name", plan["name"][:60]), ("theme", plan["name"]),
+                                 ("holdout_percent", PLAN_HOLDOUT_PERCENT), *pairs])
     return render_template("plans/page.html", station=station, plan=plan,
                            **reco_context(plan["recommendation"], pairs, station_names(company_id)))
 

@@ -23,6 +23,7 @@ class Audience(Document):
     limit = IntField(required=True)
     min_score = FloatField(required=True)
     expiry_days = IntField(required=True)
+    holdout_percent = IntField(default=0)  # the share held out of the campaign (core.audiences.arms); 0 before holdouts
     strategy = DictField()  # queries, filters (parameter -> value(s)), min_score, limit, provider, model
     members = ListField(DictField())  # [{originator, score, query: index into strategy.queries}], best first
     created_at = DateTimeField(required=True)

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pymongo.errors import DuplicateKeyError
 
 from core.audiences import texts
+from core.audiences.arms import HOLDOUT_LIMITS, HOLDOUT_PERCENT, contactable, split
 from core.audiences.custom import made_queries
 from core.audiences.matching import Matched, match, per_query
 from core.audiences.members import enriched, live_rows, trait_counts
@@ -52,12 +53,17 @@ _after_members: list[MembersChanged] = []
 def after_members_change(callback: MembersChanged) -> None:
     """Call `callback(company_id, audience, {"joined": [...], "left": [...]})` after an audience's members are saved
     (created or refreshed), so that packages above (events to other systems) follow them; registered at start-up.
+    The lists name the target arm only, and `held_out` says how many members the holdout keeps (core.audiences.arms).
     A failing callback is logged, never fails the audience."""
     if callback not in _after_members:
         _after_members.append(callback)
 
 
 def _members_changed(company_id: int, doc: dict, changes: dict) -> None:
+    """Tell the callbacks of the target arm's changes only, and how many members are held out: nobody in the
+    holdout is ever contacted through us."""
+    changes = {"joined": contactable(doc, changes["joined"])[0], "left": contactable(doc, changes["left"])[0],
+               "held_out": contactable(doc, [m["originator"] for m in doc["members"]])[1]}
     for callback in _after_members:
         try:
             callback(company_id, doc, changes)
@@ -67,11 +73,13 @@ def _members_changed(company_id: int, doc: dict, changes: dict) -> None:
 
 def create_audience(company_id: int, name: str, theme: str, description: str | None = None,
                     limit: int = AUDIENCE_LIMIT, min_score: float = MIN_SCORE, expiry_days: int = EXPIRY_DAYS,
-                    flt: ListenerFilter | None = None, queries: list[str] | None = None) -> dict:
+                    flt: ListenerFilter | None = None, queries: list[str] | None = None,
+                    holdout_percent: int = HOLDOUT_PERCENT) -> dict:
     """Find the theme's listeners as a custom segment does and save them with the strategy; the detail, plus what
-    it cost. 409 when the company already has an audience of that name (compared trimmed, ignoring case)."""
+    it cost; `holdout_percent` of the members (at random, core.audiences.arms) are held out of the campaign. 409 when
+    the company already has an audience of that name (compared trimmed, ignoring case)."""
     asked = _checked(name=name, theme=theme, description=description, limit=limit, min_score=min_score,
-                     expiry_days=expiry_days, queries=queries)
+                     expiry_days=expiry_days, queries=queries, holdout_percent=holdout_percent)
     flt = flt or ListenerFilter()
     sel = select(company_id, flt)
     _refuse_taken(company_id, asked["name"])
@@ -136,8 +144,10 @@ def delete_audience(company_id: int, audience_id: str) -> dict:
 
 
 def summary(doc: dict, snap: Snapshot) -> dict:
-    """What the list shows of an audience: everything but its members, counted (erased listeners never count)."""
+    """What the list shows of an audience: everything but its members, counted (erased listeners never count), and
+    how many are in each arm."""
     members, rows = live_rows(snap, doc["members"])
+    arms = split(doc, members)
     strategy = doc["strategy"]
     counts = per_query([m["query"] for m in members], strategy["queries"])
     refreshed = doc.get("refreshed_at")
@@ -146,6 +156,8 @@ def summary(doc: dict, snap: Snapshot) -> dict:
             "min_score": doc["min_score"], "expiry_days": doc["expiry_days"], "filters": strategy["filters"],
             "queries": counts, "provider": strategy["provider"], "model": strategy["model"],
             "member_count": len(members), "reachable": int(reachable(snap, rows).sum()),
+            "holdout_percent": arms["holdout_percent"], "target_count": arms["target_count"],
+            "holdout_count": arms["holdout_count"],
             "created_at": _iso(doc["created_at"]), "refreshed_at": _iso(refreshed) if refreshed else None,
             "expires_at": _iso(doc["expires_at"]), "status": status(doc["expires_at"]),
             "last_changes": _counted(doc.get("changes"))}
@@ -153,10 +165,10 @@ def summary(doc: dict, snap: Snapshot) -> dict:
 
 def detail(doc: dict, snap: Snapshot, company: Company) -> dict:
     """The summary with the members, each enriched with the listener's profile, and how many have each thing the
-    theme asks for."""
+    theme asks for; each member says its arm, "target" or "holdout"."""
     return {**summary(doc, snap), "changes": last_changes(doc),
             "traits": trait_counts(snap, company, doc["strategy"]["queries"][0], doc["members"]),
-            "members": enriched(snap, company, doc["members"], doc["strategy"]["queries"])}
+            "members": split(doc, enriched(snap, company, doc["members"], doc["strategy"]["queries"]))["members"]}
 
 
 def status(expires_at: datetime) -> str:
@@ -172,7 +184,6 @@ def _find(company_id: int, audience_id: str) -> dict:
     return as_read(company_id, [found])[0]
 
 
-
 def _checked(**given) -> dict:
     """Every value of a create request cleaned, or one 422 naming each problem."""
     problems = Problems()
@@ -182,7 +193,8 @@ def _checked(**given) -> dict:
              "limit": problems.whole("limit", given["limit"], AUDIENCE_LIMITS),
              "min_score": problems.score("min_score", given["min_score"]),
              "expiry_days": problems.whole("expiry_days", given["expiry_days"], EXPIRY_LIMITS),
-             "queries": problems.queries(given["queries"])}
+             "queries": problems.queries(given["queries"]),
+             "holdout_percent": problems.whole("holdout_percent", given["holdout_percent"], HOLDOUT_LIMITS)}
     problems.check()
     return asked
 

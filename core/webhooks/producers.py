@@ -34,11 +34,13 @@ def after_run(run: SegmentRun) -> int:
 
 
 def after_members_change(company_id: int, audience: dict, changes: dict) -> int:
-    """Queue an event per listener who joined or left the audience; how many were queued."""
+    """Queue an event per listener of the target arm who joined or left the audience (core.audiences hands over no
+    one of its holdout), each saying how many members the holdout keeps out; how many were queued."""
     endpoints = subscribed(company_id, (AUDIENCE,))
     if not endpoints:
         return 0
-    base = {"audience_id": audience.get("audience_id"), "audience_name": audience.get("name")}
+    base = {"audience_id": audience.get("audience_id"), "audience_name": audience.get("name"),
+            "held_out": int(changes.get("held_out") or 0)}
     events = [Event(AUDIENCE, {**base, "originator": originator, "change": change}, originator)
               for change in ("joined", "left") for originator in changes.get(change) or []]
     return queue_events(company_id, events, endpoints) if events else 0

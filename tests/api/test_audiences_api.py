@@ -19,7 +19,16 @@ from core.segmentation.runs import segment_company
 from tests.conftest import restored, seeded
 from tests.factories import set_fields
 from tests.memory import NOW
-from tests.themes import CREDITS, GOSPEL, GOSPEL_THEME, of_theme, originator, person, themed_station
+from tests.themes import (
+    CREDITS,
+    GOSPEL,
+    GOSPEL_THEME,
+    of_theme,
+    originator,
+    person,
+    split_both_ways,
+    themed_station,
+)
 
 pytestmark = pytest.mark.db
 
@@ -83,6 +92,29 @@ def test_out_of_bounds_or_unknown_fields_are_422_and_cost_nothing(client, statio
     answer = create(client, key_for(1), {**GOSPEL_BODY, **change})
     assert answer.status_code == 422, answer.get_json()
     assert balance(client, key_for(1)) == CREDITS and Audience.objects.count() == 0
+
+
+@pytest.mark.parametrize("percent", [-1, 51, 10.5, "10", None])
+def test_a_holdout_percent_outside_0_to_50_is_422_naming_the_field_and_costs_nothing(client, station, key_for,
+                                                                                      percent):
+    answer = create(client, key_for(1), {**GOSPEL_BODY, "holdout_percent": percent})
+    assert answer.status_code == 422, answer.get_json()
+    assert "holdout_percent" in str(answer.get_json())
+    assert balance(client, key_for(1)) == CREDITS and Audience.objects.count() == 0
+
+
+def test_an_audience_has_no_holdout_unless_asked_and_up_to_half_may_be_held_out(client, station, key_for,
+                                                                                 monkeypatch):
+    plain = created(client, key_for(1), {**GOSPEL_BODY, "name": "Plain"})
+    assert (plain["holdout_percent"], plain["target_count"], plain["holdout_count"]) == (0, 4, 0)
+    assert {m["arm"] for m in plain["members"]} == {"target"}
+    split_both_ways(monkeypatch, of_theme(1, "gospel"))
+    half = created(client, key_for(1), {**GOSPEL_BODY, "holdout_percent": 50})
+    detail = read(client, key_for(1), half["audience_id"]).get_json()
+    arms = [m["arm"] for m in detail["members"]]
+    assert set(arms) == {"target", "holdout"} and detail["holdout_percent"] == 50
+    assert (detail["target_count"], detail["holdout_count"]) == (arms.count("target"), arms.count("holdout"))
+    assert [m["arm"] for m in refresh(client, key_for(1), half["audience_id"]).get_json()["members"]] == arms
 
 
 def test_the_largest_limit_and_expiry_are_allowed(client, station, key_for):

@@ -21,6 +21,7 @@ from core.segmentation.runs import segment_company
 from tests.conftest import kept
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
+from tests.themes import split_both_ways
 from tests.webapp.conftest import PASSWORD
 
 pytestmark = pytest.mark.db
@@ -172,7 +173,9 @@ def test_a_taken_name_is_said_beside_the_name_field_with_409_and_nothing_is_char
 @pytest.mark.parametrize("field, value, message", [("limit", "5001", "between 1 and 5000"),
                                                    ("limit", "many", "Not a valid integer"),
                                                    ("min_score", "1.5", "between 0 and 1"),
-                                                   ("expiry_days", "0", "between 1 and 365")])
+                                                   ("expiry_days", "0", "between 1 and 365"),
+                                                   ("holdout_percent", "51", "between 0 and 50"),
+                                                   ("holdout_percent", "-1", "between 0 and 50")])
 def test_a_refused_value_is_said_beside_its_field_with_422(signed_in, field, value, message):
     response = signed_in.post(AUDIENCES, data={**THEME, "audience_name": "X", field: value})
     assert response.status_code == 422
@@ -241,6 +244,28 @@ def test_the_csv_export_holds_every_member_with_formulas_neutralised(signed_in):
     rows = list(csv.DictReader(io.StringIO(response.text)))
     assert len(rows) == 4 and {r["reachable"] for r in rows} == {"true", "false"}
     assert all(r["originator"].startswith("27821") and float(r["score"]) >= 0.5 for r in rows)
+
+
+def test_a_holdout_is_shown_per_member_and_kept_out_of_the_csv_export(signed_in, monkeypatch):
+    split_both_ways(monkeypatch, {f"2782100000{n}" for n in range(4)})
+    response = signed_in.post(AUDIENCES, data={**THEME, "audience_name": "Held", "holdout_percent": "50"})
+    assert response.status_code == 303
+    made = store.list_audiences(1)["audiences"][0]
+    page = signed_in.get(response.headers["Location"]).text
+    arms = dict(re.findall(r'data-originator="(\d+)" data-reachable="\w+" data-arm="(\w+)"', page))
+    assert set(arms.values()) == {"target", "holdout"} and made["holdout_percent"] == 50
+    assert f"Held out {made['holdout_count']} never contacted (50%)" in words(page)
+    exported = signed_in.get(f"{AUDIENCES}/{made['audience_id']}/export.csv")
+    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    assert {r["originator"] for r in rows} == {o for o, arm in arms.items() if arm == "target"}
+    assert exported.headers["X-Held-Out"] == str(made["holdout_count"]) == str(list(arms.values()).count("holdout"))
+
+
+def test_an_audience_without_a_holdout_exports_everyone_and_says_none_was_held_out(signed_in):
+    made = saved()
+    exported = signed_in.get(f"{AUDIENCES}/{made['audience_id']}/export.csv")
+    assert exported.headers["X-Held-Out"] == "0" and len(list(csv.DictReader(io.StringIO(exported.text)))) == 4
+    assert 'data-testid="audience-arms"' not in signed_in.get(f"{AUDIENCES}/{made['audience_id']}").text
 
 
 def test_refresh_shows_who_joined_who_left_and_who_stayed(signed_in):

@@ -59,6 +59,7 @@ def test_a_plan_becomes_an_audience_form_with_its_filters_in_one_click(signed_in
     url = re.search(r'href="([^"]+)" data-testid="plan-audience"', page).group(1).replace("&amp;", "&")
     form = signed_in.get(url)
     assert form.status_code == 200 and "/audiences/new?" in url and "gender=" in url
+    assert re.search(r'name="holdout_percent" value="10"', form.text), "a plan's audience proposes a 10% holdout"
 
 
 def test_the_pdf_holds_the_plan_s_figures_in_words(signed_in, monkeypatch):

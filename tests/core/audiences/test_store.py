@@ -127,8 +127,8 @@ def test_another_company_s_audience_is_not_found(station):
 
 def test_the_export_table_has_a_row_per_member_with_names_beside_keys(station):
     made = gospel()
-    headers, rows = audience_rows(1, made["audience_id"])
-    assert headers == HEADERS and len(rows) == 4
+    headers, rows, held_out, _ = audience_rows(1, made["audience_id"])
+    assert headers == HEADERS and len(rows) == 4 and held_out == 0
     row = dict(zip(headers, rows[0]))
     assert row["originator"] == made["members"][0]["originator"] and row["segment_name"]
     assert set(row["channels"].split("|")) == {"SMS", "WhatsApp"}

@@ -25,7 +25,7 @@ from tests.conftest import restored
 from tests.core.webhooks.receiver import receiving
 from tests.factories import make_company, make_listener
 from tests.memory import NOW, event
-from tests.themes import GOSPEL_THEME, themed_station
+from tests.themes import GOSPEL_THEME, of_theme, split_both_ways, themed_station
 
 pytestmark = pytest.mark.db
 
@@ -118,6 +118,17 @@ def test_an_audience_s_new_members_are_queued_as_joined(app):
     bodies = queued()
     assert [b["data"]["originator"] for b in bodies] == [m["originator"] for m in made["members"]]
     assert {(b["data"]["change"], b["data"]["audience_id"]) for b in bodies} == {("joined", made["audience_id"])}
+
+
+def test_an_audience_s_holdout_is_never_queued_and_each_event_says_how_many_were_held_out(app, monkeypatch):
+    restored("themed-1", themed_station)
+    add_endpoint(1, "https://hooks.example.com/in", SECRET, ["audience.members_changed"])
+    split_both_ways(monkeypatch, of_theme(1, "gospel"))
+    made = create_audience(1, "Gospel", GOSPEL_THEME, limit=4, min_score=0, holdout_percent=50)
+    bodies = queued()
+    assert [b["data"]["originator"] for b in bodies] == [m["originator"] for m in made["members"]
+                                                         if m["arm"] == "target"]
+    assert {b["data"]["held_out"] for b in bodies} == {made["holdout_count"]} and made["holdout_count"] > 0
 
 
 def test_erasure_drops_the_listener_s_events_and_leaves_nothing_personal_in_any_webhook_store(station, test_env):
