@@ -3,9 +3,11 @@ keeps. No database."""
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
+from core.text import strict_json
 from core.text.strict_json import MalformedJson, RefusedJson, WrittenNumber, has_places, loads, place
 
 
@@ -105,3 +107,42 @@ def test_a_float_from_elsewhere_is_judged_by_its_shortest_text():
 def test_an_error_names_its_place_as_people_read_a_path():
     assert place(["rows", 0, "campaign_type"]) == "rows[0].campaign_type"
     assert str(refusal('[{"a": 1, "a": 2}]')).startswith("at [0].a: ")
+
+
+ATOMS = ['"a"', '"a:b"', '"::"', "1", "-0", "9007199254740991", "9007199254740992", "-9007199254740992", "1.5",
+         "1e400", "NaN", "true", "null", '"\\u003a"', '"\\ud800"', "[]", '[1,"x:y"]', "[[1]]", '{"k":1}', "{}", '"é"',
+         '"\\""', "99999999999999999999", '"\x01"', "[1.0]", '["a", null, true]']
+KEYS = ['"a"', '"b"', '"c:d"', '"a"', '""', '"\\u0061"']
+
+
+def _answer(document):
+    try:
+        value = loads(document)
+        return "read", value, {k: type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else None
+    except RefusedJson as refused:
+        return "refused", refused.loc, refused.msg
+    except MalformedJson as malformed:
+        return "malformed", malformed.loc, malformed.msg
+
+
+def _documents(count: int) -> list:
+    """Objects of up to four members drawn from atoms that the reader refuses, reads alike or reads otherwise than
+    a plain JSON reader (keys twice, escapes, surrogates, long integers, NaN), wrapped well or badly, as text or
+    UTF-8."""
+    draw, documents = random.Random(51), []
+    for _ in range(count):
+        body = ",".join(f"{draw.choice(KEYS)}{draw.choice(['', ' '])}:{draw.choice(ATOMS)}"
+                        for _ in range(draw.randint(0, 4)))
+        document = draw.choice(["{%s}", " {%s} ", "[%s]", "{%s", "\ufeff{%s}"]) % body
+        documents.append(document if draw.random() < 0.3 else document.encode("utf-8", "surrogatepass"))
+    return documents + [b'\xef\xbb\xbf{"a":1}', b'{"a":1}\n', b'{"a":"\xff"}', b'{"a":"\xed\xa0\x80"}', b"  ",
+                        b'{"a":1}{"b":2}', '{"originator": "27821234567", "channel_type": 2, "tags": ["a:b", null]}']
+
+
+def test_the_quick_reading_of_flat_objects_answers_exactly_what_the_reader_proper_does(monkeypatch):
+    documents = _documents(6000)
+    quick = [_answer(document) for document in documents]
+    taken = sum(strict_json._flat_object(document) is not None for document in documents)
+    monkeypatch.setattr(strict_json, "_flat_object", lambda document: None)
+    assert [_answer(document) for document in documents] == quick
+    assert taken > 500  # the quick reading was tried on many of them, not only the reader proper
