@@ -24,6 +24,8 @@ class Audience(Document):
     min_score = FloatField(required=True)
     expiry_days = IntField(required=True)
     holdout_percent = IntField(default=0)  # the share held out of the campaign (core.audiences.arms); 0 before holdouts
+    campaign = DictField(null=True)  # when it runs and what counts as a response (core.audiences.campaign)
+    plan_id = StringField(null=True)  # the saved plan it was made from (core.campaigns.plans)
     strategy = DictField()  # queries, filters (parameter -> value(s)), min_score, limit, provider, model
     members = ListField(DictField())  # [{originator, score, query: index into strategy.queries}], best first
     created_at = DateTimeField(required=True)

@@ -19,26 +19,28 @@ SEGMENT_LIMIT, AUDIENCE_LIMIT, EXPIRY_DAYS = 100, 500, 30
 class Problems:
     """The 422 items found so far; each check answers the cleaned value (None when it failed)."""
 
-    def __init__(self):
+    def __init__(self, where: str = "body"):
         self.items: list[dict] = []
+        self.where = where  # "query" for the arguments of a read
 
-    def _add(self, name: str, msg: str, type_: str = "value_error") -> None:
-        self.items.append({"loc": ["body", name], "msg": msg, "type": type_})
+    def add(self, name: str, msg: str, type_: str = "value_error") -> None:
+        """One more problem of the body field `name`."""
+        self.items.append({"loc": [self.where, name], "msg": msg, "type": type_})
 
     def text(self, name: str, value, maximum: int, required: bool = True) -> str | None:
         """Trimmed text of at most `maximum` characters; blank is absent (refused when required)."""
         if value is None or (isinstance(value, str) and not value.strip()):
             if required:
-                self._add(name, f"Give a {name}: it cannot be blank.", "missing")
+                self.add(name, f"Give a {name}: it cannot be blank.", "missing")
             return None
         if not isinstance(value, str):
-            self._add(name, "Not a valid string.", "type_error")
+            self.add(name, "Not a valid string.", "type_error")
             return None
         text = value.strip()
         if len(text) > maximum:
-            self._add(name, f"At most {maximum} characters.")
+            self.add(name, f"At most {maximum} characters.")
         elif problem := text_problem(text):
-            self._add(name, problem, "string_type")
+            self.add(name, problem, "string_type")
         else:
             return text
         return None
@@ -46,20 +48,20 @@ class Problems:
     def whole(self, name: str, value, bounds: tuple[int, int]) -> int | None:
         """A whole number within the bounds (a boolean is not a number)."""
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
-            self._add(name, "Not a valid integer.", "type_error")
+            self.add(name, "Not a valid integer.", "type_error")
             return None
         try:
             return check_bounds(int(value), *bounds)
         except ValueError as error:
-            self._add(name, str(error))
+            self.add(name, str(error))
             return None
 
     def score(self, name: str, value) -> float | None:
         """A score from 0 to 1."""
         if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-            self._add(name, "Not a valid number.", "type_error")
+            self.add(name, "Not a valid number.", "type_error")
         elif not 0 <= value <= 1:
-            self._add(name, "Must be between 0 and 1.")
+            self.add(name, "Must be between 0 and 1.")
         else:
             return float(value)
         return None
@@ -69,7 +71,7 @@ class Problems:
         if value is None:
             return None
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= QUERIES_MAX:
-            self._add("queries", f"Give 1 to {QUERIES_MAX} search queries.")
+            self.add("queries", f"Give 1 to {QUERIES_MAX} search queries.")
             return None
         cleaned = [self.text("queries", query, THEME_MAX) for query in value]
         return distinct([q for q in cleaned if q])

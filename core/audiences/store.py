@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from pymongo.errors import DuplicateKeyError
 
+from core.audiences import campaign as campaigns
 from core.audiences import texts
 from core.audiences.arms import HOLDOUT_LIMITS, HOLDOUT_PERCENT, contactable, split
 from core.audiences.custom import made_queries
@@ -74,14 +75,18 @@ def _members_changed(company_id: int, doc: dict, changes: dict) -> None:
 def create_audience(company_id: int, name: str, theme: str, description: str | None = None,
                     limit: int = AUDIENCE_LIMIT, min_score: float = MIN_SCORE, expiry_days: int = EXPIRY_DAYS,
                     flt: ListenerFilter | None = None, queries: list[str] | None = None,
-                    holdout_percent: int = HOLDOUT_PERCENT) -> dict:
+                    holdout_percent: int = HOLDOUT_PERCENT, campaign: dict | None = None,
+                    plan_id: str | None = None) -> dict:
     """Find the theme's listeners as a custom segment does and save them with the strategy; the detail, plus what
-    it cost; `holdout_percent` of the members (at random, core.audiences.arms) are held out of the campaign. 409 when
-    the company already has an audience of that name (compared trimmed, ignoring case)."""
+    it cost; `holdout_percent` of the members (at random, core.audiences.arms) are held out of the campaign, whose
+    window and goal (core.audiences.campaign) may be recorded now or later; `plan_id`: the plan it came from. 409
+    when the company already has an audience of that name (compared trimmed, ignoring case)."""
     asked = _checked(name=name, theme=theme, description=description, limit=limit, min_score=min_score,
                      expiry_days=expiry_days, queries=queries, holdout_percent=holdout_percent)
     flt = flt or ListenerFilter()
     sel = select(company_id, flt)
+    asked["campaign"] = campaigns.checked(campaign, sel.snap)
+    asked["plan_id"] = campaigns.checked_plan_id(plan_id)
     _refuse_taken(company_id, asked["name"])
     audience_id = secrets.token_urlsafe(ID_BYTES)
     with charges.charge(company_id, OPERATION, audience_id) as bill:
@@ -107,14 +112,14 @@ def list_audiences(company_id: int) -> dict:
 
 def get_audience(company_id: int, audience_id: str) -> dict:
     """One audience with its members enriched with their profiles and how many of them are reachable."""
-    doc = _find(company_id, audience_id)
+    doc = stored_audience(company_id, audience_id)
     return detail(doc, snapshot.current(company_id), get_company(company_id))
 
 
 def refresh_audience(company_id: int, audience_id: str) -> dict:
     """Re-run the saved strategy (its queries and filters, not new ones) and answer the detail with who joined, who
     left and how many stayed; a new `expires_at` makes an expired audience active again."""
-    doc = _find(company_id, audience_id)
+    doc = stored_audience(company_id, audience_id)
     strategy = doc["strategy"]
     sel = select(company_id, parse_filters(strategy["filters"]))
     with charges.charge(company_id, OPERATION, audience_id) as bill:
@@ -134,9 +139,19 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
             **_spent(made, bill)}
 
 
+def record_campaign(company_id: int, audience_id: str, campaign: dict) -> dict:
+    """Record when the audience's campaign runs and what counts as a response (replacing what was recorded); the
+    audience's summary."""
+    doc = stored_audience(company_id, audience_id)
+    snap = snapshot.current(company_id)
+    doc["campaign"] = campaigns.checked(campaign, snap)
+    campaigns.record(company_id, audience_id, doc["campaign"])
+    return summary(doc, snap)
+
+
 def delete_audience(company_id: int, audience_id: str) -> dict:
     """Delete the audience for good."""
-    doc = _find(company_id, audience_id)
+    doc = stored_audience(company_id, audience_id)
     if not Audience._get_collection().delete_one({"_id": doc["_id"]}).deleted_count:
         raise AudienceNotFound()
     texts.destroy(company_id, [doc])
@@ -157,7 +172,7 @@ def summary(doc: dict, snap: Snapshot) -> dict:
             "queries": counts, "provider": strategy["provider"], "model": strategy["model"],
             "member_count": len(members), "reachable": int(reachable(snap, rows).sum()),
             "holdout_percent": arms["holdout_percent"], "target_count": arms["target_count"],
-            "holdout_count": arms["holdout_count"],
+            "holdout_count": arms["holdout_count"], "campaign": campaigns.of(doc), "plan_id": doc.get("plan_id"),
             "created_at": _iso(doc["created_at"]), "refreshed_at": _iso(refreshed) if refreshed else None,
             "expires_at": _iso(doc["expires_at"]), "status": status(doc["expires_at"]),
             "last_changes": _counted(doc.get("changes"))}
@@ -176,7 +191,7 @@ def status(expires_at: datetime) -> str:
     return "expired" if utcnow() > as_utc(expires_at) else "active"
 
 
-def _find(company_id: int, audience_id: str) -> dict:
+def stored_audience(company_id: int, audience_id: str) -> dict:
     """The stored audience of the company (AudienceNotFound for another company's id or an unknown one)."""
     found = Audience._get_collection().find_one({"company_id": company_id, "audience_id": str(audience_id)})
     if found is None:

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.explore.operations import Selection
-from core.listeners.events import Events, load_events
+from core.listeners.events import Events
+from core.search import station_events
 from core.search import words as w
-from core.search.kept import KeptPerStation
 from core.segmentation.behaviour import DAY, DAYPART_OF_HOUR, DAYPARTS, local_seconds
 
 FACETS = ("has_channel", "campaign_type", "timeslot_id", "peak_time_of_day", "weekday_pattern")
@@ -151,41 +151,12 @@ class Asked(Selection):
 def narrowed(sel: Selection, groups: list[tuple[Facet, ...]], events: Events | None = None) -> Asked:
     """The selected listeners with an interaction meeting each bound group (`events`: theirs, when the caller has
     them); with the count and latest of those interactions."""
-    events, owner = _interactions(sel) if events is None else (events, _owners(sel.snap, events))
+    events, owner = (station_events.interactions(sel.snap, sel.rows) if events is None
+                     else (events, station_events.owners(sel.snap, events)))
     keep = owner >= 0
     matrix = held(events, groups, sel.company.timezone)[:, keep]
     counts, latest = per_listener(owner[keep], events.ts[keep], matrix, len(sel.snap))
     return Asked(sel.company, sel.snap, sel.mask & (counts > 0), counts, latest)
-
-
-def _owners(snap, events: Events) -> np.ndarray:
-    """The snapshot row of each interaction's listener (-1: not in the snapshot)."""
-    if not len(events):
-        return np.zeros(0, dtype=np.int64)
-    return np.asarray(snap.rows_of(np.asarray(events.originators, dtype=object)), dtype=np.int64)[events.row]
-
-
-_station_events: KeptPerStation[tuple[Events, np.ndarray]] = KeptPerStation()
-READ_ALL = 0.1
-"""From this share of the station's listeners, a bound query reads the whole station's interactions once and keeps
-them with its snapshot (on the embedded database, 1,900 of 5,000 listeners read one by one took 2.5 s and the whole
-station 3.7 s; once kept, a bound query costs what numpy does over them: 12 bytes or so per interaction); below it,
-the few candidates' own interactions are read."""
-
-
-def _interactions(sel: Selection) -> tuple[Events, np.ndarray]:
-    """Interactions including the selected listeners' own, with each one's snapshot row."""
-    company_id, sources, key = sel.company.company_id, (sel.snap,), len(sel.snap)
-    kept = _station_events.peek(company_id, sources, key)
-    if kept is not None:
-        return kept
-    if sel.mask.sum() >= READ_ALL * len(sel.snap):
-        def whole() -> tuple[Events, np.ndarray]:
-            events = load_events(company_id)
-            return events, _owners(sel.snap, events)
-        return _station_events.get(company_id, sources, key, whole)
-    events = load_events(company_id, sel.snap.originators[sel.rows].tolist())
-    return events, _owners(sel.snap, events)
 
 
 def evidence(sel: Selection, loose: list[Facet]) -> tuple[np.ndarray, np.ndarray]:
