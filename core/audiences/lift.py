@@ -35,17 +35,17 @@ def arm(members: int, responded: int) -> dict:
             "rate": round(responded / members, 6) if members else None}
 
 
-def lift(target: dict, holdout: dict) -> dict | None:
+def lift(target: dict, holdout: dict, method: str = METHOD) -> dict | None:
     """The target's rate less the holdout's (`absolute`, a share: 0.031 is 3.1 points), that difference over the
     holdout's rate (`relative`, None when no one in the holdout responded), its 95% `interval` and `p_value`; None
-    when either arm has no members."""
+    when either arm has no members. `method`: statsmodels' name of another interval, for comparing (bench/)."""
     if not target["members"] or not holdout["members"]:
         return None
     counts = (target["responded"], target["members"], holdout["responded"], holdout["members"])
     with warnings.catch_warnings(), np.errstate(all="ignore"):  # a ratio of rates of 0 is not asked for here
         warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = confint_proportions_2indep(*counts, method=METHOD, compare="diff", alpha=1 - CONFIDENCE)
-        p_value = test_proportions_2indep(*counts, method=METHOD, compare="diff").pvalue
+        low, high = confint_proportions_2indep(*counts, method=method, compare="diff", alpha=1 - CONFIDENCE)
+        p_value = test_proportions_2indep(*counts, method=method, compare="diff").pvalue
     absolute = target["rate"] - holdout["rate"]
     return {"absolute": round(absolute, 6),
             "relative": round(absolute / holdout["rate"], 6) if holdout["rate"] else None,
@@ -74,7 +74,8 @@ def verdict(found: dict | None, sizes: dict, target: dict, holdout: dict) -> str
         return (f"{points(abs(found['absolute']))} {'more' if more else 'fewer'} responded than the holdout, "
                 f"between {points(edges[0], unit=False)} and {points(edges[1], unit=False)}.")
     if target["members"] < sizes["target"] or holdout["members"] < sizes["holdout"]:
-        return f"Too early to tell: {_need(sizes)} are needed to see {points(sizes['lift'])}."
+        hoped = number(100 * sizes["lift"])
+        return f"Too early to tell: {_need(sizes)} are needed to see {hoped} {'point' if hoped == '1' else 'points'}."
     low, high = found["interval"]
     return (f"No clear difference: the target responded between {_signed(low)} and {_signed(high)} against the "
             f"holdout, too close to none to call.")
@@ -93,5 +94,11 @@ def _signed(share: float) -> str:
 
 def _need(sizes: dict) -> str:
     if sizes["target"] == sizes["holdout"]:
-        return f"about {number(sizes['target'])} listeners per arm"
-    return f"about {number(sizes['holdout'])} listeners in the holdout and {number(sizes['target'])} in the target"
+        return f"about {about(sizes['target'])} listeners per arm"
+    return f"about {about(sizes['holdout'])} listeners in the holdout and {about(sizes['target'])} in the target"
+
+
+def about(count: int) -> str:
+    """A count needed, rounded up to two significant figures as people say it: 4,577 -> "4,600"."""
+    step = 10 ** max(len(str(int(count))) - 2, 0)
+    return number(-(-int(count) // step) * step)
