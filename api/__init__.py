@@ -14,6 +14,7 @@ from api import (
     ai,
     alerts,
     audiences,
+    campaign_results,
     credits,
     custom_segments,
     docs,
@@ -93,7 +94,7 @@ def init_app(app: Flask) -> Api:
                                                                    "maximum": COMPANY_IDS[1]})
     api.register_converter(AnyConverter, lambda converter: {"type": "string", "enum": sorted(converter.items)})
     for area in (health, overview, explore, search, listener, imports, interactions, intelligence, ai, credits,
-                 custom_segments, audiences, agent, alerts, webhooks):
+                 custom_segments, audiences, campaign_results, agent, alerts, webhooks):
         api.register_blueprint(area.blp)
     app.before_request(_authenticate_request)
     app.before_request(check_request_body)

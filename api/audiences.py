@@ -9,6 +9,7 @@ from marshmallow import Schema, fields
 from api.ai import PAID, MeteredFields
 from api.arguments import NOT_BLANK, Blueprint, RequestSchema
 from api.bodies import JsonInteger, JsonNumber
+from api.campaign_results import CampaignRequestSchema, CampaignSchema
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.filter_args import FilterArgs
 from api.search import CoverageFields
@@ -38,6 +39,8 @@ class CreateAudienceRequestSchema(RequestSchema):
         "minimum": HOLDOUT_LIMITS[0], "maximum": HOLDOUT_LIMITS[1],
         "description": "the share of members, at random, held out of the campaign and never exported or sent "
                        "(each listener's arm is kept by every refresh); 0: no holdout"})
+    campaign = fields.Nested(CampaignRequestSchema, metadata={
+        "description": "when the campaign runs and what counts as a response (may be recorded later)"})
 
 
 class ChangeCountsSchema(Schema):
@@ -65,6 +68,9 @@ class AudienceSummarySchema(Schema):
     target_count = fields.Int(metadata={"description": "members the campaign may contact: the only ones exported or "
                                                        "sent"})
     holdout_count = fields.Int(metadata={"description": "members held out: never exported or sent"})
+    campaign = fields.Nested(CampaignSchema, metadata={
+        "description": "when the campaign runs and what counts as a response (nulls: not recorded)"})
+    plan_id = fields.Str(allow_none=True, metadata={"description": "the saved plan the audience was made from"})
     created_at = fields.Str(metadata={"description": "ISO 8601, UTC"})
     refreshed_at = fields.Str(allow_none=True)
     expires_at = fields.Str()

@@ -1,0 +1,103 @@
+"""A campaign's window and goal, and its results, over HTTP: recorded with the audience or later, read with the
+window and goal overridden by the query, bad input a 422 naming the field, the reason where there is no holdout, and
+another station's key reading nothing."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import restored
+from tests.themes import GOSPEL_THEME, themed_station
+
+pytestmark = pytest.mark.db
+
+URL = "/api/v1/audiences/1"
+BODY = {"name": "Everyone", "theme": GOSPEL_THEME, "limit": 1000, "min_score": 0, "holdout_percent": 50}
+WINDOW = {"starts": "2026-11-10", "ends": "2026-11-19"}
+
+
+@pytest.fixture
+def station(app):
+    return restored("themed-1", themed_station)
+
+
+def made(client, headers, body: dict) -> dict:
+    answer = client.post(URL, json=body, headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_a_campaign_recorded_with_the_audience_is_what_its_results_count(client, station, key_for):
+    audience = made(client, key_for(1), {**BODY, "campaign": {**WINDOW, "campaign_type": "song_request"}})
+    assert audience["campaign"] == {**WINDOW, "campaign_type": "song_request", "channel_type": None,
+                                    "timeslot_id": None, "hoped_lift_points": 2.0}
+    answer = client.get(f"{URL}/{audience['audience_id']}/results", headers=key_for(1))
+    assert answer.status_code == 200, answer.get_json()
+    found = answer.get_json()
+    members = {arm: found["arms"][arm]["members"] for arm in ("target", "holdout")}
+    assert sum(members.values()) == 12 == audience["target_count"] + audience["holdout_count"]
+    # every themed listener wrote 3 and 4 days before the tests' now (16 and 17 Nov): all responded
+    assert all(found["arms"][arm]["responded"] == members[arm] for arm in members)
+    assert found["window"]["from"] == "2026-11-10" and len(found["daily"]) == 10
+    assert found["goal"]["words"] == "song_request interactions"
+    assert set(found["lift"]) == {"absolute", "relative", "interval", "p_value", "significant"}
+    assert found["verdict"] and found["reason"] is None
+
+
+def test_the_query_overrides_the_window_and_goal_recorded(client, station, key_for):
+    audience = made(client, key_for(1), {**BODY, "campaign": WINDOW})
+    url = f"{URL}/{audience['audience_id']}/results"
+    quiet = client.get(url, query_string={"from": "2026-11-18", "to": "2026-11-19"}, headers=key_for(1)).get_json()
+    assert quiet["arms"]["target"]["responded"] == quiet["arms"]["holdout"]["responded"] == 0
+    other = client.get(url, query_string={"channel_type": 1}, headers=key_for(1)).get_json()
+    assert other["arms"]["target"]["responded"] == 0  # the window's interactions were all on channel 2
+
+
+def test_a_campaign_recorded_later_replaces_the_first(client, station, key_for):
+    audience = made(client, key_for(1), BODY)
+    assert audience["campaign"]["starts"] is None
+    answer = client.put(f"{URL}/{audience['audience_id']}/campaign", json={**WINDOW, "hoped_lift_points": 3},
+                        headers=key_for(1))
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["campaign"]["hoped_lift_points"] == 3
+    again = client.get(f"{URL}/{audience['audience_id']}", headers=key_for(1)).get_json()
+    assert again["campaign"]["starts"] == "2026-11-10"
+
+
+@pytest.mark.parametrize(("body", "field"), [({"starts": "2026-11-19", "ends": "2026-11-10"}, "ends"),
+                                             ({"starts": "19/11/2026"}, "starts"),
+                                             ({"campaign_type": "unheard of"}, "campaign_type"),
+                                             ({"channel_type": 0}, "channel_type"),
+                                             ({"hoped_lift_points": 0}, "hoped_lift_points"),
+                                             ({"hoped_lift_points": 51}, "hoped_lift_points"),
+                                             ({"budget": 5}, "budget")])
+def test_a_bad_campaign_is_422_naming_the_field(client, station, key_for, body, field):
+    audience = made(client, key_for(1), BODY)
+    answer = client.put(f"{URL}/{audience['audience_id']}/campaign", json=body, headers=key_for(1))
+    assert answer.status_code == 422 and field in str(answer.get_json()), answer.get_json()
+    created = client.post(URL, json={**BODY, "name": "Another", "campaign": body}, headers=key_for(1))
+    assert created.status_code == 422 and field in str(created.get_json()), created.get_json()
+
+
+@pytest.mark.parametrize(("query", "field"), [({"from": "2026-11-19", "to": "2026-11-10"}, "to"),
+                                              ({"from": "yesterday"}, "from"),
+                                              ({"timeslot_id": -1}, "timeslot_id"),
+                                              ({"channel": 2}, "channel")])
+def test_bad_results_arguments_are_422_naming_the_field(client, station, key_for, query, field):
+    audience = made(client, key_for(1), BODY)
+    answer = client.get(f"{URL}/{audience['audience_id']}/results", query_string=query, headers=key_for(1))
+    assert answer.status_code == 422 and field in str(answer.get_json()), answer.get_json()
+
+
+def test_an_audience_without_a_holdout_answers_why_there_is_no_lift(client, station, key_for):
+    audience = made(client, key_for(1), {**BODY, "holdout_percent": 0})
+    found = client.get(f"{URL}/{audience['audience_id']}/results", headers=key_for(1)).get_json()
+    assert found["lift"] is None and "no holdout" in found["reason"]
+
+
+def test_another_stations_key_reads_no_results_and_records_no_campaign(client, station, key_for):
+    audience = made(client, key_for(1), BODY)
+    for answer in (client.get(f"/api/v1/audiences/1/{audience['audience_id']}/results", headers=key_for(2)),
+                   client.put(f"/api/v1/audiences/1/{audience['audience_id']}/campaign", json=WINDOW,
+                              headers=key_for(2))):
+        assert answer.status_code in (403, 404)
+    assert client.get(f"/api/v1/audiences/2/{audience['audience_id']}/results", headers=key_for(2)).status_code == 404
