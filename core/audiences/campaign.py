@@ -100,6 +100,14 @@ def as_day(value) -> date | None:
         return None
 
 
+def goal_choices(snap: Snapshot, channel_names: dict[int, str], show_titles: dict[int, str]) -> dict:
+    """What a goal may name, as a form offers it: the station's campaign types, its channels and its shows, each as
+    (value, label), in their order."""
+    return {"campaign_type": [(str(t), str(t)) for t in snap.vocab.get("campaign_types", [])],
+            "channel_type": [(n, channel_name(channel_names, n)) for n in sorted(channel_names)],
+            "timeslot_id": [(n, show_name(show_titles, n)) for n in sorted(show_titles)]}
+
+
 def _day(problems: Problems, name: str, value) -> str | None:
     if value is None:
         return None
