@@ -22,11 +22,13 @@ from core.audiences import rules, store
 from core.audiences.arms import HOLDOUT_LIMITS, HOLDOUT_PERCENT
 from core.audiences.custom import custom_segment
 from core.audiences.export import audience_rows
+from core.audiences.results import audience_results
 from core.errors import Conflict, ValidationFailed
 from core.explore.spec import SPEC
 from core.text.cells import CsvText
 from core.text.wording import plural
 from webapp.asking import PageForm, asked
+from webapp.charts import arms_chart
 from webapp.helpers import (
     REFUSALS,
     credits_text,
@@ -72,6 +74,7 @@ class AudienceForm(FilterArgs, PageForm):
     expiry_days = Whole(*rules.EXPIRY_LIMITS, load_default=DEFAULTS["expiry_days"])
     holdout_percent = Whole(*HOLDOUT_LIMITS, load_default=DEFAULTS["holdout_percent"])
     previewed = fields.Str(load_default="")
+    plan_id = fields.Str(load_default=None)
     queries = fields.List(fields.Str(), load_default=list)
 
 
@@ -139,7 +142,7 @@ def create(company_id: int):
         made = store.create_audience(company_id, settings["audience_name"], settings["theme"],
                                      settings["description"], settings["limit"], settings["min_score"],
                                      settings["expiry_days"], flt=settings["flt"], queries=queries or None,
-                                     holdout_percent=settings["holdout_percent"])
+                                     holdout_percent=settings["holdout_percent"], plan_id=settings["plan_id"])
     except (ValidationFailed, Conflict) as error:
         items = error.items if isinstance(error, ValidationFailed) else [{"loc": ["body", "name"],
                                                                            "msg": error.detail}]
@@ -154,7 +157,8 @@ def create(company_id: int):
 @bp.get("/stations/<int:company_id>/audiences/<audience_id>")
 @login_required
 def detail(company_id: int, audience_id: str):
-    """One audience: its settings, how many are reachable, its members a page at a time; export, refresh, delete."""
+    """One audience: its settings, how many are reachable, its members a page at a time; export, refresh, delete;
+    its campaign and the results (as the API answers them: core.audiences.results)."""
     station = open_station(company_id)
     audience = store.get_audience(company_id, audience_id)
     return _detail_page(station, audience, changes=audience["changes"])
@@ -234,7 +238,9 @@ def _detail_page(station: dict, audience: dict, **context) -> str:
              "prev": link(base, [("page", number - 1)]) if number > 1 else None,
              "next": link(base, [("page", number + 1)]) if number * SHOWN < len(members) else None}
     filters = [chip_words(n, v) for n, v in filter_pairs(audience.get("filters"))]
+    results = audience_results(station["company_id"], audience["audience_id"])
     return render_template("audiences/detail.html", station=station, audience=audience, filters=filters,
+                           results=results, chart=arms_chart(results["daily"]),
                            pages=pages, members=members[(number - 1) * SHOWN:number * SHOWN],
                            numbers={q["query"]: i for i, q in enumerate(audience["queries"], 1)},
                            price=price_of(AUDIENCE), **context)
@@ -245,7 +251,7 @@ def typed_form(values) -> dict:
     carries as (name, value) pairs (blank ones left out, as on every page) and the previewed queries."""
     form = {name: (values.get(name) or "").strip() for name in ("audience_name", "theme", "description", "limit",
                                                                "min_score", "expiry_days", "holdout_percent",
-                                                               "previewed")}
+                                                               "previewed", "plan_id")}
     form["filters"] = [(name, v.strip()) for name in SPEC for v in values.getlist(name) if v.strip()]
     form["queries"] = [q.strip() for q in values.getlist("queries") if q.strip()]
     return form
@@ -270,7 +276,8 @@ def field_problems(items: list[dict]) -> dict[str, str]:
 
 
 def _pairs(form: dict, without: int) -> list[tuple[str, str]]:
-    kept = [(k, form[k]) for k in ("audience_name", "theme", "description", "holdout_percent") if form[k]]
+    kept = [(k, form[k]) for k in ("audience_name", "theme", "description", "holdout_percent", "plan_id")
+            if form[k]]
     return kept + [pair for i, pair in enumerate(form["filters"]) if i != without]
 
 

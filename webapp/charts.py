@@ -208,3 +208,43 @@ class TrendArgs(RequestSchema):
 
     interval = fields.Str(load_default="week", validate=validate.OneOf(TREND_INTERVALS))
     weeks = Whole(min(SPANS), max(SPANS), load_default=26, validate=validate.OneOf(SPANS))
+
+
+ARMS_BOX = {"width": 360, "height": 190, "left": 50, "right": 12, "top": 12, "bottom": 160}
+"""The campaign chart's viewBox and plot area: it scales to its card's width (at most 520 px wide in the stylesheet),
+so that it fits a 390 px phone with its labels still readable."""
+ARM_LABELS = {"target": "Target (contacted)", "holdout": "Holdout (not contacted)"}
+NICE_TOPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0)
+MOST_DOTS = 31
+"""Days up to which each day's share is also drawn as a dot (beyond, the dots would touch)."""
+
+
+def arms_chart(daily: list[dict]) -> dict:
+    """Both arms' daily share responding (audience_results' `daily`) as an SVG's coordinates: a line per arm, the
+    y grid as percentages, dates under the first, middle and last days, and the same numbers as a table."""
+    box, n = ARMS_BOX, len(daily)
+    known = [day[arm]["rate"] for day in daily for arm in ARM_LABELS if day[arm]["rate"] is not None]
+    top = next((t for t in NICE_TOPS if t >= max(known or [0])), 1.0)
+    wide, high = box["width"] - box["left"] - box["right"], box["bottom"] - box["top"]
+
+    def x(i: int) -> float:
+        return box["left"] + (wide * i / (n - 1) if n > 1 else wide / 2)
+
+    lines = []
+    for arm, label in ARM_LABELS.items():
+        dots = [{"x": round(x(i), 1), "y": round(box["bottom"] - high * day[arm]["rate"] / top, 1),
+                 "text": share_text(day[arm]["rate"]), "date": day["date"]}
+                for i, day in enumerate(daily) if day[arm]["rate"] is not None]
+        if dots:
+            lines.append({"arm": arm, "label": label, "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+                          "dots": dots if n <= MOST_DOTS else []})
+    shown = sorted({0, n // 2, n - 1}) if n > 2 else list(range(n))
+    return {**box, "lines": lines, "top": top,
+            "grid": [{"y": round(box["bottom"] - high * f, 1), "text": share_text(top * f)} for f in (0, 0.5, 1)],
+            "ticks": [{"x": round(x(i), 1), "text": trend_day(daily[i]["date"], "week"),
+                       "anchor": "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"}
+                      for i in shown],
+            "table": [{"date": day["date"], **{arm: "–" if day[arm]["rate"] is None else
+                                               f"{share_text(day[arm]['rate'])} ({number(day[arm]['responded'])} of "
+                                               f"{number(day[arm]['members'])})" for arm in ARM_LABELS}}
+                      for day in daily]}

@@ -18,6 +18,7 @@ from webapp import (
     audiences,
     auth,
     briefs,
+    campaign_results,
     campaigns,
     credits,
     explore,
@@ -36,8 +37,8 @@ from webapp.asking import asking_or_none
 from webapp.helpers import credits_text, date_span, format_when, layout_context, safe_next
 from webapp.labels import tag_label
 
-AREAS = (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences, briefs, plans,
-         campaigns, tags, alerts, webhooks)
+AREAS = (auth, overview, explore, listener, glossary, imports, segment, search, ai, credits, audiences,
+         campaign_results, briefs, plans, campaigns, tags, alerts, webhooks)
 PAGES = {area.bp.name for area in AREAS}
 login_manager = LoginManager()
 csrf = CSRFProtect()
