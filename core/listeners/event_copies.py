@@ -66,19 +66,20 @@ def station_columns(company_id: int, read: Callable[[dict], Iterable[dict]], kee
                     progress: Callable[[int], None] | None = None) -> Columns:
     """Every batch of the station: its copy and the batches since, or every batch when it has none. `read(query)`
     gives the station's batch documents matching `query` (with their `_id`). With `keep` (a full run, under the
-    station's lease) what was read is copied for the next read, unless nothing was added to the copy or the station is
-    too small for a copy to be worth it."""
+    station's lease) what was read is copied for the next read, unless no batch was read beside the copy or the station
+    is too small for a copy to be worth it."""
     began, epoch = utcnow(), station_copies.epoch(company_id)
     copy = station_copies.current(company_id, KIND, epoch)
     if copy is None:
-        found = columns_of(read({}), progress)
+        found = recent = columns_of(read({}), progress)
     else:
         older, copied_at = _unpacked(copy[0]), copy[1]
         since = station_copies.since(copied_at)
-        found = joined(older_than(older, int(since.generation_time.timestamp())),
-                       columns_of(read({"_id": {"$gte": since}})))
-    changed = copy is None or found.batches != older.batches or found.counts.sum() != older.counts.sum()
-    if keep and changed and station_copies.worth_copying(found.batches):
+        recent = columns_of(read({"_id": {"$gte": since}}))
+        found = joined(older_than(older, int(since.generation_time.timestamp())), recent)
+    # anything read from the collection is copied again, under a later read: a copy made within MARGIN of its
+    # batches (a run minutes after an import) would otherwise leave every later read taking them all once more
+    if keep and recent.batches and station_copies.worth_copying(found.batches):
         station_copies.save(company_id, KIND, _packed(found), began, epoch)
     return found
 

@@ -109,6 +109,14 @@ def test_a_run_after_more_batches_copies_them_too(station):
     assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "events"}) == 1
 
 
+def test_a_copy_made_minutes_after_its_batches_is_made_again_by_the_next_run(station):
+    """The fixture's run copied batches written seconds before, so within the margin every read takes them from the
+    collection once more: the next run copies them again, under a later read, rather than keeping that copy for good."""
+    first = event_copies.copied(1)[1]
+    segment_company(1)
+    assert event_copies.copied(1)[1] > first
+
+
 def test_an_erasure_leaves_no_copy_and_the_next_read_names_the_pseudonym(station):
     assert copies() == 2 and personal.keys_named("copy:1:") == 2
     receipt = erase_listener(1, FAN, "test-secret")
