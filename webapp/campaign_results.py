@@ -124,5 +124,5 @@ def window_words(window: dict) -> str:
     days = window["days_counted"]
     state = ("not started: no day counted yet" if not days else
              f"still running: {plural(days, 'day')} counted so far" if window["running"] else
-             f"ended: {plural(days, 'day')} counted")
+             f"{plural(days, 'day')} counted")
     return f"{date_span(window['from'], window['to'])} (the station's calendar, {window['timezone']}); {state}."
