@@ -58,7 +58,8 @@ def existing_station(size: int) -> Context:
     that run alone: `bench.ai`, `bench.search --embeddings`, `bench.audiences`, `bench.briefs`)."""
     from core.service import startup
 
-    settings = Settings(data_dir=DEFAULT_OUT / f"run-{size}", database_name=f"bench_{size}", auto_embed=False)
+    settings = Settings(data_dir=DEFAULT_OUT / f"run-{size}", database_name=f"bench_{size}", auto_embed=False,
+                        db_timeout_ms=int(os.environ.get("DB_TIMEOUT_MS") or Settings.db_timeout_ms))
     startup.start(settings)
     meta = json.loads((folder_of(DEFAULT_OUT, size) / "meta.json").read_text())
     return Context(size, DEFAULT_OUT, settings, meta)
