@@ -9,7 +9,7 @@ from marshmallow import Schema, fields
 from api.ai import PAID, MeteredFields
 from api.arguments import NOT_BLANK, Blueprint, RequestSchema
 from api.bodies import JsonInteger, JsonNumber
-from api.campaign_results import CampaignRequestSchema, CampaignSchema
+from api.campaign_results import AudienceNamedSchema, CampaignRequestSchema, CampaignSchema
 from api.custom_segments import SCORE, QueryUseSchema, description_field, theme_field
 from api.filter_args import FilterArgs
 from api.search import CoverageFields
@@ -135,10 +135,7 @@ class RefreshedSchema(AudienceSpentSchema):
     changes = fields.Nested(ChangesSchema)
 
 
-class DeletedSchema(Schema):
-    company_id = fields.Int()
-    audience_id = fields.Str()
-    name = fields.Str()
+class DeletedSchema(AudienceNamedSchema):
     deleted = fields.Bool()
 
 

@@ -50,10 +50,15 @@ class CampaignSchema(Schema):
     hoped_lift_points = fields.Float()
 
 
-class CampaignRecordedSchema(Schema):
+class AudienceNamedSchema(Schema):
+    """Which audience an answer is of."""
+
     company_id = fields.Int()
     audience_id = fields.Str()
     name = fields.Str()
+
+
+class CampaignRecordedSchema(AudienceNamedSchema):
     campaign = fields.Nested(CampaignSchema)
 
 
@@ -115,10 +120,7 @@ class ResultsDaySchema(Schema):
     holdout = fields.Nested(ArmSchema)
 
 
-class ResultsSchema(Schema):
-    company_id = fields.Int()
-    audience_id = fields.Str()
-    name = fields.Str()
+class ResultsSchema(AudienceNamedSchema):
     holdout_percent = fields.Int()
     arms = fields.Nested(ArmsSchema)
     lift = fields.Nested(LiftSchema, allow_none=True, metadata={"description": "null: nothing to compare (`reason`)"})
