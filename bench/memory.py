@@ -36,6 +36,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPANY, SEEDED, DATABASE, PORT = 1, 2000, "bench_memory", 8731
+READY_WITHIN_S = 45 * 60
+"""How long a server may take to listen: at 1M its parent reads every listener's text for the lexical index before
+it forks, when no process has left a copy of it yet (minutes on 2 shared cores)."""
 SEARCH = f"/api/v1/segments/{COMPANY}/search"
 FILTER = f"/api/v1/segments/{COMPANY}/filter"
 LISTENER = f"/api/v1/listeners/{COMPANY}/27653580247"  # a listener of the seeded demo station (seed 7)
@@ -174,11 +177,12 @@ def _warm(workers: int, token: str) -> dict:
     """Searches and filter pages, `workers` at a time on workers of one thread each, so that every worker answers
     both; median latencies after that."""
     base = f"http://127.0.0.1:{PORT}"
-    for _ in range(600):
+    deadline = time.monotonic() + READY_WITHIN_S
+    while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(base + "/health/live", timeout=60).read()
             break
-        except OSError:  # refused before gunicorn listens, or a worker still starting
+        except OSError:  # refused before gunicorn listens (its parent loads the station first), or a worker starting
             time.sleep(0.5)
 
     def get(path: str, params: dict) -> None:
