@@ -50,7 +50,8 @@ def connect(settings: Settings) -> Database:
     quirks.forget()
     mongoengine.connect(db=settings.database_name, host=resolve_uri(settings), alias="default",
                         uuidRepresentation="standard", tz_aware=True, serverSelectionTimeoutMS=timeout,
-                        connectTimeoutMS=max(timeout, 1000), socketTimeoutMS=120_000)
+                        connectTimeoutMS=quirks.connect_timeout_ms(timeout, is_embedded(settings)),
+                        socketTimeoutMS=120_000)
     return mongoengine.get_db()
 
 

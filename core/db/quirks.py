@@ -45,7 +45,14 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
 - a partial index is never used to answer a query: the key vault's unique index on `keyAltNames` with MongoDB's
   usual `partialFilterExpression` left every look-up by name a collection scan (2.1 s for 100 names among 5,000
   keys; explain() says COLLSCAN), so the vault's index is sparse (KEY_VAULT_INDEX), which on MongoDB does the same:
-  keys without a name are left out of the uniqueness.
+  keys without a name are left out of the uniqueness;
+- the server answers the driver's `hello` in the same process that serves the reads, so during a whole-station read
+  on a loaded host the answer can take longer than the driver's connect timeout; the driver then takes the server for
+  down, clears its pool and cancels every read in flight (reproduction: `DB_TIMEOUT_MS=400`, which makes the connect
+  timeout 1 s, `core.listeners.events.load_events(company_id)` of a 100,000-listener station without its columnar
+  copy while another process keeps both cores busy: `_OperationCancelled: operation cancelled` after a few
+  seconds). So the embedded server is given EMBEDDED_CONNECT_TIMEOUT_MS (`connect_timeout_ms`); a MongoDB answers
+  `hello` on a thread of its own and keeps the service's setting.
 """
 from __future__ import annotations
 
@@ -58,7 +65,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more",
           "stop-hangs-after-a-closed-connection", "dates-against-now", "racing-upserts-lose-an-answer",
           "extra-fields-defeat-an-index", "a-retried-write-is-applied-again", "or-reads-everything",
-          "partial-indexes-unused")
+          "partial-indexes-unused", "hello-waits-behind-reads")
 IN_CHUNK = 25
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
@@ -66,6 +73,9 @@ SEQ_WINDOW = 5_000
 STRAY_SHARE = 2  # a range may span this many other listeners per wanted one; thinner groups are looked up
 RATE_LIMIT_STRATEGY = "moving-window"
 KEY_VAULT_INDEX = {"keys": "keyAltNames", "unique": True, "sparse": True}
+EMBEDDED_CONNECT_TIMEOUT_MS = 10_000
+"""How long the driver waits for the embedded server's `hello` before taking it for down: a server that is down
+refuses the connection at once whatever this is, so only a busy one is waited for longer."""
 _backend: dict[str, bool] = {}
 
 
@@ -78,6 +88,12 @@ def is_secantus(db: Database) -> bool:
             info = {}
         _backend["secantus"] = "secantusVersion" in info
     return _backend["secantus"]
+
+
+def connect_timeout_ms(timeout_ms: int, embedded: bool) -> int:
+    """The driver's connect timeout (which also bounds its monitor's `hello`) for a server: at least a second, and
+    EMBEDDED_CONNECT_TIMEOUT_MS for the embedded one."""
+    return max(timeout_ms, EMBEDDED_CONNECT_TIMEOUT_MS if embedded else 1000)
 
 
 def forget() -> None:

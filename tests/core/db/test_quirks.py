@@ -150,3 +150,11 @@ def test_what_was_written_since_a_seq_is_read_window_by_window_once_each_and_not
     assert read == [3, 4, 6, 7, 9, 10]
     assert windows.asked == [(2, 5), (5, 8), (8, 10)]
     assert list(quirks.by_seq(windows, {"company_id": 1, "model": "m"}, 10, 10)) == []
+
+
+def test_the_embedded_server_is_waited_for_seconds_before_it_is_taken_for_down():
+    """Its `hello` waits behind the reads it is serving: a second's patience cancelled a whole-station read under
+    load. A MongoDB keeps the service's setting, at least a second."""
+    assert quirks.connect_timeout_ms(400, embedded=False) == 1000
+    assert quirks.connect_timeout_ms(3000, embedded=False) == 3000
+    assert quirks.connect_timeout_ms(400, embedded=True) >= 5000
