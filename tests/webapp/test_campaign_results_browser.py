@@ -27,12 +27,12 @@ plan_saved = plans_browser.saved_plan  # the demo station, its producer signed i
 
 @pytest.fixture
 def audience_page(page, sign_in, app) -> str:
-    """The demo station (200 listeners, embedded), an audience of all of them holding 20% out with a campaign over
+    """The demo station (200 listeners, embedded), an audience of 40 of them holding 20% out with a campaign over
     the window, and its producer signed in: the audience's path."""
     seeded(200, embedded=True)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
     made = store.create_audience(1, "Black Friday furniture buyers", "listeners who shop for furniture and enter "
-                                 "competitions", min_score=0, limit=200, holdout_percent=20, campaign=WINDOW)
+                                 "competitions", min_score=0, limit=40, holdout_percent=20, campaign=WINDOW)
     sign_in(PRODUCER)
     page.wait_for_url(re.compile(r".*/stations.*"))
     return f"/stations/1/audiences/{made['audience_id']}"
