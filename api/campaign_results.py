@@ -12,8 +12,10 @@ from core.audiences.campaign import HOPED_LIFT_POINTS, HOPED_LIMITS, LONGEST_DAY
 from core.audiences.results import audience_results
 from core.audiences.store import record_campaign
 from core.explore.spec import SPEC
+from core.ingest.rows import text_limit
 
 DAY = "YYYY-MM-DD, on the station's calendar"
+DATE_CHARS = len("YYYY-MM-DD")
 GOAL_TEXTS = {
     "campaign_type": "a response is an interaction of this campaign type (one of the station's; case ignored)",
     "channel_type": "a response is an interaction on this channel",
@@ -21,18 +23,23 @@ GOAL_TEXTS = {
 }
 
 
+def day_field(description: str) -> fields.Date:
+    """A day given as YYYY-MM-DD (the document bounds its length, as every string's)."""
+    return fields.Date(metadata={"maxLength": DATE_CHARS, "description": description})
+
+
 def goal_fields() -> dict:
     """The goal's three fields, for the recorded campaign and the results' query alike: each given narrows what
     counts as a response, together."""
-    return {"campaign_type": fields.Str(metadata={**NOT_BLANK, "description": GOAL_TEXTS["campaign_type"]}),
+    return {"campaign_type": fields.Str(metadata={**NOT_BLANK, "maxLength": text_limit("campaign_type"),
+                                                  "description": GOAL_TEXTS["campaign_type"]}),
             **{name: Whole(*SPEC[name][2], metadata={"description": GOAL_TEXTS[name]})
                for name in ("channel_type", "timeslot_id")}}
 
 
 class CampaignRequestSchema(RequestSchema.from_dict({
-        "starts": fields.Date(metadata={"description": f"the campaign's first day, {DAY}"}),
-        "ends": fields.Date(metadata={"description": "its last day, included: not before `starts`; a campaign "
-                                                     f"runs at most {LONGEST_DAYS} days"}),
+        "starts": day_field(f"the campaign's first day, {DAY}"),
+        "ends": day_field(f"its last day, included: not before `starts`; a campaign runs at most {LONGEST_DAYS} days"),
         "hoped_lift_points": JsonNumber(load_default=HOPED_LIFT_POINTS, metadata={
             "minimum": HOPED_LIMITS[0], "maximum": HOPED_LIMITS[1],
             "description": "the lift the plan hopes for, in percentage points: the results say how many listeners "
@@ -63,10 +70,9 @@ class CampaignRecordedSchema(AudienceNamedSchema):
 
 
 class ResultsArgsSchema(RequestSchema.from_dict({
-        "from": fields.Date(metadata={"description": f"first day counted, {DAY} (default: the campaign's "
-                                                     "`starts`, else the day the audience was made)"}),
-        "to": fields.Date(metadata={"description": f"last day counted, {DAY} (default: the campaign's `ends`, "
-                                                   "else today)"}),
+        "from": day_field(f"first day counted, {DAY} (default: the campaign's `starts`, else the day the audience "
+                          "was made)"),
+        "to": day_field(f"last day counted, {DAY} (default: the campaign's `ends`, else today)"),
         **goal_fields()})):
     """The results' window and goal, over those recorded."""
 

@@ -103,4 +103,4 @@ def _migrate(company_id: int) -> int:
 STORE = declare(Store("audiences", "audiences", erase=erase_listener, migrate=_migrate,
                       personal=(*NAMING, "sealed_texts", "name_key", *texts.TEXTS),
                       free=("_id", "company_id", "audience_id", "texts_key", "limit", "min_score", "expiry_days",
-                            "holdout_percent", "created_at", "refreshed_at", "expires_at")))
+                            "holdout_percent", "campaign", "plan_id", "created_at", "refreshed_at", "expires_at")))
