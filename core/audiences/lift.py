@@ -7,6 +7,9 @@ Wald's does not (tests/core/audiences/test_lift_simulation.py plants known lifts
 from the same statistic, the interval leaves out 0 exactly when the p-value is under 0.05, so the verdict and the
 figures never disagree. How many listeners a lift needs is statsmodels' power of a two-sample test of proportions
 (Cohen's h) at 80% power.
+
+statsmodels is imported by the two functions that use it: it brings scipy.stats and pandas, over a second of every
+process's start (each gunicorn worker, CLI command and served test), for an answer few processes ever give.
 """
 from __future__ import annotations
 
@@ -14,12 +17,6 @@ import math
 import warnings
 
 import numpy as np
-from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_effectsize,
-    test_proportions_2indep,
-)
 
 from core.text.wording import number
 
@@ -39,6 +36,11 @@ def lift(target: dict, holdout: dict, method: str = METHOD) -> dict | None:
     """The target's rate less the holdout's (`absolute`, a share: 0.031 is 3.1 points), that difference over the
     holdout's rate (`relative`, None when no one in the holdout responded), its 95% `interval` and `p_value`; None
     when either arm has no members. `method`: statsmodels' name of another interval, for comparing (bench/)."""
+    from statsmodels.stats.proportion import (  # late: see the module's docstring
+        confint_proportions_2indep,
+        test_proportions_2indep,
+    )
+
     if not target["members"] or not holdout["members"]:
         return None
     counts = (target["responded"], target["members"], holdout["responded"], holdout["members"])
@@ -56,6 +58,9 @@ def lift(target: dict, holdout: dict, method: str = METHOD) -> dict | None:
 def needed(base_rate: float, hoped: float, holdout_share: float) -> dict:
     """How many listeners each arm needs for a lift of `hoped` (a share: 0.02 is 2 points) over `base_rate` to be
     seen at 95% confidence with 80% power, when the holdout is `holdout_share` of the members (0 < share < 1)."""
+    from statsmodels.stats.power import NormalIndPower  # late: see the module's docstring
+    from statsmodels.stats.proportion import proportion_effectsize  # late, as above
+
     base = min(max(base_rate, 0.0), 1.0 - hoped)
     effect = abs(proportion_effectsize(base + hoped, base))
     ratio = holdout_share / (1 - holdout_share)
