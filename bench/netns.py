@@ -29,7 +29,7 @@ import httpx
 import pymongo
 
 from core.clock import utcnow
-from core.db.embedded import pid_alive
+from core.db.embedded import pid_alive, uri_of_port
 
 PREFIX = "10.27"
 LOCK = Path("/tmp/lss-netns.lock")  # serialises the choice of a free /24 between runs started together
@@ -200,7 +200,7 @@ def start_database(host: Host, folder: Path, port: int = DB_PORT) -> str:
     wait_until(lambda: answers(host.address, port) or proc.poll() is not None, 60, "the database host")
     if proc.poll() is not None:
         raise RuntimeError(f"secantusd-py ended with {proc.returncode}: see {folder / 'secantus.log'}")
-    return f"mongodb://{host.address}:{port}/?directConnection=true"
+    return uri_of_port(port, host.address)
 
 
 def flask(env: dict, *args: str) -> subprocess.Popen:

@@ -34,6 +34,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from core.clock import utcnow
+from core.db import quirks
 
 RECORD = "secantus.json"
 PORT_FILE = "secantus.port"
@@ -134,9 +135,9 @@ def uri_for(record: dict) -> str:
     return uri_of_port(record["port"])
 
 
-def uri_of_port(port: int) -> str:
-    """The MongoDB URI of a server on a loopback port."""
-    return f"mongodb://127.0.0.1:{port}/?directConnection=true"
+def uri_of_port(port: int, host: str = "127.0.0.1") -> str:
+    """The MongoDB URI of a server this service started, on a port of this host (loopback unless said)."""
+    return f"mongodb://{host}:{port}/?{quirks.EMBEDDED_URI_OPTIONS}"
 
 
 def ensure_running(data_dir: Path) -> str:

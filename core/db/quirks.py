@@ -52,7 +52,15 @@ SecantusDB 0.7 differences from MongoDB that the code works around (QUIRKS), eac
   timeout 1 s, `core.listeners.events.load_events(company_id)` of a 100,000-listener station without its columnar
   copy while another process keeps both cores busy: `_OperationCancelled: operation cancelled` after a few
   seconds). So the embedded server is given EMBEDDED_CONNECT_TIMEOUT_MS (`connect_timeout_ms`); a MongoDB answers
-  `hello` on a thread of its own and keeps the service's setting.
+  `hello` on a thread of its own and keeps the service's setting;
+- each retryable write (every write of a driver left at its default, `retryWrites=true`) makes the server scan
+  every retryable write it recorded in the last 30 minutes, twice, and sort them all once it holds 10,000 of them,
+  while not even recognising a retry (above): so a busy server spends most of its time on that bookkeeping
+  (reproduction: 12,000 `update_one({"_id": "x"}, {"$inc": {"n": 1}})` on a fresh server take 105 s of its CPU
+  with retryable writes and 13 s without; the next 12,000, with 10,000 kept, 367 s). So the URI of a server this
+  service starts turns them off (EMBEDDED_URI_OPTIONS): a write cut by a dropped connection is then an error the
+  caller sees rather than a retry the server applies twice. On a replica set the service keeps the driver's
+  retryable writes (its MONGODB_URI says what it wants).
 """
 from __future__ import annotations
 
@@ -65,7 +73,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 QUIRKS = ("sort-without-index", "rename-copies", "in-grows-superlinearly", "projection-costs-more",
           "stop-hangs-after-a-closed-connection", "dates-against-now", "racing-upserts-lose-an-answer",
           "extra-fields-defeat-an-index", "a-retried-write-is-applied-again", "or-reads-everything",
-          "partial-indexes-unused", "hello-waits-behind-reads")
+          "partial-indexes-unused", "hello-waits-behind-reads", "retryable-writes-cost-a-scan")
 IN_CHUNK = 25
 RANGE_ABOVE = 500  # more listeners than this are read by index ranges rather than by $in look-ups
 RANGE_CHUNK = 2000
@@ -73,6 +81,9 @@ SEQ_WINDOW = 5_000
 STRAY_SHARE = 2  # a range may span this many other listeners per wanted one; thinner groups are looked up
 RATE_LIMIT_STRATEGY = "moving-window"
 KEY_VAULT_INDEX = {"keys": "keyAltNames", "unique": True, "sparse": True}
+EMBEDDED_URI_OPTIONS = "directConnection=true&retryWrites=false"
+"""The options of the URI of a server this service starts: one server, no replica set to discover, no retryable
+writes (QUIRKS)."""
 EMBEDDED_CONNECT_TIMEOUT_MS = 10_000
 """How long the driver waits for the embedded server's `hello` before taking it for down: a server that is down
 refuses the connection at once whatever this is, so only a busy one is waited for longer."""

@@ -6,9 +6,11 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
+from pymongo.uri_parser import parse_uri
 
 from core.db import quirks
 from core.db.connection import get_db
+from core.db.embedded import uri_of_port
 from core.db.quirks import is_secantus
 
 pytestmark = pytest.mark.db
@@ -158,3 +160,10 @@ def test_the_embedded_server_is_waited_for_seconds_before_it_is_taken_for_down()
     assert quirks.connect_timeout_ms(400, embedded=False) == 1000
     assert quirks.connect_timeout_ms(3000, embedded=False) == 3000
     assert quirks.connect_timeout_ms(400, embedded=True) >= 5000
+
+
+def test_the_servers_this_service_starts_are_written_to_without_retryable_writes(app):
+    """Each retryable write makes SecantusDB scan (and past 10,000, sort) every one it recorded: the service's
+    connection to a server it started, like the tests' own, turns them off."""
+    assert get_db().client.options.retry_writes is False
+    assert parse_uri(uri_of_port(27017, "10.0.0.2"))["options"]["retryWrites"] is False
