@@ -18,8 +18,6 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
-
 from bench import netns
 from core import measured
 from core.clock import utcnow
@@ -33,7 +31,7 @@ def import_to_searchable(service: dict, listeners: int) -> float:
     when = (utcnow() - timedelta(hours=2)).isoformat()
     rows = "\n".join(json.dumps({"company_id": 1, "originator": o, "timestamp": when, "channel_type": 2,
                                  "campaign_type": "song_request", "message": MESSAGE}) for o in originators)
-    httpx.post(f"{service['a']}/api/v1/imports/1/interactions", headers=service["headers"], timeout=60,
+    netns.HTTP.post(f"{service['a']}/api/v1/imports/1/interactions", headers=service["headers"], timeout=60,
                files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")}).raise_for_status()
     accepted = time.monotonic()
 

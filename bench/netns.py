@@ -157,6 +157,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DB_PORT, KEY_VAULT_PORT, WEB_PORT = 27017, 27018, 8000
 ADMIN_KEY = "multihost-admin-key"
+HTTP = httpx.Client(verify=False, limits=httpx.Limits(max_keepalive_connections=0))
+"""The hosts' plain http, from one client: `httpx.get` makes a client per call, and each reads every certificate
+authority the system trusts (0.18 s of CPU), which a loop waiting for a host paid ten times a second."""
 MASTER_KEY = base64.b64encode(os.urandom(96)).decode()  # one master key for every host, as a cluster is configured
 
 
@@ -232,7 +235,7 @@ def start_worker(host: Host, env: dict, log: Path) -> subprocess.Popen:
 def ready(base: str) -> bool:
     """True once the web host answers /health/ready with 200 (database reached, every index loaded)."""
     try:
-        return httpx.get(f"{base}/health/ready", timeout=10).status_code == 200
+        return HTTP.get(f"{base}/health/ready", timeout=10).status_code == 200
     except httpx.TransportError:
         return False
 
@@ -266,7 +269,7 @@ def start_service(net: Network, tmp: Path, listeners: int, workers: int = 2, **s
 
 def get(service: dict, host: str, path: str, **params) -> httpx.Response:
     """A GET of the station's API on web host "a" or "b"."""
-    return httpx.get(f"{service[host]}{path}", params=params, headers=service["headers"], timeout=60)
+    return HTTP.get(f"{service[host]}{path}", params=params, headers=service["headers"], timeout=60)
 
 
 def visibility_latency(service: dict, originator: str) -> float:
@@ -276,7 +279,7 @@ def visibility_latency(service: dict, originator: str) -> float:
         raise ValueError(f"{originator} is not a new listener")
     row = {"company_id": 1, "originator": originator, "timestamp": (utcnow() - timedelta(minutes=5)).isoformat(),
            "channel_type": 2, "campaign_type": "song_request"}
-    answer = httpx.post(f"{service['a']}/api/v1/interactions/1", json=[row], headers=service["headers"], timeout=60)
+    answer = HTTP.post(f"{service['a']}/api/v1/interactions/1", json=[row], headers=service["headers"], timeout=60)
     answer.raise_for_status()
     answered = time.monotonic()
     wait_until(lambda: get(service, "b", f"/api/v1/listeners/1/{originator}").status_code == 200, 10,

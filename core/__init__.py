@@ -5,7 +5,7 @@ tests/test_layering.py enforces it on every import, and docs/architecture.md dra
 """
 
 LAYERS = (
-    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs"),
+    ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs", "core.outbound"),
     ("core.db", "core.text"),
     ("core.personal",),
     ("core.stations", "core.access", "core.credits"),

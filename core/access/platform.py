@@ -19,6 +19,7 @@ import httpx
 
 from core.config import Settings, active
 from core.errors import PlatformRejected, PlatformUnavailable
+from core.outbound import http_client
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ def _grant(fields: dict, keep: str | None = None) -> Tokens:
 def _call(method: str, url: str, **options) -> httpx.Response:
     """One request with the configured timeout; a failure to connect or to answer in time is PlatformUnavailable."""
     try:
-        with httpx.Client(timeout=active().platform_timeout_s, follow_redirects=False) as client:
+        with http_client(timeout=active().platform_timeout_s, follow_redirects=False) as client:
             return client.request(method, url, **options)
     except (httpx.HTTPError, httpx.InvalidURL) as error:
         log.warning("the campaign platform did not answer %s %s: %s", method, urlsplit(url).path,

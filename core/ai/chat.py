@@ -16,6 +16,7 @@ import jsonschema
 
 from core.config import Settings, active
 from core.errors import ProviderUnavailable
+from core.outbound import tls_context
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class Answer:
 def ask_json(task: str, data: dict, schema: dict, *, name: str, settings: Settings | None = None,
              max_tokens: int = 800, timeout_s: float = 20.0) -> Answer:
     """The model's answer to `task` about `data`, valid against `schema`, in at most two attempts of `timeout_s`."""
-    from openai import OpenAI  # the client is only needed when this provider is chosen
+    from openai import DefaultHttpxClient, OpenAI  # the client is only needed when this provider is chosen
 
     settings = settings or active()
     validator = jsonschema.validators.validator_for(schema)(schema)
@@ -57,7 +58,7 @@ def ask_json(task: str, data: dict, schema: dict, *, name: str, settings: Settin
                                                                           "strict": True}}}
     tokens_in = tokens_out = 0
     with OpenAI(base_url=settings.openai_base_url, api_key=settings.openai_api_key or "not-needed",
-                timeout=timeout_s, max_retries=0) as client:
+                timeout=timeout_s, max_retries=0, http_client=DefaultHttpxClient(verify=tls_context())) as client:
         for attempt in range(1, ATTEMPTS + 1):
             reply = _complete(client, request, timeout_s)
             used_in, used_out = _usage(reply)

@@ -13,6 +13,7 @@ import numpy as np
 
 from core.config import active
 from core.errors import ProviderUnavailable
+from core.outbound import tls_context
 from core.search.unit import unit_rows
 
 OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
@@ -35,10 +36,10 @@ class OpenAIEmbedder:
 
     def __init__(self, base_url: str | None, api_key: str | None, model: str = OPENAI_EMBEDDING_MODEL,
                  timeout_s: float = OPENAI_TIMEOUT_S, max_retries: int = 2):
-        from openai import OpenAI  # the client is only needed when this provider is chosen
+        from openai import DefaultHttpxClient, OpenAI  # the client is only needed when this provider is chosen
 
         self._client = OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s,
-                              max_retries=max_retries)
+                              max_retries=max_retries, http_client=DefaultHttpxClient(verify=tls_context()))
         self.model, self.name, self.dim = model, f"openai:{model}", 0
 
     def embed(self, texts: list[str], kind: str = "passage") -> np.ndarray:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import socket
-import ssl
 import time
 import uuid
 from datetime import timedelta
@@ -15,6 +14,7 @@ from urllib.parse import urlsplit
 from core.clock import utcnow
 from core.db.leases import lease
 from core.errors import Conflict
+from core.outbound import tls_context
 from core.webhooks import outbox
 from core.webhooks.events import BATCH
 from core.webhooks.failures import answer_in_words, failure_in_words
@@ -154,7 +154,7 @@ class _PinnedTls(http.client.HTTPSConnection):
     """A TLS connection to the address checked, its certificate checked against the URL's host name."""
 
     def __init__(self, host: str, port: int, address: str):
-        super().__init__(host, port, timeout=TIMEOUT_S, context=ssl.create_default_context())
+        super().__init__(host, port, timeout=TIMEOUT_S, context=tls_context())
         self.address = address
 
     def connect(self):

@@ -11,11 +11,11 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-import httpx
 import pytest
 
 from core.clock import utcnow
 from core.db.embedded import free_port
+from tests import plain_http
 from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
 from webapp.limits import MAX_REQUEST_LINE
 
@@ -58,9 +58,9 @@ def answered_by(log_path) -> tuple[set[str], set[str]]:
 
 def a_dormant_listener(base: str, key: dict) -> str:
     """A dormant demo listener whose history is not mostly competitions, so one song request makes it occasional."""
-    found = httpx.get(f"{base}/api/v1/segments/1/filter?segment=dormant&page_size=50", headers=key, timeout=30)
+    found = plain_http.get(f"{base}/api/v1/segments/1/filter?segment=dormant&page_size=50", headers=key, timeout=30)
     for row in found.json()["listeners"]:
-        profile = httpx.get(f"{base}/api/v1/listeners/1/{row['originator']}", headers=key, timeout=30).json()
+        profile = plain_http.get(f"{base}/api/v1/listeners/1/{row['originator']}", headers=key, timeout=30).json()
         if profile["profile"]["competition_share"] < 0.5:
             return row["originator"]
     pytest.fail("the demo station has no dormant listener to wake")
@@ -69,17 +69,17 @@ def a_dormant_listener(base: str, key: dict) -> str:
 def test_a_live_event_is_current_in_both_workers_as_soon_as_it_is_answered(served):
     base, key = served["base"], served["key"]
     originator = a_dormant_listener(base, key)
-    until_both_answered(served["log"], 0, lambda: httpx.get(  # both workers read and cache the company's snapshot
+    until_both_answered(served["log"], 0, lambda: plain_http.get(  # both workers read and cache the company's snapshot
         f"{base}/api/v1/segments/1/filter?segment=occasional_engager", headers=key, timeout=30))
     row = {"company_id": 1, "originator": originator, "timestamp": (utcnow() - timedelta(hours=3)).isoformat(),
            "channel_type": 2, "campaign_type": "song_request"}
-    answer = httpx.post(f"{base}/api/v1/interactions/1", json=[row], headers=key, timeout=60).json()
+    answer = plain_http.post(f"{base}/api/v1/interactions/1", json=[row], headers=key, timeout=60).json()
     assert answer["listeners"] == [{"originator": originator, "segment": "occasional_engager"}]
 
     def current_everywhere():
-        profile = httpx.get(f"{base}/api/v1/listeners/1/{originator}", headers=key, timeout=30).json()
+        profile = plain_http.get(f"{base}/api/v1/listeners/1/{originator}", headers=key, timeout=30).json()
         assert profile["segment"]["key"] == "occasional_engager"
-        found = httpx.get(f"{base}/api/v1/segments/1/filter?originator={originator}", headers=key,
+        found = plain_http.get(f"{base}/api/v1/segments/1/filter?originator={originator}", headers=key,
                           timeout=30).json()
         assert [r["segment"] for r in found["listeners"]] == ["occasional_engager"]
 
@@ -107,7 +107,7 @@ def racing_profiles(base: str, key: dict, originator: str) -> list[int]:
 
     def ask(_):
         start.wait()
-        return httpx.get(f"{base}/api/v1/ai/listeners/1/{originator}", headers=key, timeout=120).status_code
+        return plain_http.get(f"{base}/api/v1/ai/listeners/1/{originator}", headers=key, timeout=120).status_code
 
     with ThreadPoolExecutor(RACERS) as pool:
         return list(pool.map(ask, range(RACERS)))
@@ -120,11 +120,11 @@ def workers_for(log_path, path: str) -> set[str]:
 
 def test_eight_requests_racing_over_both_workers_for_one_ai_profile_are_charged_once(served):
     base, key = served["base"], served["key"]
-    listeners = httpx.get(f"{base}/api/v1/segments/1/filter?page_size=20", headers=key, timeout=30).json()
+    listeners = plain_http.get(f"{base}/api/v1/segments/1/filter?page_size=20", headers=key, timeout=30).json()
     for row in listeners["listeners"]:  # until both workers took part in one race (one may take all 8 requests)
         originator = row["originator"]
         assert racing_profiles(base, key, originator) == [200] * RACERS
-        usage = httpx.get(f"{base}/api/v1/agent/1/credits/usage?limit=1000", headers=key, timeout=30).json()
+        usage = plain_http.get(f"{base}/api/v1/agent/1/credits/usage?limit=1000", headers=key, timeout=30).json()
         kinds = [e["kind"] for e in usage["usage"] if e["subject"] == originator]
         assert (kinds.count("spend"), kinds.count("cached")) == (1, RACERS - 1)
         if len(workers_for(served["log"], f"/api/v1/ai/listeners/1/{originator}")) == 2:
@@ -139,8 +139,9 @@ def test_eight_requests_racing_over_both_workers_for_one_ai_profile_are_charged_
 def test_gunicorn_answers_a_filter_of_many_values_and_a_line_beyond_the_limit_in_json(served):
     base, key = served["base"], served["key"]
     many = "&".join(f"location=Place%20number%20{n}" for n in range(400))
-    answer = httpx.get(f"{base}/api/v1/segments/1/aggregate?{many}", headers=key, timeout=30)
+    answer = plain_http.get(f"{base}/api/v1/segments/1/aggregate?{many}", headers=key, timeout=30)
     assert answer.status_code == 200, answer.text[:200]
-    beyond = httpx.get(f"{base}/api/v1/segments/1/filter?location={'x' * MAX_REQUEST_LINE}", headers=key, timeout=30)
+    beyond = plain_http.get(f"{base}/api/v1/segments/1/filter?location={'x' * MAX_REQUEST_LINE}", headers=key,
+                            timeout=30)
     assert beyond.status_code == 414
     assert beyond.headers["content-type"].startswith("application/json") and beyond.json()["detail"]

@@ -13,11 +13,11 @@ import signal
 import statistics
 from datetime import timedelta
 
-import httpx
 import pytest
 
 from bench import netns
 from core.clock import utcnow
+from tests import plain_http
 
 pytestmark = [pytest.mark.db, pytest.mark.served]
 
@@ -70,7 +70,7 @@ def test_an_import_on_web_host_a_is_searchable_on_web_host_b_once_a_worker_embed
     when = (utcnow() - timedelta(hours=2)).isoformat()
     rows = "\n".join(json.dumps({"company_id": 1, "originator": o, "timestamp": when, "channel_type": 2,
                                  "campaign_type": "song_request", "message": TUNE}) for o in originators)
-    upload = httpx.post(f"{cluster['a']}/api/v1/imports/1/interactions", headers=cluster["headers"], timeout=60,
+    upload = plain_http.post(f"{cluster['a']}/api/v1/imports/1/interactions", headers=cluster["headers"], timeout=60,
                         files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")})
     assert upload.status_code == 202, upload.text
 

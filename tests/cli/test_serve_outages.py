@@ -22,6 +22,7 @@ import pytest
 
 from core.db.embedded import KILL_AFTER_S, free_port, locked, pid_alive, uri_of_port
 from core.ingest.interactions import INSERT_DOCS
+from tests import plain_http
 from tests.memory import NOW
 
 pytestmark = [pytest.mark.db, pytest.mark.served]
@@ -73,7 +74,7 @@ def wait_for_recovery(service: dict) -> None:
 
 def get(url: str, **kwargs) -> httpx.Response | None:
     try:
-        return httpx.get(url, timeout=10, **kwargs)
+        return plain_http.get(url, timeout=10, **kwargs)
     except httpx.TransportError:
         return None
 
@@ -142,7 +143,7 @@ def browser(recovering):
 
 def signed_in(base: str) -> httpx.Client:
     """A browser session of the demo producer."""
-    session = httpx.Client(timeout=10, limits=httpx.Limits(max_keepalive_connections=0))  # workers restart mid-test
+    session = plain_http.session(timeout=10)  # no connection kept: workers restart mid-test
     form = session.get(f"{base}/login").text
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
     session.post(f"{base}/login", data={"csrf_token": token, "email": "producer@demo.fm",
@@ -158,10 +159,10 @@ def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_
 
     def hammer(stop: threading.Event) -> None:
         while not stop.is_set():
-            for kind, call in (("api", lambda: httpx.get(f"{base}/api/v1/segments/1/summary", headers=key,
+            for kind, call in (("api", lambda: plain_http.get(f"{base}/api/v1/segments/1/summary", headers=key,
                                                             timeout=10)),
                                ("page", lambda: browser.get(f"{base}/stations/1/")),
-                               ("health", lambda: httpx.get(f"{base}/health", timeout=10))):
+                               ("health", lambda: plain_http.get(f"{base}/health", timeout=10))):
                 started = time.monotonic()
                 try:
                     response = call()
@@ -200,9 +201,9 @@ def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(re
         os.kill(database_pid(data_dir), signal.SIGKILL)
         wait_for(lambda: (r := get(f"{base}/health")) is not None and r.status_code == 503, 10, "the outage")
         timed = {}
-        for name, call in (("health", lambda: httpx.get(f"{base}/health", timeout=10)),
+        for name, call in (("health", lambda: plain_http.get(f"{base}/health", timeout=10)),
                            ("page", lambda: browser.get(f"{base}/stations/1/explorer")),
-                           ("api", lambda: httpx.get(f"{base}/api/v1/segments/1/filter", headers=service["key"],
+                           ("api", lambda: plain_http.get(f"{base}/api/v1/segments/1/filter", headers=service["key"],
                                                      timeout=10))):
             started = time.monotonic()
             timed[name] = (call(), time.monotonic() - started)

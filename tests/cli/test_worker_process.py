@@ -12,10 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from core.db.embedded import free_port
+from tests import plain_http
 from tests.cli.test_serve_outages import FLASK, ROOT, env_of, get, wait_for
 from tests.memory import NOW
 
@@ -61,8 +61,9 @@ def web(tmp_path_factory):
 
 
 def covered(web: dict) -> tuple[int, int]:
-    answer = httpx.get(f"{web['base']}/api/v1/segments/1/search", params={"q": "songs for my mother", "min_score": 0},
-                       headers=web["headers"], timeout=60).json()
+    answer = plain_http.get(f"{web['base']}/api/v1/segments/1/search",
+                            params={"q": "songs for my mother", "min_score": 0}, headers=web["headers"],
+                            timeout=60).json()
     return answer["indexed"], answer["candidates"]
 
 
@@ -83,7 +84,7 @@ def test_every_web_worker_holds_what_the_worker_embedded_before_anyone_searches_
     assert embedded.returncode == 0, embedded.stderr
 
     def indexed_here() -> int:
-        return httpx.get(f"{web['base']}/health", timeout=30).json()["vectors"]["indexed_here"]
+        return plain_http.get(f"{web['base']}/health", timeout=30).json()["vectors"]["indexed_here"]
 
     wait_for(lambda: all(indexed_here() == LISTENERS for _ in range(10)), 60,
              "every web worker to catch up on its own (core.search.following)")
@@ -93,10 +94,10 @@ def test_every_web_worker_holds_what_the_worker_embedded_before_anyone_searches_
 def test_metrics_of_any_web_worker_count_the_requests_of_every_worker_of_the_host(web):
     sent = 0
     while sent < 40 or (len(answered_by(web["log"])) < 2 and sent < 400):  # until both workers answered some
-        assert httpx.get(f"{web['base']}/health/live", timeout=30).status_code == 200
+        assert plain_http.get(f"{web['base']}/health/live", timeout=30).status_code == 200
         sent += 1
     assert len(answered_by(web["log"])) == 2
-    text = httpx.get(f"{web['base']}/metrics", headers={"X-Admin-Key": "ops-key"}, timeout=30).text
+    text = plain_http.get(f"{web['base']}/metrics", headers={"X-Admin-Key": "ops-key"}, timeout=30).text
     counts = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
               if line.startswith("lss_request_seconds_count{") and 'route="/health/live"' in line]
     assert sum(counts) == sent
