@@ -1,8 +1,8 @@
 """Requests this service makes to other services (the campaign platform, the AI and embedding APIs, webhook
-receivers) share one TLS context per process.
+receivers, the mail server) share one TLS context per process.
 
 Making one reads every certificate authority the system trusts: 0.18 s of CPU here, which each new HTTP client paid
-again (an AI answer, a platform call, a webhook delivery). The context holds no connection and no secret, so
+again (an AI answer, a platform call, a webhook delivery, a mail). The context holds no connection and no secret, so
 sharing it across threads and requests changes nothing but that cost.
 """
 from __future__ import annotations

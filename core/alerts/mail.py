@@ -4,7 +4,6 @@ four weeks ago, new and lost listeners, the at-risk share, the alerts that fired
 from __future__ import annotations
 
 import smtplib
-import ssl
 from datetime import date, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -14,6 +13,7 @@ from core.alerts.models import AlertFiring
 from core.alerts.rules import latest_point, new_between
 from core.config import active
 from core.history.query import segment_history
+from core.outbound import tls_context
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations.companies import get_company
 from core.text.wording import number, percent, plural
@@ -39,7 +39,7 @@ def send(message: EmailMessage, recipients: list[str]) -> None:
     message["Message-ID"] = make_msgid(domain=settings.smtp_from.rpartition("@")[2] or None)
     with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=TIMEOUT_S) as smtp:
         if settings.smtp_starttls:
-            smtp.starttls(context=ssl.create_default_context())
+            smtp.starttls(context=tls_context())
         if settings.smtp_user:
             smtp.login(settings.smtp_user, settings.smtp_password or "")
         smtp.send_message(message, to_addrs=recipients)
