@@ -51,7 +51,7 @@ def test_the_saved_plan_page_fits_a_phone_and_a_laptop(page, saved_plan, screens
 
 
 def test_the_plan_s_pdf_downloads_from_its_page(page, saved_plan):
-    with page.expect_download() as download:
+    with page.expect_download(timeout=30_000) as download:  # drawn when asked: over 10 s on a loaded run
         page.get_by_test_id("plan-pdf").click()
     assert download.value.suggested_filename.endswith(".pdf")
     SCREENSHOTS.mkdir(exist_ok=True)
