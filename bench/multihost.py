@@ -32,7 +32,7 @@ def import_to_searchable(service: dict, listeners: int) -> float:
     rows = "\n".join(json.dumps({"company_id": 1, "originator": o, "timestamp": when, "channel_type": 2,
                                  "campaign_type": "song_request", "message": MESSAGE}) for o in originators)
     netns.HTTP.post(f"{service['a']}/api/v1/imports/1/interactions", headers=service["headers"], timeout=60,
-               files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")}).raise_for_status()
+                    files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")}).raise_for_status()
     accepted = time.monotonic()
 
     def found_on_b() -> bool:

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import httpx
 
-CLIENT = httpx.Client(verify=False, limits=httpx.Limits(max_keepalive_connections=0))
-
-
-def get(url: str, **options) -> httpx.Response:
-    return CLIENT.get(url, **options)
-
-
-def post(url: str, **options) -> httpx.Response:
-    return CLIENT.post(url, **options)
-
 
 def session(**options) -> httpx.Client:
-    """A client of its own (its own cookies), for a test that signs in."""
+    """A client of its own (its own cookies, for a test that signs in); `options` as httpx.Client's."""
     return httpx.Client(verify=False, limits=httpx.Limits(max_keepalive_connections=0), **options)
+
+
+CLIENT = session()
+get, post = CLIENT.get, CLIENT.post

@@ -80,7 +80,7 @@ def test_a_live_event_is_current_in_both_workers_as_soon_as_it_is_answered(serve
         profile = plain_http.get(f"{base}/api/v1/listeners/1/{originator}", headers=key, timeout=30).json()
         assert profile["segment"]["key"] == "occasional_engager"
         found = plain_http.get(f"{base}/api/v1/segments/1/filter?originator={originator}", headers=key,
-                          timeout=30).json()
+                               timeout=30).json()
         assert [r["segment"] for r in found["listeners"]] == ["occasional_engager"]
 
     until_both_answered(served["log"], 1, current_everywhere)

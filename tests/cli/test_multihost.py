@@ -70,8 +70,8 @@ def test_an_import_on_web_host_a_is_searchable_on_web_host_b_once_a_worker_embed
     when = (utcnow() - timedelta(hours=2)).isoformat()
     rows = "\n".join(json.dumps({"company_id": 1, "originator": o, "timestamp": when, "channel_type": 2,
                                  "campaign_type": "song_request", "message": TUNE}) for o in originators)
-    upload = plain_http.post(f"{cluster['a']}/api/v1/imports/1/interactions", headers=cluster["headers"], timeout=60,
-                        files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")})
+    upload = plain_http.post(f"{cluster['a']}/api/v1/imports/1/interactions", headers=cluster["headers"],
+                             timeout=60, files={"file": ("tunes.jsonl", rows.encode(), "application/x-ndjson")})
     assert upload.status_code == 202, upload.text
 
     def found_on_b():

@@ -160,7 +160,7 @@ def test_while_the_database_is_down_answers_are_fast_503s_and_the_service_comes_
     def hammer(stop: threading.Event) -> None:
         while not stop.is_set():
             for kind, call in (("api", lambda: plain_http.get(f"{base}/api/v1/segments/1/summary", headers=key,
-                                                            timeout=10)),
+                                                                 timeout=10)),
                                ("page", lambda: browser.get(f"{base}/stations/1/")),
                                ("health", lambda: plain_http.get(f"{base}/health", timeout=10))):
                 started = time.monotonic()
@@ -203,8 +203,8 @@ def test_each_kind_of_answer_says_what_is_wrong_while_the_database_stays_down(re
         timed = {}
         for name, call in (("health", lambda: plain_http.get(f"{base}/health", timeout=10)),
                            ("page", lambda: browser.get(f"{base}/stations/1/explorer")),
-                           ("api", lambda: plain_http.get(f"{base}/api/v1/segments/1/filter", headers=service["key"],
-                                                     timeout=10))):
+                           ("api", lambda: plain_http.get(f"{base}/api/v1/segments/1/filter",
+                                                          headers=service["key"], timeout=10))):
             started = time.monotonic()
             timed[name] = (call(), time.monotonic() - started)
     health, page, api = (timed[name][0] for name in ("health", "page", "api"))
