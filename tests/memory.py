@@ -8,6 +8,7 @@ import numpy as np
 
 from core.ingest.kinds import row_parser
 from core.ingest.tally import Companies, Tally
+from core.listeners.declared import declared
 from core.listeners.events import Events
 from core.listeners.snapshot import Snapshot
 from core.segmentation.profiling import profile_listeners
@@ -43,7 +44,7 @@ def snapshot_of(people: list[dict], now: datetime = NOW, timeslots=(), **company
     """The snapshot of these listeners as of `now`; each person is a listener document plus its `events`."""
     docs = [{k: v for k, v in p.items() if k != "events"} for p in people]
     events = events_of({p["originator"]: list(p.get("events", ())) for p in people})
-    return profile_listeners(Company(company_id=1, **company), docs, events, now, sorted(timeslots))
+    return profile_listeners(Company(company_id=1, **company), declared(1, docs), events, now, sorted(timeslots))
 
 
 def column(snap: Snapshot, name: str, originator: str):

@@ -27,6 +27,7 @@ class ChurnModel(Document):
     weights = DictField()
     knots = ListField(ListField(FloatField()))
     usual = ListField(FloatField())
+    interactions = IntField()  # how many the station had when it was learned (core.churn.store.stands)
     trained_s = FloatField()
     made_at = DateTimeField(default=utcnow)
     meta = {"collection": "churn_models", "indexes": [{"fields": ["company_id"], "unique": True}]}
@@ -34,4 +35,4 @@ class ChurnModel(Document):
 
 MODELS = declare(Store("churn_models", "churn_models", free=(
     "_id", "company_id", "as_of", "held_out", "horizon_days", "labelled", "quiet_share", "metrics", "chosen", "reason",
-    "reliability", "weights", "knots", "usual", "trained_s", "made_at")))
+    "reliability", "weights", "knots", "usual", "interactions", "trained_s", "made_at")))

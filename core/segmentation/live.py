@@ -14,7 +14,7 @@ import numpy as np
 from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.listeners import snapshot
-from core.listeners.declared import read_listeners
+from core.listeners.declared import declared, read_listeners
 from core.listeners.events import events_of, read_batches
 from core.segmentation import rollups, subscribers
 from core.segmentation.leases import segment_lease
@@ -40,8 +40,8 @@ def resegment_live(company_id: int, docs: list[dict], batches: list[dict],
     rows as a snapshot delta (the file is not rewritten); returns each listener's segment."""
     now, company = as_utc(now), ensure_company(company_id)
     stopwatch = Stopwatch()
-    fresh = profile_listeners(company, docs, events_of(batches, now=now), now, timeslot_ids(company_id),
-                              churn.kept(company_id))
+    fresh = profile_listeners(company, declared(company_id, docs), events_of(batches, now=now), now,
+                              timeslot_ids(company_id), churn.kept(company_id))
     stopwatch.lap("compute_s")
     previous = snapshot.current(company_id)  # before the run document, which is named after the file read
     run, previous_at = _live_run(company_id, now)

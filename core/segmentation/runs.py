@@ -22,7 +22,7 @@ from core.churn import store as churn
 from core.clock import as_utc, utcnow
 from core.errors import Conflict
 from core.listeners import snapshot
-from core.listeners.declared import read_listeners
+from core.listeners.declared import read_declared
 from core.listeners.events import load_events
 from core.segmentation import subscribers
 from core.segmentation.leases import marked, marks, segment_lease
@@ -134,19 +134,19 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
     """The listeners (all, or the touched ones) profiled as of `now` from what is stored of them."""
     say("reading listeners and interactions")
     whole = touched is None  # under the station's lease: one run writes the station's copies
-    docs = read_listeners(company.company_id, touched, keep_copy=whole)
-    events = load_events(company.company_id, touched, now=now, among=[doc["originator"] for doc in docs],
+    listeners = read_declared(company.company_id, touched, keep_copy=whole)
+    events = load_events(company.company_id, touched, now=now, among=listeners.originators.tolist(),
                          keep_copy=whole)
     stopwatch.lap("read_s")
     if touched is None:
         say(f"learning who goes quiet from {len(events):,} interactions")
-        scoring = churn.learn(company.company_id, churn.interactions(events, company.timezone or TIMEZONE), now,
-                              company.churn_horizon_days or churn.HORIZON_DAYS)
+        scoring, _ = churn.learned_or_kept(company.company_id, churn.interactions(events, company.timezone or TIMEZONE),
+                                           now, company.churn_horizon_days or churn.HORIZON_DAYS, company.timezone)
         stopwatch.lap("churn_s")
     else:
         scoring = churn.kept(company.company_id)
-    say(f"profiling {len(docs):,} listeners from {len(events):,} interactions")
-    return profile_listeners(company, docs, events, now, timeslot_ids(company.company_id), scoring)
+    say(f"profiling {len(listeners):,} listeners from {len(events):,} interactions")
+    return profile_listeners(company, listeners, events, now, timeslot_ids(company.company_id), scoring)
 
 
 def _without(previous: snapshot.Snapshot, dropped: set[str]) -> snapshot.Snapshot:

@@ -1,8 +1,10 @@
-"""Churn in the runs: a full run learns the station's scoring and keeps it with its report, every run scores its
-listeners into the snapshot with it (so churn is a column like any other), and the next full run learns again."""
+"""Churn in the runs: the first full run of a station day learns the station's scoring and keeps it with its report,
+every run scores its listeners into the snapshot with it (so churn is a column like any other), and a full run learns
+again only on another station day, at an earlier `now`, for another horizon, or once the interactions moved by more
+than 1% (`store.stands`, tested here on documents built in memory at each boundary)."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -64,6 +66,80 @@ def test_a_listener_heard_from_again_is_scored_by_the_kept_model_without_learnin
 def test_the_next_full_run_learns_again_as_of_its_own_time(station):
     segment_company(1, NOW + timedelta(days=1))
     assert store.report_of(1)["as_of"].date() == (NOW + timedelta(days=1)).date()
+
+
+LOCAL_MIDNIGHT = datetime(2026, 11, 20, 22, 0, tzinfo=UTC)  # NOW is 14:00 in Johannesburg, the test station's zone
+
+
+def made_at() -> datetime:
+    return ChurnModel.objects.get(company_id=1).made_at
+
+
+@pytest.mark.db
+def test_a_second_full_run_the_same_station_day_scores_with_the_kept_model(station):
+    learned_at = made_at()
+    segment_company(1, LOCAL_MIDNIGHT - timedelta(seconds=1))  # 23:59:59 there
+    assert made_at() == learned_at and store.report_of(1)["as_of"].replace(tzinfo=UTC) == NOW
+
+
+@pytest.mark.db
+def test_the_first_full_run_after_midnight_in_the_station_s_zone_learns_though_the_utc_date_is_the_same(station):
+    learned_at = made_at()
+    segment_company(1, LOCAL_MIDNIGHT)
+    assert made_at() > learned_at and store.report_of(1)["as_of"].replace(tzinfo=UTC) == LOCAL_MIDNIGHT
+
+
+@pytest.mark.db
+def test_a_full_run_with_an_earlier_now_the_same_day_learns_as_of_it(station):
+    earlier = NOW - timedelta(hours=1)
+    segment_company(1, earlier)
+    assert store.report_of(1)["as_of"].replace(tzinfo=UTC) == earlier
+
+
+@pytest.mark.db
+@pytest.mark.parametrize("added, learns", [(10, False), (11, True)])
+def test_a_full_run_learns_again_once_the_interactions_moved_by_more_than_1_percent(station, added, learns):
+    learned_at, learned_from = made_at(), ChurnModel.objects.get(company_id=1).interactions
+    assert learned_from == 12 * 50 + 12 * 38  # 1% of 1056 is 10.56
+    add_interactions(1, "27830000000", [event(0.5 + n / 100) for n in range(added)], import_id="more")
+    segment_company(1, NOW + timedelta(hours=1))
+    assert (made_at() > learned_at) is learns
+
+
+def kept_doc(**overrides) -> dict:
+    return {"as_of": NOW, "horizon_days": 30, "interactions": 1000, **overrides}
+
+
+def test_a_kept_model_stands_the_same_station_day_until_local_midnight():
+    tz = "Africa/Johannesburg"
+    assert store.stands(kept_doc(), 1000, LOCAL_MIDNIGHT - timedelta(microseconds=1), 30, tz)
+    assert not store.stands(kept_doc(), 1000, LOCAL_MIDNIGHT, 30, tz)
+    assert not store.stands(kept_doc(), 1000, LOCAL_MIDNIGHT, 30, None)  # no zone named: the default station zone
+    assert store.stands(kept_doc(), 1000, LOCAL_MIDNIGHT, 30, "UTC")
+
+
+def test_a_kept_model_stands_at_its_own_now_but_not_before_it():
+    assert store.stands(kept_doc(), 1000, NOW, 30, None)
+    assert not store.stands(kept_doc(), 1000, NOW - timedelta(seconds=1), 30, None)
+
+
+@pytest.mark.parametrize("count, stands", [(1010, True), (990, True), (1011, False), (989, False)])
+def test_a_kept_model_stands_while_the_interactions_moved_by_at_most_1_percent(count, stands):
+    assert store.stands(kept_doc(), count, NOW, 30, None) is stands
+
+
+@pytest.mark.parametrize("count, stands", [(1, True), (2, False)])
+def test_a_kept_model_of_a_small_station_stands_while_one_interaction_moved(count, stands):
+    assert store.stands(kept_doc(interactions=0), count, NOW, 30, None) is stands
+
+
+def test_a_kept_model_learned_for_another_horizon_does_not_stand():
+    assert not store.stands(kept_doc(), 1000, NOW, 14, None)
+
+
+def test_a_kept_model_stored_before_its_interactions_were_counted_does_not_stand():
+    assert not store.stands({"as_of": NOW, "horizon_days": 30}, 1000, NOW, 30, None)
+    assert not store.stands(None, 1000, NOW, 30, None)
 
 
 @pytest.mark.db

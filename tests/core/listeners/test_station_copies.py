@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import bson
 import pytest
 from bson import ObjectId
 
@@ -13,13 +14,13 @@ from core import personal
 from core.clock import utcnow
 from core.db.connection import get_db
 from core.listeners import event_copies, station_copies
-from core.listeners.declared import read_listeners
+from core.listeners.declared import declared, read_declared, read_listeners
 from core.listeners.events import batch_document, load_events, write_batches
 from core.listeners.models import InteractionBatch, Listener
 from core.privacy.erasure import erase_listener
 from core.segmentation.runs import segment_company
 from tests.factories import add_interactions, make_listener, set_fields
-from tests.memory import event
+from tests.memory import column, event
 
 pytestmark = pytest.mark.db
 
@@ -43,7 +44,16 @@ def read_from_batches_alone() -> dict[str, list[tuple]]:
 
 
 def listeners() -> dict[str, dict]:
-    return {doc["originator"]: doc for doc in read_listeners(1)}
+    """Originator -> the value of each of its declared columns, as a whole-station read gives them."""
+    found = read_declared(1)
+    return {originator: {name: column(found, name, originator) for name in found.cols}
+            for originator in found.originators.tolist()}
+
+
+def coded(found) -> tuple[dict, dict]:
+    """The columns and vocabularies exactly as read (codes, not values), in the rows' order: a vocabulary's order
+    is that of its values' first rows."""
+    return {name: values.tolist() for name, values in found.cols.items()}, found.vocab
 
 
 def copies() -> int:
@@ -124,7 +134,7 @@ def test_an_erasure_leaves_no_copy_and_the_next_read_names_the_pseudonym(station
     assert personal.keys_named("copy:1:") == 0
     read = summary(load_events(1))
     assert FAN not in read and len(read[receipt["pseudonym"]]) == 9
-    assert FAN not in listeners() and listeners()[receipt["pseudonym"]].get("name") is None
+    assert FAN not in listeners() and listeners()[receipt["pseudonym"]]["name"] == b""
 
 
 def test_a_copy_a_run_read_before_an_erasure_is_deleted_as_it_is_written(station):
@@ -139,14 +149,38 @@ def test_the_listeners_copy_and_those_written_since_read_as_the_listeners_alone(
     set_fields(1, NEWBIE, name="Lerato Mokoena-Dube")
     make_listener(1, "27820000009", name="Ayanda Khumalo")
     with_copy = listeners()
-    assert with_copy[NEWBIE]["name"] == "Lerato Mokoena-Dube" and with_copy["27820000009"]["name"] == "Ayanda Khumalo"
+    assert with_copy[NEWBIE]["name"] == b"lerato mokoena-dube" and with_copy["27820000009"]["name"] == b"ayanda khumalo"
     station_copies.forget(1)
     assert with_copy == listeners()
 
 
+def test_values_read_beside_the_copy_are_coded_as_a_read_of_every_listener_codes_them(station):
+    """A value nobody holds any more leaves the vocabulary; a new one comes in the order of its first listener, a
+    tag in sorted order: the run reads the same codes from the copy as from the documents alone."""
+    set_fields(1, FAN, gender="male", tags=["zulu", "drive"], location="Durban")
+    segment_company(1)  # copies them
+    set_fields(1, FAN, gender="female", tags=["breakfast"], location=None)
+    set_fields(1, GONE, location="Soweto")
+    make_listener(1, "27820000009", name="Ayanda Khumalo", gender="male", tags=["alpha"])
+    with_copy = read_declared(1)
+    assert with_copy.vocab["gender"] == ["female", "male"] and with_copy.vocab["location"] == ["Soweto"]
+    assert with_copy.vocab["tags"] == ["alpha", "breakfast"]
+    documents = {doc["originator"]: doc for doc in read_listeners(1)}
+    in_the_copys_order = [documents[originator] for originator in with_copy.originators.tolist()]
+    assert coded(with_copy) == coded(declared(1, in_the_copys_order))
+
+
+def test_a_copy_of_documents_as_an_earlier_release_kept_is_read_as_none(station):
+    station_copies.forget(1)
+    began, epoch = utcnow(), station_copies.epoch(1)
+    documents = b"".join(bson.encode({"_id": ObjectId(), "originator": FAN, "name": "Someone Else"}) for _ in range(2))
+    station_copies.save(1, "listeners", documents, began, epoch)
+    assert listeners()[FAN]["name"] == b"sipho ndlovu" and len(listeners()) == 3
+
+
 def test_a_full_run_copies_the_listeners_and_the_next_read_takes_the_copy(station):
     Listener._get_collection().delete_one({"company_id": 1, "originator": personal.key_of(1, GONE)})
-    assert listeners()[GONE]["name"] == "Thandeka Zungu"  # gone from the collection, still in the copy
+    assert listeners()[GONE]["name"] == b"thandeka zungu"  # gone from the collection, still in the copy
 
 
 def test_a_read_of_some_listeners_never_takes_the_copy(station):
