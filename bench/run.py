@@ -28,7 +28,6 @@ from core.ingest.importer import KINDS
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-
 def bench_import(ctx: Context) -> dict:
     """Import the four files in order, as an operator would (no re-segmentation per import), as of the dataset's
     `now`: times are accepted up to a day after the moment of import, and a dataset may be generated for any `now`."""
@@ -107,9 +106,6 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-
-
-
 def run_size(size: int, data: Path, without: tuple[str, ...] = ()) -> dict:
     """Every benchmark on one size; returns its table row."""
     settings = fresh_database(size, data)
@@ -123,9 +119,6 @@ def run_size(size: int, data: Path, without: tuple[str, ...] = ()) -> dict:
         close(settings)
     row["peak RSS MB"] = f"{_peak_rss_mb():,.0f}"
     return row
-
-
-
 
 
 def _record(table: str) -> Path:

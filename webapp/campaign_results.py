@@ -71,11 +71,11 @@ def campaign_choices(company_id: int) -> dict:
 
 
 def problems_of(items: list[dict]) -> dict[str, str]:
-    """Each refused value's message by its form field (the window's `from` and `to` are the form's starts and
-    ends)."""
+    """Each refused value's message by its form field; one of no field of the form (the campaign as a whole) is
+    said above them, named."""
     out: dict[str, str] = {}
     for item in items:
-        name = {"from": "starts", "to": "ends"}.get(str(item["loc"][-1]), str(item["loc"][-1]))
+        name = str(item["loc"][-1])
         key = name if name in FIELDS else "campaign"
         out[key] = f"{out[key]} {item['msg']}" if key in out else (
             item["msg"] if key == name else f"{title(name)}: {item['msg']}")

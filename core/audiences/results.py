@@ -20,9 +20,9 @@ from core.audiences.models import Audience
 from core.audiences.store import stored_audience
 from core.audiences.stored import as_read
 from core.clock import as_utc, station_today, zone_of
-from core.listeners import finding, snapshot
+from core.listeners import snapshot
+from core.listeners.declared import read_listeners
 from core.listeners.events import Events
-from core.listeners.models import Listener
 from core.listeners.snapshot import Snapshot
 from core.search import station_events
 from core.stations.companies import get_company
@@ -48,8 +48,7 @@ def audience_results(company_id: int, audience_id: str, asked: dict | None = Non
     return {"company_id": company_id, "audience_id": doc["audience_id"], "name": doc["name"],
             **_compared(doc, arms, responded, window, now), "excluded": excluded,
             "window": _shown_window(window, company.timezone),
-            "goal": {**goal, "words": campaigns.goal_words({**goal}, company.channel_names(),
-                                                           show_titles(company_id))},
+            "goal": {**goal, "words": campaigns.goal_words(goal, company.channel_names(), show_titles(company_id))},
             "daily": _daily(daily, arms, window)}
 
 
@@ -166,10 +165,8 @@ def _daily(by_day: np.ndarray, held: np.ndarray, window: dict) -> list[dict]:
 def _joined(company_id: int, originators: list[str]) -> dict[str, int]:
     """When each of these listeners was first sent to us (epoch milliseconds, as the database keeps times), by
     originator."""
-    forms = finding.lookup(company_id, originators)
-    found = Listener._get_collection().find({"company_id": company_id, "originator": {"$in": list(forms)}},
-                                            {"_id": 0, "originator": 1, "created_at": 1})
-    return {forms[doc["originator"]]: _millis(doc["created_at"]) for doc in found if doc.get("created_at") is not None}
+    found = read_listeners(company_id, originators, {"_id": 0, "originator": 1, "created_at": 1})
+    return {doc["originator"]: _millis(doc["created_at"]) for doc in found if doc.get("created_at") is not None}
 
 
 def _millis(moment: datetime) -> int:
