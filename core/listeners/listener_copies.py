@@ -6,8 +6,8 @@ replaces its older self in the copy by its `_id`.
 
 The copy holds the listeners' declared columns as the run reads them (core.listeners.declared: personal), with each
 listener's `_id`, sealed whole under the copy's own key; the station's next erasure destroys it
-(`station_copies.forget`). A copy of documents, as an earlier release kept, is read as none and replaced by the next
-full run.
+(`station_copies.forget`). A copy in another FORMAT (documents, as an earlier release kept, or columns of other
+fields) is read as none and replaced by the next full run.
 """
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ import numpy as np
 
 from core.clock import utcnow
 from core.listeners import snapshot_files, station_copies
-from core.listeners.fields import CATEGORICAL, INFERRED_SINGLE
+from core.listeners.fields import CATEGORICAL, DECLARED_NAMES, INFERRED, INFERRED_SINGLE
 from core.listeners.snapshot_rows import Snapshot, concat
 
 KIND = "listeners"
-FORMAT = "declared columns"
+FORMAT = "declared columns of " + ",".join((*DECLARED_NAMES, *INFERRED))
+"""A copy made before a field was declared or inferred has no column for it: it is read as none."""
 ID = "_id"
 """The column of each listener's document `_id` (12 bytes), by which a listener written since replaces its row."""
 

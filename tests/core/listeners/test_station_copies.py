@@ -13,7 +13,7 @@ from bson import ObjectId
 from core import personal
 from core.clock import utcnow
 from core.db.connection import get_db
-from core.listeners import event_copies, station_copies
+from core.listeners import event_copies, listener_copies, station_copies
 from core.listeners.declared import declared, read_declared, read_listeners
 from core.listeners.events import batch_document, load_events, write_batches
 from core.listeners.models import InteractionBatch, Listener
@@ -194,3 +194,10 @@ def test_a_station_too_small_for_copies_to_be_worth_it_keeps_none(station, monke
     segment_company(1)
     assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "listeners"}) == 0
     assert station_copies.files().count_documents({"metadata.company_id": 1, "metadata.kind": "events"}) == 1
+
+
+def test_a_copy_of_the_columns_of_other_fields_is_read_as_none(station, monkeypatch):
+    """A release that declares another field reads the copy an earlier one made as none (it has no such column)."""
+    Listener._get_collection().delete_one({"company_id": 1, "originator": personal.key_of(1, GONE)})
+    monkeypatch.setattr(listener_copies, "FORMAT", listener_copies.FORMAT + ",favourite_presenter")
+    assert GONE not in listeners() and FAN in listeners()
