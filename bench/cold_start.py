@@ -5,7 +5,9 @@ On the database a `bench.run` left under bench/data/run-<size> (or DIR), embedde
    the offline model's weights, the language detector's models, the database connection, the station's vector index
    and lexical index, what the AI has learned of it);
 2. `gunicorn wsgi:app`, started the usual way: seconds until /health/live answers, then every worker's first search,
-   filter page and AI profile, and each one's second.
+   filter page and AI profile, and each one's second;
+3. an import while it serves (`flask --app wsgi import interactions`: one new interaction, with a message, for 1% of
+   the station's listeners), then every worker's first search, filter page and AI profile after it.
 Figures go to measured/cold_start.json; the issue's targets are ready within 10 s at 100,000 listeners and every
 first answer within 1 s of ready.
 """
@@ -21,6 +23,7 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +66,12 @@ def open_database(folder: Path, database: str) -> str:
     return resolve_uri(settings)
 
 
+ASKED = (("search", f"/api/v1/segments/{COMPANY}/search?q=loves+gospel+music&limit=20"),
+         ("filter page", f"/api/v1/segments/{COMPANY}/filter?segment=occasional_engager&page=3"),
+         ("AI profile", f"/api/v1/ai/listeners/{COMPANY}/" + "{}"))
+"""What each worker is asked, by name; `{}` takes a listener not profiled yet."""
+
+
 def token_and_listeners() -> tuple[str, list[str]]:
     """An API key for the station, credits for AI profiles, and listeners to profile (none of them cached)."""
     from core.access.api_keys import create_key
@@ -100,17 +109,37 @@ def served(env: dict, workers: int, token: str, listeners: list[str], code: Path
     try:
         ready = _ready(started)
         answers = {"ready s": round(ready, 1)}
-        for name, path in (("search", f"/api/v1/segments/{COMPANY}/search?q=loves+gospel+music&limit=20"),
-                           ("filter page", f"/api/v1/segments/{COMPANY}/filter?segment=occasional_engager&page=3"),
-                           ("AI profile", f"/api/v1/ai/listeners/{COMPANY}/" + "{}")):
+        for name, path in ASKED:
             firsts = _each_worker(workers, path, token, listeners)
             answers[f"first {name} s"] = round(max(firsts), 2)
             answers[f"second {name} s"] = round(max(_each_worker(workers, path, token, listeners)), 2)
+        answers["import of 1% s"] = round(_import(env, code, workers), 1)
+        for name, path in ASKED:
+            answers[f"after it, first {name} s"] = round(max(_each_worker(workers, path, token, listeners)), 2)
         return answers
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
         log.close()
+
+
+def _import(env: dict, code: Path, workers: int) -> float:
+    """Import one new interaction, an hour old and with a message, for each of 1% of the station's listeners (a
+    different 1% at each call) through the CLI, as an operator would while the server serves; its seconds."""
+    from core.clock import utcnow
+    from core.listeners import snapshot
+
+    originators = snapshot.current(COMPANY).originators[workers::100].tolist()
+    moment = (utcnow() - timedelta(hours=1)).isoformat()
+    file = Path(env["DATA_DIR"]) / f"cold-start-import-{workers}.jsonl"
+    file.write_text("".join(json.dumps({
+        "company_id": COMPANY, "originator": originator, "timestamp": moment, "channel_type": 1,
+        "campaign_type": "song_request", "interaction_id": f"cold-start-{workers}-{n}",
+        "message": "Please play some gospel music for my mother"}) + "\n" for n, originator in enumerate(originators)))
+    started = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).with_name("flask")), "--app", "wsgi", "import", "interactions",
+                    str(file)], cwd=code, env={**env, "PYTHONPATH": str(code)}, check=True, capture_output=True)
+    return time.perf_counter() - started
 
 
 def _ready(started: float) -> float:
