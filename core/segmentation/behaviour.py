@@ -29,38 +29,75 @@ def local_seconds(ts: np.ndarray, tz_name: str | None) -> np.ndarray:
     """Epoch seconds shifted to local wall-clock time; offsets looked up once per quarter hour, not per event."""
     if len(ts) == 0:
         return ts.copy()
-    quarter, inverse = np.unique(ts // 900, return_inverse=True)
-    tz = zone_of(tz_name)
-    offsets = np.array([datetime.fromtimestamp(int(q) * 900, tz).utcoffset().total_seconds() for q in quarter],
-                       dtype=np.int64)
-    return ts + offsets[inverse.reshape(-1)]
+    quarter = ts // 900
+    first, span = int(quarter.min()), int(quarter.max() - quarter.min()) + 1
+    if span > MOST_QUARTERS:  # times centuries apart: each quarter that holds one, looked up
+        held, inverse = np.unique(quarter, return_inverse=True)
+        return ts + _offsets(held, zone_of(tz_name))[inverse.reshape(-1)]
+    return ts + _quarter_offsets(first, span, zone_of(tz_name))[quarter - first]
+
+
+MOST_QUARTERS = 4_000_000
+"""Quarter hours (114 years) up to which `local_seconds` tables every quarter of its times' span: a table is read
+in one pass, where finding the quarters that hold a time sorts 20 million of them at a million listeners."""
+
+
+def _offsets(quarters: np.ndarray, tz) -> np.ndarray:
+    """The zone's offset from UTC, in seconds, at the start of each of these quarter hours."""
+    return np.array([datetime.fromtimestamp(int(q) * 900, tz).utcoffset().total_seconds() for q in quarters],
+                    dtype=np.int64)
+
+
+def _quarter_offsets(first: int, span: int, tz) -> np.ndarray:
+    """The offset of each of `span` quarter hours from quarter `first`: looked up at the first and last quarter of
+    each day, and quarter by quarter only on a day where they differ (a change of clocks)."""
+    starts = first + 96 * np.arange(-(-span // 96))  # day d holds quarters 96d .. 96d + 95 from `first`
+    begin, end = _offsets(starts, tz), _offsets(starts + 95, tz)
+    table = np.repeat(begin, 96)
+    for day in np.flatnonzero(begin != end).tolist():
+        table[96 * day:96 * day + 96] = _offsets(starts[day] + np.arange(96), tz)
+    return table[:span]
 
 
 def _counts(row: np.ndarray, codes: np.ndarray, n: int, width: int) -> np.ndarray:
     """n x width matrix: how many interactions of each listener fall in each code."""
-    flat = row.astype(np.int64) * width + codes
+    flat = row.astype(np.int64, copy=False) * width + codes
     return np.bincount(flat, minlength=n * width).reshape(n, width)
 
 
 def _distinct(row: np.ndarray, codes: np.ndarray, n: int) -> np.ndarray:
-    """How many distinct codes each listener has."""
+    """How many distinct codes each listener has: marks in a listener x code table when the codes span few values
+    (channels, the weeks of 90 days), which is one pass where sorting the pairs is many."""
     if len(row) == 0:
         return np.zeros(n, dtype=np.int64)
+    low, width = int(codes.min()), int(codes.max() - codes.min()) + 1
+    if width * n <= MOST_MARKS:
+        marks = np.zeros(n * width, dtype=bool)
+        marks[row.astype(np.int64, copy=False) * width + (codes - low)] = True
+        return marks.reshape(n, width).sum(axis=1)
     pairs = np.unique(row.astype(np.int64) << 32 | codes.astype(np.int64))
     return np.bincount((pairs >> 32).astype(np.int64), minlength=n)
 
 
+MOST_MARKS = 200_000_000
+"""Listener x code marks (bytes) `_distinct` may table: 200 codes at a million listeners."""
+
+
 def _peak(row, codes, n, width, offset=0) -> np.ndarray:
     """The code with most interactions per listener (lowest on ties), plus offset; -1 with no interactions."""
-    if width == 0:
-        return np.full(n, -1, dtype=np.int16)
-    counts = _counts(row, codes, n, width)
+    return _peak_of(_counts(row, codes, n, width), offset)
+
+
+def _peak_of(counts: np.ndarray, offset: int = 0) -> np.ndarray:
+    """`_peak` of a listener x code table of counts."""
+    if counts.shape[1] == 0:
+        return np.full(len(counts), -1, dtype=np.int16)
     return np.where(counts.sum(axis=1) > 0, counts.argmax(axis=1) + offset, -1).astype(np.int16)
 
 
-def _held(row, codes, n, width) -> np.ndarray:
+def _held_of(counts: np.ndarray) -> np.ndarray:
     """n x width uint16 counts (held at MOST: a listener past it is not a person, and its shares barely move)."""
-    return np.minimum(_counts(row, codes, n, width), MOST).astype(np.uint16)
+    return np.minimum(counts, MOST).astype(np.uint16)
 
 
 def _membership(row, codes, n, width) -> np.ndarray:
@@ -79,9 +116,10 @@ def _holiday_codes(local_day: np.ndarray, country: str) -> tuple[np.ndarray, lis
     calendar = holiday_calendars.country_holidays(country, years=list(years))
     names = sorted(set(calendar.values()))
     code_of_day = {int(np.datetime64(day, "D").astype(np.int64)): names.index(name) for day, name in calendar.items()}
-    days, inverse = np.unique(local_day, return_inverse=True)
-    day_codes = np.array([code_of_day.get(int(d), -1) for d in days], dtype=np.int32)
-    return day_codes[inverse.reshape(-1)], names
+    first = int(local_day.min())
+    day_codes = np.array([code_of_day.get(day, -1) for day in range(first, int(local_day.max()) + 1)],
+                         dtype=np.int32)  # a table of every day from the first: years of days, not events
+    return day_codes[local_day - first], names
 
 
 def profile(events: Events, now: datetime, tz_name: str | None, country: str, timeslot_vocab: list[int],
@@ -96,9 +134,9 @@ def profile(events: Events, now: datetime, tz_name: str | None, country: str, ti
     cols = _windows(row, ts, local, channel, campaign, events.campaign_vocab, timeslot, n, now_s)
     cols.update(_time_patterns(row, local, n, country))
     cols.update(_channels_and_shows(row, channel, timeslot, n, timeslot_vocab, channel_vocab))
-    cols["campaign_types"] = (list(events.campaign_vocab),
-                              _membership(row, campaign, n, len(events.campaign_vocab)))
-    cols["campaign_counts"] = (list(events.campaign_vocab), _held(row, campaign, n, len(events.campaign_vocab)))
+    by_campaign = _counts(row, campaign, n, len(events.campaign_vocab))
+    cols["campaign_types"] = (list(events.campaign_vocab), by_campaign > 0)
+    cols["campaign_counts"] = (list(events.campaign_vocab), _held_of(by_campaign))
     return cols
 
 
@@ -164,7 +202,7 @@ def _time_patterns(row, local, n, country) -> dict:
     day = local // DAY
     hour = ((local % DAY) // 3600).astype(np.int64)
     dow = (day + 3) % 7  # 0 = Monday
-    month = day.astype("datetime64[D]").astype("datetime64[M]").astype(np.int64) % 12
+    month = _month_of_days(int(day.min()), int(day.max()))[day - day.min()] if len(day) else day
     holiday, names = _holiday_codes(day, country)
     on_holiday = holiday >= 0
     n_total = np.bincount(row, minlength=n)
@@ -179,20 +217,40 @@ def _time_patterns(row, local, n, country) -> dict:
     }
 
 
+def _month_of_days(first: int, last: int) -> np.ndarray:
+    """The month (0 = January) of each day from `first` to `last` (days since 1970): a table of days, read per
+    interaction, rather than a calendar sum per interaction."""
+    return np.arange(first, last + 1).astype("datetime64[D]").astype("datetime64[M]").astype(np.int64) % 12
+
+
 def _channels_and_shows(row, channel, timeslot, n, timeslot_vocab, channel_vocab) -> dict:
-    """Channels used, the primary one, shows listened to and the most listened show."""
+    """Channels used, the primary one, shows listened to and the most listened show: each from one table of counts
+    per listener."""
     channels = sorted(set(channel_vocab) | set(np.unique(channel).tolist()))
-    channel_code = np.searchsorted(channels, channel)
     shows = sorted(set(timeslot_vocab) | set(np.unique(timeslot[timeslot >= 0]).tolist()))
     with_show = timeslot >= 0
-    show_code = np.searchsorted(shows, timeslot[with_show])
-    primary = _peak(row, channel_code, n, len(channels))
-    top_show = _peak(row[with_show], show_code, n, len(shows))
+    by_channel = _counts(row, _coded(channel, channels), n, len(channels))
+    by_show = _counts(row[with_show], _coded(timeslot[with_show], shows), n, len(shows))
+    primary, top_show = _peak_of(by_channel), _peak_of(by_show)
     return {
-        "channels": (channels, _membership(row, channel_code, n, len(channels))),
+        "channels": (channels, by_channel > 0),
         "primary_channel": np.where(primary >= 0, np.array(channels + [0])[primary], 0).astype(np.int16),
-        "timeslots": (shows, _membership(row[with_show], show_code, n, len(shows))),
-        "channel_counts": (channels, _held(row, channel_code, n, len(channels))),
-        "timeslot_counts": (shows, _held(row[with_show], show_code, n, len(shows))),
+        "timeslots": (shows, by_show > 0),
+        "channel_counts": (channels, _held_of(by_channel)),
+        "timeslot_counts": (shows, _held_of(by_show)),
         "top_timeslot": np.where(top_show >= 0, np.array(shows + [-1])[top_show], -1).astype(np.int32),
     }
+
+
+def _coded(values: np.ndarray, vocab: list[int]) -> np.ndarray:
+    """Each value's position in the sorted `vocab`, which holds it: read from a table of positions when the values
+    are small whole numbers (channels, show ids), else by bisection."""
+    if vocab and 0 <= vocab[0] and vocab[-1] < MOST_TABLED:
+        table = np.zeros(vocab[-1] + 1, dtype=np.int64)
+        table[vocab] = np.arange(len(vocab))
+        return table[values]
+    return np.searchsorted(vocab, values)
+
+
+MOST_TABLED = 1_000_000
+"""The largest channel or show id `_coded` reads from a table of positions (8 MB)."""

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from core.churn import bgnbd
+from core.churn import bgnbd, features
 from core.churn.features import DAY, as_of, quiet_after
 from core.churn.model import BGNBD, MODEL, RECENCY, Interactions, backtest, choose, samples
 
@@ -116,3 +116,14 @@ def test_a_station_younger_than_the_horizon_scores_each_listener_by_their_own_pa
     assert report.labelled == 0 and "own pace" in report.reason
     chance = scoring.probability(young.at(END + 1))
     assert 0 < chance[0] < chance[1] < 1  # active three times, lately, against once, a fortnight ago
+
+
+def test_the_share_on_a_listeners_main_show_is_alike_by_table_and_by_sorting(monkeypatch):
+    rng = np.random.default_rng(5)
+    row = np.sort(rng.integers(0, 40, 3_000))
+    slots, before = rng.integers(-1, 12, 3_000), rng.random(3_000) < 0.8
+    tabled = features._loyalty(row[before], slots, before, 45)
+    monkeypatch.setattr(features, "MOST_COUNTED", 0)
+    expected = [max([np.sum((row[before] == r) & (slots[before] == s)) for s in range(12)], default=0)
+                / max(np.sum(row[before] == r), 1) for r in range(45)]
+    assert np.allclose(tabled, expected) and np.allclose(features._loyalty(row[before], slots, before, 45), expected)

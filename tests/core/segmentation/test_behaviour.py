@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 
+from core.clock import zone_of
+from core.segmentation import behaviour
+from core.segmentation.behaviour import local_seconds
 from tests.memory import column, event, snapshot_of
 
 SAST = timezone(timedelta(hours=2))
@@ -99,3 +103,37 @@ def test_a_loyal_weekly_show_listener_is_a_show_loyalist():
 def test_profile_only_listener_with_no_interactions_is_dormant():
     snap = snapshot_of([person("a", [], name="Thandi")])
     assert column(snap, "segment", "a") == "dormant"
+
+
+@pytest.mark.parametrize("tz", ["Europe/London", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", None])
+def test_local_time_is_each_moments_own_offset_across_changes_of_clocks(tz, monkeypatch):
+    """Moments over six years, and every few seconds around London's change of clocks of 28 March 2021, shifted by
+    the zone's offset at each one: through the table of quarter hours, and through the quarters looked up one by one
+    (what times centuries apart take)."""
+    rng = np.random.default_rng(7)
+    ts = np.concatenate([rng.integers(1_600_000_000, 1_790_000_000, 5_000),
+                         1_616_893_200 + np.arange(-3_600, 3_600, 7)])
+    zone = zone_of(tz)
+    offsets = [datetime.fromtimestamp(int(moment), zone).utcoffset().total_seconds() for moment in ts]
+    expected = ts + np.array(offsets, dtype=np.int64)
+    assert (local_seconds(ts, tz) == expected).all()
+    monkeypatch.setattr(behaviour, "MOST_QUARTERS", 10)
+    assert (local_seconds(ts, tz) == expected).all()
+
+
+def test_distinct_values_per_listener_are_counted_alike_by_table_and_by_sorting(monkeypatch):
+    rng = np.random.default_rng(3)
+    row, codes = rng.integers(0, 50, 2_000), rng.integers(2, 14, 2_000)
+    tabled = behaviour._distinct(row, codes, 60)
+    monkeypatch.setattr(behaviour, "MOST_MARKS", 0)
+    expected = [len(set(codes[row == listener].tolist())) for listener in range(60)]
+    assert tabled.tolist() == behaviour._distinct(row, codes, 60).tolist() == expected
+
+
+def test_peak_month_is_the_local_month():
+    """Two interactions in the first half hour of 1 January, local time (still 31 December in UTC), one on 31 December:
+    January is the peak month, 1."""
+    new_year = datetime(2026, 1, 1)
+    events = [at_local(new_year, 0, 10), at_local(new_year, 0, 20), at_local(datetime(2025, 12, 31), 21)]
+    snap = snapshot_of([person("a", events)])
+    assert column(snap, "peak_month", "a") == 1
