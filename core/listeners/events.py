@@ -122,12 +122,11 @@ def load_events(company_id: int, originators: Iterable[str] | None = None,
         columns = event_copies.station_columns(
             company_id, lambda query: collection.find({"company_id": company_id, **query},
                                                       projection(COPIED_FIELDS), batch_size=2000),
-            keep_copy, progress)
+            names, keep_copy, progress)
     else:
         columns = event_copies.columns_of(_batches(company_id, wanted, FIELDS), progress)
-    events = _events_of(columns, now)
-    events.originators = names(events.originators)
-    return events
+        columns.originators = names(columns.originators)
+    return _events_of(columns, now)
 
 
 def read_batches(company_id: int, originators: Iterable[str], with_keys: bool = False) -> list[dict]:

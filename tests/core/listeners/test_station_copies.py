@@ -201,3 +201,22 @@ def test_a_copy_of_the_columns_of_other_fields_is_read_as_none(station, monkeypa
     Listener._get_collection().delete_one({"company_id": 1, "originator": personal.key_of(1, GONE)})
     monkeypatch.setattr(listener_copies, "FORMAT", listener_copies.FORMAT + ",favourite_presenter")
     assert GONE not in listeners() and FAN in listeners()
+
+
+def test_the_interactions_copy_holds_its_listeners_named(station):
+    copy, _ = event_copies.copied(1)
+    assert {FAN, NEWBIE, GONE} <= set(copy.originators)
+    assert personal.key_of(1, FAN) not in copy.originators
+
+
+def test_a_copy_holding_listeners_as_stored_is_named_when_read_and_copied_again_named(station, monkeypatch):
+    """As an earlier release copied them: the read names them, and a full run's read copies them again named, though
+    no batch was written since."""
+    monkeypatch.setattr(station_copies, "MARGIN", timedelta(0))
+    copy, _ = event_copies.copied(1)
+    copy.originators = [personal.key_of(1, originator) for originator in copy.originators]
+    began = utcnow() + timedelta(seconds=2)  # after every batch, to the second the versions tell
+    station_copies.save(1, "events", event_copies._packed(copy), began, station_copies.epoch(1))
+    with_copy = summary(load_events(1, keep_copy=True))
+    assert FAN in event_copies.copied(1)[0].originators
+    assert with_copy == read_from_batches_alone()
