@@ -39,15 +39,16 @@ def learn(company_id: int, events: Interactions, now: datetime, horizon_days: in
     return scoring
 
 
-def learned_or_kept(company_id: int, events: Interactions, now: datetime, horizon_days: int = HORIZON_DAYS,
+def learned_or_kept(company_id: int, events: Events, now: datetime, horizon_days: int = HORIZON_DAYS,
                     tz: str | None = None) -> tuple[Scoring, bool]:
     """The kept scoring while it stands (and False), else one learned now (and True): a full run learns at most once
-    a station day, so the day's later full runs skip the seconds of a backtest."""
+    a station day, so the day's later full runs skip the seconds of a backtest (and of ordering the interactions
+    for it: a second at a million listeners)."""
     doc = ChurnModel._get_collection().find_one({"company_id": company_id},
                                                 {**_KEPT, "as_of": 1, "interactions": 1})
-    if stands(doc, len(events.row), now, horizon_days, tz):
+    if stands(doc, len(events.ts), now, horizon_days, tz):
         return _scoring_of(doc), False
-    return learn(company_id, events, now, horizon_days), True
+    return learn(company_id, interactions(events, tz), now, horizon_days), True
 
 
 def stands(doc: dict | None, count: int, now: datetime, horizon_days: int, tz: str | None) -> bool:

@@ -139,9 +139,9 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
                          keep_copy=whole)
     stopwatch.lap("read_s")
     if touched is None:
-        say(f"learning who goes quiet from {len(events):,} interactions")
-        scoring, _ = churn.learned_or_kept(company.company_id, churn.interactions(events, company.timezone or TIMEZONE),
-                                           now, company.churn_horizon_days or churn.HORIZON_DAYS, company.timezone)
+        say(f"learning who goes quiet from {len(events):,} interactions, unless it was learned today")
+        horizon_days = company.churn_horizon_days or churn.HORIZON_DAYS
+        scoring, _ = churn.learned_or_kept(company.company_id, events, now, horizon_days, company.timezone or TIMEZONE)
         stopwatch.lap("churn_s")
     else:
         scoring = churn.kept(company.company_id)
