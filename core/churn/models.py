@@ -1,6 +1,6 @@
-"""A station's churn scoring as its last full run learned it (core.churn.model): what scores, how well each method
-did on the held-out cut-off, and the fitted weights and calibration, so that a live run or another process scores the
-same way without learning again."""
+"""A station's churn scoring as the full run that learned it last left it (core.churn.model): what scores, how well
+each method did on the held-out cut-off, and the fitted weights and calibration, so that a live run, another
+process or a later full run that day scores the same way without learning again."""
 from __future__ import annotations
 
 from mongoengine import DateTimeField, DictField, Document, FloatField, IntField, ListField, StringField
