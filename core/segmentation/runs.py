@@ -141,7 +141,10 @@ def _profiled(company, touched: list[str] | None, now: datetime, stopwatch: Stop
     if touched is None:
         say(f"learning who goes quiet from {len(events):,} interactions, unless it was learned today")
         horizon_days = company.churn_horizon_days or churn.HORIZON_DAYS
-        scoring, _ = churn.learned_or_kept(company.company_id, events, now, horizon_days, company.timezone or TIMEZONE)
+        scoring, learned = churn.learned_or_kept(company.company_id, events, now, horizon_days,
+                                                 company.timezone or TIMEZONE)
+        if not learned:
+            say("kept the churn model learned earlier today")
         stopwatch.lap("churn_s")
     else:
         scoring = churn.kept(company.company_id)

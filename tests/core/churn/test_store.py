@@ -76,17 +76,19 @@ def made_at() -> datetime:
 
 
 @pytest.mark.db
-def test_a_second_full_run_the_same_station_day_scores_with_the_kept_model(station):
-    learned_at = made_at()
-    segment_company(1, LOCAL_MIDNIGHT - timedelta(seconds=1))  # 23:59:59 there
+def test_a_second_full_run_the_same_station_day_scores_with_the_kept_model_and_says_so(station):
+    learned_at, steps = made_at(), []
+    segment_company(1, LOCAL_MIDNIGHT - timedelta(seconds=1), progress=steps.append)  # 23:59:59 there
     assert made_at() == learned_at and store.report_of(1)["as_of"].replace(tzinfo=UTC) == NOW
+    assert "kept the churn model learned earlier today" in steps
 
 
 @pytest.mark.db
 def test_the_first_full_run_after_midnight_in_the_station_s_zone_learns_though_the_utc_date_is_the_same(station):
-    learned_at = made_at()
-    segment_company(1, LOCAL_MIDNIGHT)
+    learned_at, steps = made_at(), []
+    segment_company(1, LOCAL_MIDNIGHT, progress=steps.append)
     assert made_at() > learned_at and store.report_of(1)["as_of"].replace(tzinfo=UTC) == LOCAL_MIDNIGHT
+    assert "kept the churn model learned earlier today" not in steps
 
 
 @pytest.mark.db
