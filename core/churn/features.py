@@ -92,18 +92,23 @@ def _loyalty(row: np.ndarray, timeslot: np.ndarray | None, before: np.ndarray, n
     if timeslot is None:
         return np.zeros(n)
     slots, on_show = timeslot[before], timeslot[before] >= 0
-    if not on_show.any():
-        return np.zeros(n)
-    owners, shows = row[on_show].astype(np.int64), slots[on_show].astype(np.int64)
-    low, width = int(shows.min()), int(shows.max() - shows.min()) + 1
-    if width * n <= MOST_COUNTED:  # a listener x show table of counts: one pass, where sorting the pairs is many
-        best = np.bincount(owners * width + (shows - low), minlength=n * width).reshape(n, width).max(axis=1)
-    else:
-        keys, counts = np.unique((owners << 32) | shows, return_counts=True)
-        best = np.zeros(n, dtype=np.int64)
-        np.maximum.at(best, keys >> 32, counts)
-    return best / np.maximum(np.bincount(row, minlength=n), 1)
+    return most_on_one(row[on_show], slots[on_show], n) / np.maximum(np.bincount(row, minlength=n), 1)
+
+
+def most_on_one(row: np.ndarray, codes: np.ndarray, n: int) -> np.ndarray:
+    """Per listener, their most interactions with one code (their main show's count; 0 with none): from a listener x
+    code table of counts when the codes span few values, one pass where sorting the pairs is many."""
+    if not len(row):
+        return np.zeros(n, dtype=np.int64)
+    owners, codes = row.astype(np.int64), codes.astype(np.int64)
+    low, width = int(codes.min()), int(codes.max() - codes.min()) + 1
+    if width * n <= MOST_COUNTED:
+        return np.bincount(owners * width + (codes - low), minlength=n * width).reshape(n, width).max(axis=1)
+    keys, counts = np.unique((owners << 32) | (codes - low), return_counts=True)
+    best = np.zeros(n, dtype=np.int64)
+    np.maximum.at(best, keys >> 32, counts)
+    return best
 
 
 MOST_COUNTED = 40_000_000
-"""Listener x show counts (8 bytes each) `_loyalty` may table: 40 shows at a million listeners."""
+"""Listener x code counts (8 bytes each) `most_on_one` may table: 40 shows at a million listeners."""

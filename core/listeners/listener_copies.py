@@ -89,6 +89,5 @@ def _in_first_seen_order(codes: np.ndarray, vocab: list) -> tuple[list, np.ndarr
 
 
 def _sorted_members(matrix: np.ndarray, vocab: list) -> tuple[list, np.ndarray]:
-    used = [i for i in np.flatnonzero(matrix.any(axis=0))]
-    order = sorted(used, key=lambda i: vocab[i])
+    order = sorted(np.flatnonzero(matrix.any(axis=0)).tolist(), key=lambda i: vocab[i])
     return [vocab[i] for i in order], matrix[:, order]

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import holidays as holiday_calendars
 import numpy as np
 
+from core.churn.features import most_on_one
 from core.clock import zone_of
 from core.listeners.events import Events
 
@@ -187,14 +188,8 @@ def _local_week(ts: np.ndarray) -> np.ndarray:
 
 def _top_share(row, slots, n) -> np.ndarray:
     """Largest count for one show over the number of interactions with a show (0 when none)."""
-    if len(row) == 0:
-        return np.zeros(n)
-    keys, counts = np.unique(row.astype(np.int64) << 32 | slots.astype(np.int64), return_counts=True)
-    owners = (keys >> 32).astype(np.int64)
-    top = np.zeros(n, dtype=np.int64)
-    np.maximum.at(top, owners, counts)
-    total = np.bincount(owners, weights=counts, minlength=n)
-    return np.divide(top, total, out=np.zeros(n), where=total > 0)
+    total = np.bincount(row, minlength=n)
+    return np.divide(most_on_one(row, slots, n), total, out=np.zeros(n), where=total > 0)
 
 
 def _time_patterns(row, local, n, country) -> dict:
