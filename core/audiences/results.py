@@ -20,8 +20,7 @@ from core.audiences.models import Audience
 from core.audiences.store import stored_audience
 from core.audiences.stored import as_read
 from core.clock import as_utc, station_today, zone_of
-from core.listeners import snapshot
-from core.listeners.declared import read_listeners
+from core.listeners import sealed_profiles, snapshot
 from core.listeners.events import Events
 from core.listeners.snapshot import Snapshot
 from core.search import station_events
@@ -165,8 +164,9 @@ def _daily(by_day: np.ndarray, held: np.ndarray, window: dict) -> list[dict]:
 def _joined(company_id: int, originators: list[str]) -> dict[str, int]:
     """When each of these listeners was first sent to us (epoch milliseconds, as the database keeps times), by
     originator."""
-    found = read_listeners(company_id, originators, {"_id": 0, "originator": 1, "created_at": 1})
-    return {doc["originator"]: _millis(doc["created_at"]) for doc in found if doc.get("created_at") is not None}
+    found = sealed_profiles.unsealed_fields(company_id, originators, {"created_at": 1})
+    return {originator: _millis(doc["created_at"]) for originator, doc in found.items()
+            if doc.get("created_at") is not None}
 
 
 def _millis(moment: datetime) -> int:

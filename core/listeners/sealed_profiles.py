@@ -93,11 +93,17 @@ def read(company_id: int, originators: list[str]) -> list[dict]:
 def existing(company_id: int, originators: list[str], stored: set[str] | None = None) -> set[str]:
     """Those of these listeners that are stored, by their keys alone (the index answers; nothing is opened), or
     from `stored`, the station's stored values as `stored_values` read them."""
+    if stored is None:
+        return set(unsealed_fields(company_id, originators, {}))
+    return {originator for form, originator in finding.lookup(company_id, originators).items() if form in stored}
+
+
+def unsealed_fields(company_id: int, originators: list[str], projection: dict) -> dict[str, dict]:
+    """These listeners' stored fields outside the envelope (the projection's: `created_at`, a flag), by originator:
+    found by their keys and named back by them, so that no envelope is opened for what names nobody."""
     forms = finding.lookup(company_id, originators)
-    if stored is not None:
-        return {originator for form, originator in forms.items() if form in stored}
-    return {forms[doc["originator"]] for doc in looked_up(Listener._get_collection(), company_id, list(forms),
-                                                           {"_id": 0, "originator": 1})}
+    found = looked_up(Listener._get_collection(), company_id, list(forms), {"_id": 0, **projection, "originator": 1})
+    return {forms[doc.pop("originator")]: doc for doc in found}
 
 
 def stored_values(company_id: int) -> set[str]:
