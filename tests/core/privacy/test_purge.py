@@ -12,6 +12,7 @@ import pytest
 from core import personal
 from core.config import Settings, activate
 from core.ingest.importer import import_file
+from core.listeners import station_copies
 from core.listeners.models import InteractionBatch, Listener
 from core.privacy.erasure import erase_listener
 from core.privacy.purge import next_purge, purge
@@ -44,8 +45,11 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
 
 
 @pytest.fixture
-def station(own_database, tmp_path):
-    """Thandeka and twenty others, with profiles, messages and a segmentation run, on a database of its own."""
+def station(own_database, tmp_path, monkeypatch):
+    """Thandeka and twenty others, with profiles, messages and a segmentation run, on a database of its own; the run
+    copies the station's listeners and interactions (core.listeners.station_copies, kept here of any station), so
+    that the scans read those copies too."""
+    monkeypatch.setattr(station_copies, "WORTH_FROM", 0)
     files = tmp_path / "files"
     files.mkdir()
     others = [f"2782700{i:04d}" for i in range(20)]
