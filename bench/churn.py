@@ -33,8 +33,9 @@ import numpy as np
 from bench.generate import DEFAULT_NOW
 from bench.station import markdown
 from core import measured
-from core.churn.features import DAY
-from core.churn.model import METHODS, Interactions, backtest
+from core.churn.features import DAY, quiet_after
+from core.churn.model import HORIZON_DAYS, METHODS, Interactions, backtest
+from core.churn.store import probabilities
 from core.demo import catalogue as cat
 from core.demo.history import place, plan_histories
 from core.demo.station import generate_station
@@ -151,12 +152,38 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def kept_against_learned(name: str, events: Interactions, end: datetime, ages=(0, 12, 23)) -> list[dict]:
+    """A full run later in a station day scores with the model the day's first run learned, up to a day before
+    (core.churn.store.learned_or_kept). At `at`, a horizon before the data's end (so what followed is known), each
+    model learned `age` hours before scores every listener as of `at`; AUC on who went quiet in the horizon after,
+    beside days since the last interaction, the simplest baseline, in the same run."""
+    from sklearn.metrics import roc_auc_score  # late: the other tables do not need it
+
+    at = end - timedelta(days=HORIZON_DAYS)
+    cutoff = int(at.timestamp())
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    heard = events.at(cutoff + 1)
+    rows = [{"dataset": name, "scored by": "days since the last interaction", "learned before the run": "-",
+             "interactions added since": "-", "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency))}]
+    for age in ages:
+        learned_at = at - timedelta(hours=age)
+        known = events.ts <= int(learned_at.timestamp())
+        _, scoring = backtest(Interactions(events.row[known], events.ts[known], events.n, events.tz), learned_at)
+        chance = probabilities(scoring, events, at)[heard.rows]
+        rows.append({"dataset": name, "scored by": NAMES[scoring.method], "learned before the run": f"{age} h",
+                     "interactions added since": f"{int((events.ts <= cutoff).sum() - known.sum()):,}",
+                     "AUC": _fmt(roc_auc_score(quiet[heard.rows], chance))})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
     parser = argparse.ArgumentParser(prog="python -m bench.churn", description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[20_000, 100_000])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cdnow", type=Path, help="the lifetimes wheel, or CDNOW_master.txt")
+    parser.add_argument("--kept", action="store_true",
+                        help="also score with models learned hours before the run, as a day's later runs do")
     parser.add_argument("--segments", action="store_true",
                         help="also import each dataset, segment it and report the mean churn per segment")
     args = parser.parse_args(argv)
@@ -170,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
         tables += rows
         reliabilities += bands
         summaries.append(summary)
+    kept = [row for name, load in datasets if args.kept for row in kept_against_learned(name, *load())]
     segments = []
     if args.segments:
         stations = [(f"demo {size:,} (seed {args.seed})", lambda size=size: seeded_demo(size, args.seed))
@@ -179,12 +207,12 @@ def main(argv: list[str] | None = None) -> None:
         for name, load_station in stations:
             print(f"  {name}: imported and segmented ...", flush=True)
             segments += per_segment(name, load_station)
-    for table in (summaries, tables, reliabilities, segments):
+    for table in (summaries, tables, reliabilities, kept, segments):
         if table:
             print(markdown(table) + "\n")
     path = measured.write("churn_backtest", {"measured_at": datetime.now(UTC).date().isoformat(), "seed": args.seed,
                                     "summary": summaries, "methods": tables, "reliability": reliabilities,
-                                    "per_segment": segments})
+                                    "kept": kept, "per_segment": segments})
     print(f"written to {path}")
 
 
