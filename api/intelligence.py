@@ -29,6 +29,9 @@ class BacktestSchema(Schema):
     horizon_days = fields.Int()
     held_out = fields.Str(metadata={"description": "the date of the cut-off the methods were checked on"})
     labelled = fields.Int(metadata={"description": "listeners checked at that cut-off"})
+    sampled_from = fields.Int(allow_none=True, metadata={
+        "description": "listeners heard from, of whom a random sample were learned from and checked (null: all of "
+                       "them were)"})
     auc = fields.Dict(keys=fields.Str(), values=fields.Float(allow_none=True), metadata={
         "description": "per method: the chance it ranked a listener who went quiet above one who did not"})
     brier = fields.Dict(keys=fields.Str(), values=fields.Float(allow_none=True), metadata={

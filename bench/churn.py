@@ -34,7 +34,7 @@ from bench.generate import DEFAULT_NOW
 from bench.station import markdown
 from core import measured
 from core.churn.features import DAY, quiet_after
-from core.churn.model import HORIZON_DAYS, METHODS, Interactions, backtest
+from core.churn.model import HORIZON_DAYS, LEARN_FROM, METHODS, Interactions, backtest
 from core.churn.store import probabilities
 from core.demo import catalogue as cat
 from core.demo.history import place, plan_histories
@@ -76,16 +76,25 @@ def cdnow(path: Path) -> tuple[Interactions, datetime]:
     return Interactions(ts[:, 0].astype(np.int64), ts[:, 1].astype(np.int64), int(row.max()) + 1, "UTC"), end
 
 
+def as_learned(events: Interactions, until: int | None = None, at_most: int | None = LEARN_FROM) -> Interactions:
+    """What the service learns from (core.churn.store.learn): the interactions up to `until` (epoch seconds; None:
+    all) of a random `at_most` of the listeners heard from (None: of all)."""
+    known = slice(None) if until is None else events.ts <= until
+    columns = (None if v is None else v[known] for v in (events.channel, events.campaign, events.timeslot))
+    return Interactions.of(events.row[known], events.ts[known], events.n, events.tz, *columns, at_most=at_most)
+
+
 def evaluate(name: str, events: Interactions, now: datetime) -> tuple[list[dict], list[dict], dict]:
     """One dataset: a row per method, the chosen method's reliability rows, and the backtest's summary."""
     started = time.perf_counter()
-    report, _ = backtest(events, now)
+    report, _ = backtest(as_learned(events), now)
     seconds = time.perf_counter() - started
     rows = [{"dataset": name, "method": NAMES[m], "AUC": _fmt(report.metrics[m]["auc"]),
              "Brier": _fmt(report.metrics[m]["brier"]), "scores the station": "yes" if m == report.chosen else ""}
             for m in METHODS]
     bands = [{"dataset": name, "method": NAMES[report.chosen], **band} for band in report.reliability]
     summary = {"dataset": name, "listeners": f"{events.n:,}", "interactions": f"{len(events.ts):,}",
+               "learned from": f"a random {LEARN_FROM:,} of {report.sampled_from:,}" if report.sampled_from else "all",
                "labelled at the held-out cut-off": f"{report.labelled:,}",
                "went quiet": f"{report.quiet_share:.1%}", "backtest s": f"{seconds:.1f}", "why": report.reason}
     return rows, bands, summary
@@ -167,12 +176,38 @@ def kept_against_learned(name: str, events: Interactions, end: datetime, ages=(0
              "interactions added since": "-", "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency))}]
     for age in ages:
         learned_at = at - timedelta(hours=age)
-        known = events.ts <= int(learned_at.timestamp())
-        _, scoring = backtest(Interactions(events.row[known], events.ts[known], events.n, events.tz), learned_at)
+        _, scoring = backtest(as_learned(events, int(learned_at.timestamp())), learned_at)
         chance = probabilities(scoring, events, at)[heard.rows]
+        added = int(((events.ts <= cutoff) & (events.ts > learned_at.timestamp())).sum())
         rows.append({"dataset": name, "scored by": NAMES[scoring.method], "learned before the run": f"{age} h",
-                     "interactions added since": f"{int((events.ts <= cutoff).sum() - known.sum()):,}",
+                     "interactions added since": f"{added:,}",
                      "AUC": _fmt(roc_auc_score(quiet[heard.rows], chance))})
+    return rows
+
+
+def sampled_against_all(name: str, events: Interactions, end: datetime,
+                        sizes=(5_000, 10_000, LEARN_FROM)) -> list[dict]:
+    """A backtest learns from a random LEARN_FROM of a station's listeners (core.churn.model.LEARN_FROM). At `at`, a
+    horizon before the data's end, scorings learned from every listener and from random samples of `sizes` score
+    every listener heard from as of `at`; AUC on who went quiet in the horizon after, the Brier score of the
+    probabilities, and the backtest's seconds, beside days since the last interaction, in the same run."""
+    from sklearn.metrics import roc_auc_score  # late: the other tables do not need it
+
+    at = end - timedelta(days=HORIZON_DAYS)
+    cutoff = int(at.timestamp())
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    heard = events.at(cutoff + 1)
+    rows = [{"dataset": name, "learned from": "-", "scored by": "days since the last interaction", "backtest s": "-",
+             "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency)), "Brier": "-"}]
+    for size in [None, *(s for s in sizes if s < len(heard.rows))]:
+        started = time.perf_counter()
+        report, scoring = backtest(as_learned(events, cutoff, size), at)
+        seconds = time.perf_counter() - started
+        chance = probabilities(scoring, events, at)[heard.rows]
+        rows.append({"dataset": name, "learned from": f"a random {size:,}" if size else f"all {len(heard.rows):,}",
+                     "scored by": NAMES[scoring.method], "backtest s": f"{seconds:.2f}",
+                     "AUC": _fmt(roc_auc_score(quiet[heard.rows], chance)),
+                     "Brier": _fmt(float(np.mean((chance - quiet[heard.rows]) ** 2)))})
     return rows
 
 
@@ -184,6 +219,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cdnow", type=Path, help="the lifetimes wheel, or CDNOW_master.txt")
     parser.add_argument("--kept", action="store_true",
                         help="also score with models learned hours before the run, as a day's later runs do")
+    parser.add_argument("--sampled", action="store_true",
+                        help="also score with models learned from random samples of listeners against from all")
     parser.add_argument("--segments", action="store_true",
                         help="also import each dataset, segment it and report the mean churn per segment")
     args = parser.parse_args(argv)
@@ -198,6 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         reliabilities += bands
         summaries.append(summary)
     kept = [row for name, load in datasets if args.kept for row in kept_against_learned(name, *load())]
+    sampled = [row for name, load in datasets if args.sampled for row in sampled_against_all(name, *load())]
     segments = []
     if args.segments:
         stations = [(f"demo {size:,} (seed {args.seed})", lambda size=size: seeded_demo(size, args.seed))
@@ -207,12 +245,12 @@ def main(argv: list[str] | None = None) -> None:
         for name, load_station in stations:
             print(f"  {name}: imported and segmented ...", flush=True)
             segments += per_segment(name, load_station)
-    for table in (summaries, tables, reliabilities, kept, segments):
+    for table in (summaries, tables, reliabilities, kept, sampled, segments):
         if table:
             print(markdown(table) + "\n")
     path = measured.write("churn_backtest", {"measured_at": datetime.now(UTC).date().isoformat(), "seed": args.seed,
                                     "summary": summaries, "methods": tables, "reliability": reliabilities,
-                                    "kept": kept, "per_segment": segments})
+                                    "kept": kept, "sampled": sampled, "per_segment": segments})
     print(f"written to {path}")
 
 

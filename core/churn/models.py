@@ -19,6 +19,7 @@ class ChurnModel(Document):
     held_out = DateTimeField()  # the newest cut-off, on which the methods were judged
     horizon_days = IntField(required=True)
     labelled = IntField(default=0)
+    sampled_from = IntField()  # listeners heard from, of whom a random sample was learned from (None: all)
     quiet_share = FloatField()
     metrics = DictField()  # method -> {"auc", "brier"}
     chosen = StringField(required=True)
@@ -34,5 +35,5 @@ class ChurnModel(Document):
 
 
 MODELS = declare(Store("churn_models", "churn_models", free=(
-    "_id", "company_id", "as_of", "held_out", "horizon_days", "labelled", "quiet_share", "metrics", "chosen", "reason",
-    "reliability", "weights", "knots", "usual", "interactions", "trained_s", "made_at")))
+    "_id", "company_id", "as_of", "held_out", "horizon_days", "labelled", "sampled_from", "quiet_share", "metrics",
+    "chosen", "reason", "reliability", "weights", "knots", "usual", "interactions", "trained_s", "made_at")))

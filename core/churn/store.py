@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from core.churn.model import HORIZON_DAYS, Backtest, Interactions, Scoring, backtest
+from core.churn.model import HORIZON_DAYS, LEARN_FROM, Backtest, Interactions, Scoring, backtest
 from core.churn.models import ChurnModel
 from core.clock import as_utc, station_today, utcnow
 from core.listeners.events import Events
@@ -25,17 +25,19 @@ and so cannot be imported here."""
 _KEPT = {"chosen": 1, "weights": 1, "knots": 1, "usual": 1, "horizon_days": 1}
 
 
-def interactions(events: Events, tz: str) -> Interactions:
-    """A station's interactions as core.churn reads them."""
-    return Interactions(events.row.astype(np.int64), events.ts.astype(np.int64), len(events.originators), tz,
-                        events.channel, events.campaign, events.timeslot)
+def interactions(events: Events, tz: str, at_most: int | None = None) -> Interactions:
+    """A station's interactions as core.churn reads them: every listener's, or a random `at_most` listeners'."""
+    return Interactions.of(events.row.astype(np.int64), events.ts.astype(np.int64), len(events.originators), tz,
+                           events.channel, events.campaign, events.timeslot, at_most)
 
 
-def learn(company_id: int, events: Interactions, now: datetime, horizon_days: int = HORIZON_DAYS) -> Scoring:
-    """Backtest the methods on the station's history, keep the report and the chosen scoring, and return it."""
+def learn(company_id: int, events: Events, now: datetime, horizon_days: int = HORIZON_DAYS,
+          tz: str | None = None) -> Scoring:
+    """Backtest the methods on the station's history (a random LEARN_FROM of its listeners at most), keep the report
+    and the chosen scoring, and return it."""
     started = time.perf_counter()
-    report, scoring = backtest(events, now, horizon_days)
-    _keep(company_id, report, scoring, now, len(events.row), time.perf_counter() - started)
+    report, scoring = backtest(interactions(events, tz, LEARN_FROM), now, horizon_days)
+    _keep(company_id, report, scoring, now, len(events.ts), time.perf_counter() - started)
     return scoring
 
 
@@ -48,7 +50,7 @@ def learned_or_kept(company_id: int, events: Events, now: datetime, horizon_days
                                                 {**_KEPT, "as_of": 1, "interactions": 1})
     if stands(doc, len(events.ts), now, horizon_days, tz):
         return _scoring_of(doc), False
-    return learn(company_id, interactions(events, tz), now, horizon_days), True
+    return learn(company_id, events, now, horizon_days, tz), True
 
 
 def stands(doc: dict | None, count: int, now: datetime, horizon_days: int, tz: str | None) -> bool:
@@ -98,7 +100,7 @@ def _keep(company_id: int, report: Backtest, scoring: Scoring, now: datetime, in
     doc = {"company_id": company_id, "as_of": now, "held_out": datetime.fromtimestamp(report.held_out, UTC),
            "horizon_days": report.horizon_days, "labelled": report.labelled, "quiet_share": report.quiet_share,
            "metrics": report.metrics, "chosen": report.chosen, "reason": report.reason,
-           "reliability": report.reliability, "weights": scoring.weights,
+           "reliability": report.reliability, "sampled_from": report.sampled_from, "weights": scoring.weights,
            "knots": [list(scoring.knots[0]), list(scoring.knots[1])], "usual": list(scoring.usual),
            "interactions": interactions, "trained_s": round(seconds, 2),
            "made_at": utcnow()}

@@ -43,7 +43,7 @@ def listener_churn_risk(company_id: int, originator: str, now: datetime | None =
 
 def _learned_now(company_id: int, tz: str, now: datetime):
     """A station whose full run has not learned its scoring yet (it ran before there was one) learns it now, once."""
-    return store.learn(company_id, store.interactions(load_events(company_id, now=now), tz), now)
+    return store.learn(company_id, load_events(company_id, now=now), now, tz=tz)
 
 
 def station_backtest(company_id: int) -> dict | None:
@@ -57,5 +57,6 @@ def _backtest(report: dict) -> dict | None:
         return None
     return {"chosen": report["chosen"], "reason": report.get("reason"), "horizon_days": report["horizon_days"],
             "held_out": as_utc(report["held_out"]).date().isoformat(), "labelled": report["labelled"],
+            "sampled_from": report.get("sampled_from"),
             "auc": {m: v.get("auc") for m, v in report["metrics"].items()},
             "brier": {m: v.get("brier") for m, v in report["metrics"].items()}}

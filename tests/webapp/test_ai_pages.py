@@ -10,6 +10,7 @@ import pytest
 
 from core.access.users import create_user
 from core.ai import provider
+from core.churn.models import ChurnModel
 from core.credits.ledger import account, load, set_paused
 from core.demo.seed import DEMO_CREDITS
 from core.errors import ProviderUnavailable
@@ -249,3 +250,11 @@ def answer(gender: float, age_group: float) -> dict:
                        "inferred_language": None, "inferred_location": None, "inferred_lsm": None,
                        "inferred_interests": [{"value": "gospel", "confidence": 0.8, "evidence": "Shows."}]},
             "provider": "local", "model": "test", "tokens_in": 0, "tokens_out": 0}
+
+
+def test_the_churn_check_says_when_it_was_made_on_a_random_sample_of_the_station(signed_in):
+    assert "random sample" not in words(signed_in.get(INSIGHTS).text)  # 200 listeners: learned from all
+    ChurnModel._get_collection().update_one({"company_id": 1}, {"$set": {"sampled_from": 81234}})
+    text = words(signed_in.get(INSIGHTS).text)
+    assert re.search(r"checked on [\d,]+ listeners \(of a random sample of the station's 81,234 listeners\) as of",
+                     text)

@@ -9,7 +9,7 @@ import pytest
 
 from core.churn import bgnbd, features
 from core.churn.features import DAY, as_of, quiet_after
-from core.churn.model import BGNBD, MODEL, RECENCY, Interactions, backtest, choose, samples
+from core.churn.model import BGNBD, MODEL, RECENCY, Interactions, auc, backtest, choose, sample_of, samples
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 END = int(NOW.timestamp())
@@ -127,3 +127,38 @@ def test_the_share_on_a_listeners_main_show_is_alike_by_table_and_by_sorting(mon
     expected = [max([np.sum((row[before] == r) & (slots[before] == s)) for s in range(12)], default=0)
                 / max(np.sum(row[before] == r), 1) for r in range(45)]
     assert np.allclose(tabled, expected) and np.allclose(features._loyalty(row[before], slots, before, 45), expected)
+
+
+def test_a_sample_holds_every_interaction_of_its_listeners_in_order_and_none_of_the_others():
+    events = habits(400)
+    silent = events.row  # of 402 listeners, 400 and 401 were never heard from: not drawn
+    sample = Interactions.of(silent, events.ts, 402, at_most=150)
+    assert sample.n == 150 and sample.heard == 400 and len(np.unique(sample.row)) == 150
+    keep, _, _ = sample_of(silent, 402, 150)
+    chosen = np.unique(events.row[keep])
+    assert np.array_equal(np.sort(sample.ts), np.sort(events.ts[np.isin(events.row, chosen)]))
+    again = Interactions.of(silent, events.ts, 402, at_most=150)
+    assert np.array_equal(again.row, sample.row) and np.array_equal(again.ts, sample.ts)  # the same listeners
+    for who in range(150):  # each listener's interactions, in time order, under their new row
+        assert np.array_equal(sample.ts[sample.row == who], events.ts[events.row == chosen[who]])
+
+
+def test_a_station_of_no_more_listeners_than_the_sample_learns_from_all_of_them():
+    events = habits(200)
+    whole = Interactions.of(events.row, events.ts, 200, at_most=200)
+    assert whole.heard is None and whole.n == 200 and np.array_equal(whole.ts, events.ts)
+
+
+def test_a_backtest_on_a_sample_says_so_and_ranks_all_listeners_nearly_as_learning_from_all_does():
+    events = habits(6000, seed=11)
+    cutoff = END - 30 * DAY
+    known = events.ts <= cutoff
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff, 30)
+    heard = events.at(cutoff + 1)
+    aucs = {}
+    for at_most in (None, 2500):
+        learned = Interactions.of(events.row[known], events.ts[known], events.n, at_most=at_most)
+        report, scoring = backtest(learned, datetime.fromtimestamp(cutoff, UTC))
+        assert report.sampled_from == (None if at_most is None else len(np.unique(events.row[known])))
+        aucs[at_most] = auc(scoring.risk(heard), quiet[heard.rows])
+    assert aucs[2500] == pytest.approx(aucs[None], abs=0.01)
