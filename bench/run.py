@@ -86,6 +86,19 @@ def bench_next_run(ctx: Context) -> dict:
             "next run same segments": {True: "yes", False: "NO", None: "-"}[same]}
 
 
+def bench_learning_run(ctx: Context) -> dict:
+    """The day's first full run, which also learns who goes quiet (core.churn.store.learned_or_kept): the next run
+    again with the kept churn model set aside, at the peer's `now`, so that it reads and writes what the next run does
+    and its time beside the peer's adds the learning alone (a day on would also write the day's segment changes)."""
+    from core.churn.models import ChurnModel
+
+    ChurnModel._get_collection().delete_many({"company_id": ctx.company_id})
+    row = bench_next_run(ctx)
+    return {"learning run s": row["next run s"], "learning read/churn/compute/write s": row[
+        "next read/churn/compute/write s"], "learning/peer": row["next/peer"],
+            "learning run same segments": row["next run same segments"]}
+
+
 def bench_purge(ctx: Context) -> dict:
     """The purge that makes erasure reach the disk: the seconds the database is rewritten (and the service answers
     503), which is what the daily run costs and what the receipt's bound adds to 24 hours."""
@@ -96,8 +109,8 @@ def bench_purge(ctx: Context) -> dict:
     return {"purge s": f"{time.perf_counter() - started:.1f}", "purge": report["method"]}
 
 
-BENCHMARKS = [bench_import, bench_segmentation, bench_peer, bench_next_run, bench_overview, bench_explorer,
-              bench_export, bench_live, bench_live_sustained, bench_embeddings, bench_search,
+BENCHMARKS = [bench_import, bench_segmentation, bench_peer, bench_next_run, bench_learning_run, bench_overview,
+              bench_explorer, bench_export, bench_live, bench_live_sustained, bench_embeddings, bench_search,
               bench_ai_profile, bench_purge]
 
 
