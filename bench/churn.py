@@ -211,6 +211,16 @@ def sampled_against_all(name: str, events: Interactions, end: datetime,
     return rows
 
 
+def figures(seed: int, summaries: list, tables: list, reliabilities: list, optional: dict[str, list]) -> dict:
+    """What measured/churn_backtest.json keeps: this run's tables, and of the optional ones (`--kept`, `--sampled`,
+    `--segments`) each as this run measured it or, when not asked for, as it was last measured, with its date."""
+    today, last = datetime.now(UTC).date().isoformat(), measured.read("churn_backtest") or {}
+    found = {"measured_at": today, "seed": seed, "summary": summaries, "methods": tables, "reliability": reliabilities}
+    for name, rows in optional.items():
+        found[name] = {"measured_at": today, "rows": rows} if rows else last.get(name)
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
     parser = argparse.ArgumentParser(prog="python -m bench.churn", description=__doc__.splitlines()[0])
@@ -248,9 +258,8 @@ def main(argv: list[str] | None = None) -> None:
     for table in (summaries, tables, reliabilities, kept, sampled, segments):
         if table:
             print(markdown(table) + "\n")
-    path = measured.write("churn_backtest", {"measured_at": datetime.now(UTC).date().isoformat(), "seed": args.seed,
-                                    "summary": summaries, "methods": tables, "reliability": reliabilities,
-                                    "kept": kept, "sampled": sampled, "per_segment": segments})
+    path = measured.write("churn_backtest", figures(args.seed, summaries, tables, reliabilities,
+                                                    {"kept": kept, "sampled": sampled, "per_segment": segments}))
     print(f"written to {path}")
 
 
