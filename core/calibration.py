@@ -18,6 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 PER_BIN = 100
+REFIT_SHARE = 0.01
+"""A fit stands while what it was fitted on moved by at most this share of it (or one): the station's search
+calibration (core.search.calibration) and its churn scoring (core.churn.store) are made again past it."""
 MIN_SAMPLES = 200
 CAP = 0.5
 MOST = 0.99
@@ -92,3 +95,9 @@ def isotonic(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
             (m1, w1, n1), (m2, w2, n2) = blocks[-2], blocks[-1]
             blocks[-2:] = [[(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, n1 + n2]]
     return np.concatenate([np.full(n, m) for m, _, n in blocks])
+
+
+def still_stands(fitted_on: int, moved: int) -> bool:
+    """Whether a fit made on `fitted_on` items (vectors, interactions) still stands after `moved` of them were added,
+    removed or written again: at most REFIT_SHARE of them, or one."""
+    return moved <= max(1, REFIT_SHARE * fitted_on)

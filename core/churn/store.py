@@ -1,11 +1,11 @@
 """Learn a station's churn scoring and keep it; score listeners with the kept one until it no longer stands.
 
-Learning backtests the station's whole history (seconds at 100k listeners), so a station learns at most once a
-station day: the first full run of the day (the daily scheduled one) learns, and later full runs that day (an
-import's, a producer's second click) and every partial or live run score with the kept scoring while it stands
-(`stands`: learned earlier the same day in the station's zone, with the same horizon, from interactions that have
-moved by at most REFIT_SHARE since). A run with an earlier `now` (a history rebuild, a backdated run) learns.
-"""
+Learning backtests the station's history (core.churn.model.backtest, on a sample of its listeners at most), so a
+station learns at most once a station day: the first full run of the day (the daily scheduled one) learns, and later
+full runs that day (an import's, a producer's second click) and every partial or live run score with the kept
+scoring while it stands (`stands`: learned earlier the same day in the station's zone, with the same horizon, from
+interactions that have moved by at most core.calibration.REFIT_SHARE since). A run with an earlier `now` (a history
+rebuild, a backdated run) learns."""
 from __future__ import annotations
 
 import time
@@ -13,15 +13,12 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from core.calibration import still_stands
 from core.churn.model import HORIZON_DAYS, LEARN_FROM, Backtest, Interactions, Scoring, backtest
 from core.churn.models import ChurnModel
 from core.clock import as_utc, station_today, utcnow
 from core.listeners.events import Events
 
-REFIT_SHARE = 0.01
-"""The share of the interactions learned from (at least one) by which they may move and the kept scoring still
-stands: the same rule as the search calibration's REFIT_SHARE (core.search.calibration), which sits above core.churn
-and so cannot be imported here."""
 _KEPT = {"chosen": 1, "weights": 1, "knots": 1, "usual": 1, "horizon_days": 1}
 
 
@@ -56,14 +53,14 @@ def learned_or_kept(company_id: int, events: Events, now: datetime, horizon_days
 def stands(doc: dict | None, count: int, now: datetime, horizon_days: int, tz: str | None) -> bool:
     """Whether a kept scoring may score a full run at `now` without learning again: it was learned at or before `now`
     on the same day in the station's zone `tz` (a rebuild of the past learns as of its own time), for the same
-    horizon, and the station's interactions (`count` of them now) moved by at most REFIT_SHARE of those it was
-    learned from, or one. A doc stored before its interactions were counted does not stand."""
+    horizon, and the station's interactions (`count` of them now) moved by at most core.calibration.REFIT_SHARE of
+    those it was learned from, or one. A doc stored before its interactions were counted does not stand."""
     if doc is None or doc.get("interactions") is None or doc.get("horizon_days") != horizon_days:
         return False
     as_of, moment = as_utc(doc["as_of"]), as_utc(now)
     if as_of > moment or station_today(tz, as_of) != station_today(tz, moment):
         return False
-    return abs(count - doc["interactions"]) <= max(1, REFIT_SHARE * doc["interactions"])
+    return still_stands(doc["interactions"], abs(count - doc["interactions"]))
 
 
 def kept(company_id: int) -> Scoring | None:

@@ -8,8 +8,8 @@ it. Each such labelled query is run as free text is (core.search.fusion: the TOP
 pooled) over every listener with a vector, its results labelled relevant or not; a logistic regression learns how
 similarity and lexical share combine, and its values are mapped to the share relevant by a monotone fit
 (core.calibration: bins, pool adjacent violators, the rule of succession). The fit is kept per station and model in
-MongoDB, made again once the vectors moved by REFIT_SHARE or it is a day old. Fewer than MIN_SAMPLES labelled
-results leave the score at the raw similarity: a station too small to measure claims nothing.
+MongoDB, made again once the vectors moved by core.calibration.REFIT_SHARE or it is a day old. Fewer than MIN_SAMPLES
+labelled results leave the score at the raw similarity: a station too small to measure claims nothing.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from datetime import timedelta
 
 import numpy as np
 
-from core.calibration import Calibration, calibrate
+from core.calibration import Calibration, calibrate, still_stands
 from core.clock import as_utc, utcnow
 from core.explore.filters import parse_filters
 from core.listeners.snapshot import Snapshot
@@ -35,7 +35,7 @@ MOST_HOLDERS = 0.5
 MAX_QUERIES, TOP = 48, 200
 FIELDS = ("tags", "timeslot_id", "inferred_interests", "language", "location", "campaign_type")
 ALL_OF = ("tags", "inferred_interests")
-REFIT_SHARE, MAX_AGE = 0.01, timedelta(days=1)
+MAX_AGE = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -133,14 +133,14 @@ def kept(company_id: int, model: str, vectors: int, seq: int | None = None) -> S
 
 
 def standing(company_id: int, model: str, vectors: int, seq: int | None = None) -> dict | None:
-    """A stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most REFIT_SHARE
-    of those it was fitted on, counting those added or removed and those written again since (`seq`, the index's
-    write counter: a listener whose text changed is embedded again)."""
+    """A stored fit, when it still stands: less than MAX_AGE old, and the vectors moved since by at most
+    core.calibration.REFIT_SHARE of those it was fitted on (`still_stands`), counting those added or removed and those
+    written again since (`seq`, the index's write counter: a listener whose text changed is embedded again)."""
     doc = SearchCalibration._get_collection().find_one({"company_id": company_id, "model": model}, {"_id": 0})
     if doc is None or as_utc(doc["made_at"]) < utcnow() - MAX_AGE:
         return None
     rewritten = 0 if seq is None else max(0, seq - doc.get("seq", seq)) - max(0, vectors - doc["vectors"])
-    if abs(doc["vectors"] - vectors) + max(0, rewritten) > max(1, REFIT_SHARE * doc["vectors"]):
+    if not still_stands(doc["vectors"], abs(doc["vectors"] - vectors) + max(0, rewritten)):
         return None
     return doc
 

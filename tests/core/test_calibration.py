@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.calibration import CAP, MIN_SAMPLES, PER_BIN, calibrate, isotonic
+from core.calibration import CAP, MIN_SAMPLES, PER_BIN, calibrate, isotonic, still_stands
 
 
 def guesses(n: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -57,3 +57,9 @@ def test_pool_adjacent_violators_averages_what_goes_down():
     assert isotonic(np.array([0.2, 0.6, 0.4, 0.8]), np.array([1, 1, 1, 1])).tolist() == pytest.approx(
         [0.2, 0.5, 0.5, 0.8])
     assert isotonic(np.array([0.9, 0.1]), np.array([3, 1])).tolist() == pytest.approx([0.7, 0.7])
+
+
+@pytest.mark.parametrize("fitted_on, moved, stands", [(1_000, 10, True), (1_000, 11, False), (50, 1, True),
+                                                      (50, 2, False), (0, 1, True), (0, 2, False)])
+def test_a_fit_stands_while_at_most_one_in_a_hundred_of_what_it_was_made_on_moved_or_one(fitted_on, moved, stands):
+    assert still_stands(fitted_on, moved) is stands
