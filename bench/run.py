@@ -66,6 +66,22 @@ def bench_next_run(ctx: Context) -> dict:
     (core.listeners.station_copies), as a run more than the copies' margin after the import reads them: nothing
     else writes to the station meanwhile, so a margin of nought reads what ten minutes later would. Its segments must
     be the first run's (bench_peer left them), and its time is set beside the peer's."""
+    return _run_on_copies(ctx, "next")
+
+
+def bench_learning_run(ctx: Context) -> dict:
+    """The day's first full run, which also learns who goes quiet (core.churn.store.learned_or_kept): the next run
+    again with the kept churn model set aside, at the peer's `now`, so that it reads and writes what the next run does
+    and its time beside the peer's adds the learning alone (a day on would also write the day's segment changes)."""
+    from core.churn.models import ChurnModel
+
+    ChurnModel._get_collection().delete_many({"company_id": ctx.company_id})
+    return _run_on_copies(ctx, "learning")
+
+
+def _run_on_copies(ctx: Context, word: str) -> dict:
+    """A full run on the station's copies, timed, set beside the peer and checked against its segments; `word` names
+    the columns."""
     from bench.peer import service_segments
     from core.listeners import station_copies
     from core.segmentation.runs import segment_company
@@ -81,22 +97,9 @@ def bench_next_run(ctx: Context) -> dict:
     split = "/".join(f"{timings[k]:.1f}" for k in ("read_s", "churn_s", "compute_s", "write_s") if k in timings)
     same = ctx.found.get("segments") == service_segments(ctx.company_id) if "segments" in ctx.found else None
     peer_s = ctx.found.get("peer_s")
-    return {"next run s": f"{seconds:.1f}", "next read/churn/compute/write s": split or "-",
-            "next/peer": f"{seconds / peer_s:.1f}" if peer_s else "-",
-            "next run same segments": {True: "yes", False: "NO", None: "-"}[same]}
-
-
-def bench_learning_run(ctx: Context) -> dict:
-    """The day's first full run, which also learns who goes quiet (core.churn.store.learned_or_kept): the next run
-    again with the kept churn model set aside, at the peer's `now`, so that it reads and writes what the next run does
-    and its time beside the peer's adds the learning alone (a day on would also write the day's segment changes)."""
-    from core.churn.models import ChurnModel
-
-    ChurnModel._get_collection().delete_many({"company_id": ctx.company_id})
-    row = bench_next_run(ctx)
-    return {"learning run s": row["next run s"], "learning read/churn/compute/write s": row[
-        "next read/churn/compute/write s"], "learning/peer": row["next/peer"],
-            "learning run same segments": row["next run same segments"]}
+    return {f"{word} run s": f"{seconds:.1f}", f"{word} read/churn/compute/write s": split or "-",
+            f"{word}/peer": f"{seconds / peer_s:.1f}" if peer_s else "-",
+            f"{word} run same segments": {True: "yes", False: "NO", None: "-"}[same]}
 
 
 def bench_purge(ctx: Context) -> dict:

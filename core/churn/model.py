@@ -64,11 +64,12 @@ class Interactions:
            at_most: int | None = None) -> Interactions:
         """Every listener's interactions, or those of a random `at_most` of the listeners heard from (`sample_of`),
         drawn before they are put in order (a sort of a sample, not of every interaction)."""
-        keep, sampled, size = sample_of(row, n, at_most) if at_most else (None, row, n)
-        if keep is None:
+        drawn = sample_of(row, n, at_most) if at_most else None
+        if drawn is None:
             return cls(row, ts, n, tz, channel, campaign, timeslot)
+        keep, sampled, heard = drawn
         kept = (None if v is None else v[keep] for v in (channel, campaign, timeslot))
-        return cls(sampled, ts[keep], size, tz, *kept, heard=int(np.count_nonzero(np.bincount(row, minlength=n))))
+        return cls(sampled, ts[keep], at_most, tz, *kept, heard=heard)
 
     def at(self, cutoff: int) -> AsOf:
         return as_of(self.row, self.ts, self.n, cutoff, self.tz, self.channel, self.campaign, self.timeslot)
@@ -88,19 +89,20 @@ def by_listener_then_time(row: np.ndarray, ts: np.ndarray) -> np.ndarray:
     return np.argsort((np.asarray(row, dtype=np.int64) << 32) | since, kind="stable")
 
 
-def sample_of(row: np.ndarray, n: int, at_most: int = LEARN_FROM) -> tuple[np.ndarray | None, np.ndarray, int]:
-    """Which interactions (None: all) belong to a fixed random `at_most` of the listeners heard from, their rows
-    renumbered 0 to `at_most` - 1 in the same order (so interactions in order stay in order), and how many listeners
-    that leaves. The same station's sample is the same listeners from one run to the next while its rows stand."""
+def sample_of(row: np.ndarray, n: int, at_most: int = LEARN_FROM) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """None when no more than `at_most` of the `n` listeners were heard from; else which interactions belong to a fixed
+    random `at_most` of them, their rows renumbered 0 to `at_most` - 1 in the same order (so interactions in order
+    stay in order), and how many listeners were heard from. The same station's sample is the same listeners from one
+    run to the next while its rows stand."""
     heard = np.flatnonzero(np.bincount(row, minlength=n)) if len(row) else np.zeros(0, dtype=np.int64)
     if len(heard) <= at_most:
-        return None, row, n
+        return None
     chosen = np.sort(np.random.default_rng(0).choice(heard, at_most, replace=False))
     renumbered = np.full(n, -1, dtype=np.int64)
     renumbered[chosen] = np.arange(at_most)
     mapped = renumbered[row]
     keep = mapped >= 0
-    return keep, mapped[keep], at_most
+    return keep, mapped[keep], len(heard)
 
 
 def _in_order(row: np.ndarray, ts: np.ndarray) -> bool:
