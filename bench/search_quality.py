@@ -11,6 +11,12 @@ queries; the median latency of the full pipeline. Then the station's calibration
 own labelled queries split in two, each half fitted and read on the other) and custom segments and audiences from
 five themes (precision of members carrying the theme). Tables are printed; figures go to
 measured/search_quality.json. Look-alikes are measured by bench.lookalikes.
+
+`--station other` measures the same way on Mokgosi FM (bench.other_station, company 2, seed 2027), a station
+nobody tuned for: its files (bench/data/other, written when missing) imported through the ingest path, segmented
+and embedded in a database of its own (bench/data/search_quality-other), its queries and themes
+(bench/other_station/queries.json) answered from the generator's truth; figures go to
+measured/search_quality-other[-<listeners>].json.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.search_labels import Query, Truth, labelled_set, ndcg, precision, recall
+from bench.search_labels import LABELLED, Query, Truth, labelled_set, ndcg, precision, recall
 
 DATA = Path("bench/data/search_quality")
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -36,11 +42,20 @@ queries of the station); dense raw is search before issue 23 (the whole query by
 is a diagnostic, not an answer anyone gets: how good the ranking is before any score cuts it."""
 BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.68), (0.68, 0.8), (0.8, 1.01))
 AUDIENCE_LIMIT = 500
+OTHER_DATA, OTHER_QUERIES = Path("bench/data/other"), Path("bench/other_station/queries.json")
+SEEDS = {"demo": 7, "other": 2027}
 
 
-def open_station(listeners: int, seed: int, reuse: bool) -> dict:
-    """A database of its own with the demo station seeded and every listener embedded (`reuse`: the one a previous
-    run left, as it is)."""
+def use_station(station: str) -> None:
+    """Point the run at the demo (company 1) or at Mokgosi FM (company 2, a database folder of its own)."""
+    global COMPANY, DATA
+    if station == "other":
+        COMPANY, DATA = 2, Path("bench/data/search_quality-other")
+
+
+def open_station(listeners: int, seed: int, reuse: bool, station: str = "demo") -> dict:
+    """A database of its own with the station seeded (the demo) or imported (`other`) and every listener embedded
+    (`reuse`: the one a previous run left, as it is)."""
     from core.config import Settings
     from core.credits.ledger import load
     from core.demo.seed import seed_demo
@@ -55,7 +70,12 @@ def open_station(listeners: int, seed: int, reuse: bool) -> dict:
     timings = {}
     if not reuse:
         started = time.perf_counter()
-        seed_demo(COMPANY, listeners, seed=seed, now=NOW)
+        if station == "other":
+            from bench.other_station.load import load_station
+
+            load_station(COMPANY, OTHER_DATA, listeners, seed)
+        else:
+            seed_demo(COMPANY, listeners, seed=seed, now=NOW)
         timings["seed s"] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     refresh_embeddings(COMPANY)  # reused: only what changed (texts kept since)
@@ -277,19 +297,22 @@ def _criteria(understood: dict) -> str:
     return " · ".join(f"{c['field']}: {', '.join(map(str, c['values']))}" for c in understood["criteria"]) or "-"
 
 
-def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
-    """Every figure of the benchmark on a station of `listeners`."""
+def measure(listeners: int, seed: int, reuse: bool = False, station: str = "demo") -> dict:
+    """Every figure of the benchmark on a station of `listeners` (the demo, or `other`: Mokgosi FM)."""
     from core.explore.filters import ListenerFilter
     from core.explore.operations import select
     from core.listeners.events import load_events
     from core.search.texts import latest_messages
 
-    timings = open_station(listeners, seed, reuse)
-    queries, themes, segments = labelled_set()
+    other = station == "other"
+    timings = open_station(listeners, seed, reuse, station)
+    queries, themes, segments = labelled_set(OTHER_QUERIES if other else LABELLED)
     sel = select(COMPANY, ListenerFilter())
-    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes, load_events(COMPANY))
+    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes, load_events(COMPANY),
+                  base=OTHER_DATA if other else None)
     rows, latencies = run_queries(queries, truth)
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
+            "station": sel.company.name if other else "the demo station",
             "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),
             "summary": summary(rows), "queries": by_query(rows), "calibration": reliability(),
             "themes": theme_answers(segments, truth)}
@@ -302,7 +325,8 @@ def report(figures: dict) -> str:
     table = figures["summary"]
     calibration = figures["calibration"]
     return "\n\n".join([
-        f"Search quality on the demo station ({figures['listeners']:,} listeners, seed {figures['seed']}), "
+        f"Search quality on {figures.get('station', 'the demo station')} ({figures['listeners']:,} listeners, "
+        f"seed {figures['seed']}), "
         f"min_score {figures['min_score']}, limit {figures['limit']}:",
         markdown(overall(table, [figures["median_ms"]])),
         "Precision / recall / nDCG@10 by group:", markdown(compact(table)),
@@ -320,18 +344,23 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m bench.search_quality", description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=int, help="default 7 for the demo, 2027 for the other station")
+    parser.add_argument("--station", choices=tuple(SEEDS), default="demo",
+                        help="other: Mokgosi FM (bench.other_station), a station nobody tuned for")
     parser.add_argument("--reuse", action="store_true",
-                        help="the station a previous run left in bench/data/search_quality, as it is")
+                        help="the station a previous run left in bench/data/search_quality[-other], as it is")
     args = parser.parse_args(argv)
+    use_station(args.station)
+    seed = SEEDS[args.station] if args.seed is None else args.seed
     try:
-        figures = measure(args.listeners, args.seed, args.reuse)
+        figures = measure(args.listeners, seed, args.reuse, args.station)
     finally:
         from core.db import embedded
 
         embedded.stop(DATA.resolve())
     print(report(figures))
-    name = "search_quality" if args.listeners == 20_000 else f"search_quality-{args.listeners}"
+    name = "search_quality" + ("-other" if args.station == "other" else "")
+    name += "" if args.listeners == 20_000 else f"-{args.listeners}"
     print(f"\nwritten to {measured.write(name, figures)}")
 
 
