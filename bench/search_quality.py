@@ -110,11 +110,38 @@ def alternatives(sel, model) -> dict:
     index = current_index(COMPANY)
     queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
     vectors = model.embed([q.text for q in queries], kind="query")
-    found, relevant = calibration.measured(queries, vectors, index, current_lexical(COMPANY, index),
-                                           index.ids_of(sel.snap.originators))
+    found, relevant = pooled(queries, vectors, index, current_lexical(COMPANY, index),
+                             index.ids_of(sel.snap.originators))
     return {"dense alone": Alternative(lambda e: e.similarity, found, relevant),
             "lexical alone": Alternative(lambda e: e.lexical + 1e-6 * e.similarity, found, relevant),
             "rrf": Alternative(lambda e: e.rrf(), found, relevant)}
+
+
+def pooled(queries, vectors, index, lexical, row_ids, top: int = 200) -> tuple[list, list]:
+    """The labelled queries as the baselines read them: the `top` best by meaning and by words pooled over every
+    listener with a vector, evidence or not (search before answers needed evidence)."""
+    from core.search.fusion import gather
+
+    rows = np.flatnonzero(row_ids >= 0)
+    found = [gather(rows, row_ids[rows], index, lexical, vector, query.text, top)
+             for query, vector in zip(queries, vectors)]
+    return found, [query.holders[e.rows] for query, e in zip(queries, found)]
+
+
+def ground_of(sel, model):
+    """What the station's labelled queries run over, as the search's calibration runs them."""
+    from core.search import calibration
+    from core.search.lexical_store import current_lexical
+    from core.search.meaning import meanings
+    from core.search.process_indexes import current_index
+    from core.search.search import look_at, score_map
+    from core.search.vocabulary import vocabulary_of
+
+    index, look = current_index(COMPANY), look_at(sel)
+    floors = score_map(sel, model, look).floors
+    return calibration.Ground(sel.snap, sel.company.timezone, index, current_lexical(COMPANY, index),
+                              index.ids_of(sel.snap.originators),
+                              meanings(COMPANY, model, vocabulary_of(sel), floors), model)
 
 
 def ranked_by(asked, text: str, vector: np.ndarray, scorer) -> np.ndarray:
@@ -207,14 +234,16 @@ def reliability() -> dict:
     from core.explore.operations import select
     from core.search import calibration
     from core.search.embeddings import embedder
-    from core.search.lexical_store import current_lexical
-    from core.search.process_indexes import current_index
     from core.search.vocabulary import vocabulary_of
 
-    sel, model, index = select(COMPANY, ListenerFilter()), embedder(), current_index(COMPANY)
-    queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
-    vectors, row_ids = model.embed([q.text for q in queries], kind="query"), index.ids_of(sel.snap.originators)
-    found, right = calibration.measured(queries, vectors, index, current_lexical(COMPANY, index), row_ids)
+    sel, model = select(COMPANY, ListenerFilter()), embedder()
+    ground = ground_of(sel, model)
+    held = calibration.written(ground)
+    queries = calibration.with_writers(calibration.labelled_queries(vocabulary_of(sel), sel.snap,
+                                                                     sel.company.timezone), ground, held)
+    queries += calibration.said_queries(ground, vocabulary_of(sel), held)
+    vectors = model.embed([q.text for q in queries], kind="query")
+    found, right = calibration.measured(queries, vectors, ground)
     halves = [np.arange(len(queries))[start::2] for start in (0, 1)]
     scores, relevant = [], []
     for fit_on, read_on in (halves, halves[::-1]):
@@ -338,6 +367,20 @@ def report(figures: dict) -> str:
         "Custom segments (limit 100) and audiences (limit 500) from a theme:", markdown(figures["themes"])])
 
 
+MEANINGS = ("both", "model", "list")
+
+
+def meaning_by(way: str) -> None:
+    """Free words reach the station's values by the model and the hand-kept list (the service), or by one alone:
+    the other is switched off in this process, for the measurement only."""
+    from core.search import meaning, vocabulary
+
+    if way == "model":
+        vocabulary._related_terms = lambda vocab, taken: []
+    elif way == "list":
+        meaning.Meanings.meant = lambda self, vectors: [[] for _ in range(len(vectors))]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
     from core import measured
@@ -349,8 +392,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="other: Mokgosi FM (bench.other_station), a station nobody tuned for")
     parser.add_argument("--reuse", action="store_true",
                         help="the station a previous run left in bench/data/search_quality[-other], as it is")
+    parser.add_argument("--meaning", choices=MEANINGS, default="both",
+                        help="how free words reach the station's values: the model and the list (the service), "
+                             "or one of them alone (to measure what each does)")
     args = parser.parse_args(argv)
     use_station(args.station)
+    meaning_by(args.meaning)
     seed = SEEDS[args.station] if args.seed is None else args.seed
     try:
         figures = measure(args.listeners, seed, args.reuse, args.station)
@@ -361,6 +408,7 @@ def main(argv: list[str] | None = None) -> None:
     print(report(figures))
     name = "search_quality" + ("-other" if args.station == "other" else "")
     name += "" if args.listeners == 20_000 else f"-{args.listeners}"
+    name += "" if args.meaning == "both" else f"-{args.meaning}"
     print(f"\nwritten to {measured.write(name, figures)}")
 
 
