@@ -238,12 +238,13 @@ def _stored(sel: Selection, found: Matched, before: list[dict] | None = None,
     joined at a refresh (not among the members `before` it), when (`now`), kept while they stay: results count
     each member from when they joined (core.audiences.results)."""
     originators = sel.snap.originators[found.rows].tolist()
+    members = [{"originator": o, "score": float(s), "query": int(q)}
+               for o, s, q in zip(originators, found.scores.tolist(), found.queries.tolist())]
     kept = {m["originator"]: m.get("joined_at") for m in before or ()}
-    members = []
-    for o, s, q in zip(originators, found.scores.tolist(), found.queries.tolist()):
-        joined = kept.get(o) if o in kept or before is None else now
-        members.append({"originator": o, "score": float(s), "query": int(q), **({"joined_at": joined} if joined
-                                                                                else {})})
+    for member in members if before is not None else ():
+        joined = kept[member["originator"]] if member["originator"] in kept else now
+        if joined:
+            member["joined_at"] = joined
     return members
 
 
