@@ -55,14 +55,30 @@ class UnmappedSchema(Schema):
     reason = fields.Str()
 
 
+class StationValueSchema(Schema):
+    field = fields.Str(metadata={"description": "tags, inferred_interests or timeslot_id"})
+    value = fields.Raw()
+    label = fields.Str(metadata={"description": "the value as the station names it"})
+    similarity = fields.Float(metadata={"description": "the model's cosine between the words and the value"})
+
+
+class MeantSchema(Schema):
+    words = fields.Str(metadata={"description": "the free word"})
+    values = fields.List(fields.Nested(StationValueSchema))
+
+
 class UnderstoodSchema(Schema):
     criteria = fields.List(fields.Nested(CriterionSchema), metadata={
         "description": "what q asks of a listener, met exactly: criteria of the same words are alternatives, "
                        "criteria of different words must all hold"})
     bound = fields.List(fields.Nested(BoundSchema), metadata={
         "description": "groups of criteria named together, met by the same interactions"})
-    free_text = fields.Str(metadata={"description": "the words left, ranked by meaning (empty: none)"})
+    free_text = fields.Str(metadata={"description": "the words left: a listener is an answer only when they hold "
+                                                    "what these are about (empty: none)"})
     unmapped = fields.List(fields.Nested(UnmappedSchema), metadata={"description": "negations no filter can say"})
+    meant = fields.List(fields.Nested(MeantSchema), metadata={
+        "description": "free words the embedding model read as values of the station: holding one counts as "
+                       "having written the word"})
 
 
 class CoverageFields(Schema):
@@ -83,11 +99,12 @@ class SearchSchema(CoverageFields):
     min_score = fields.Float()
     limit = fields.Int()
     understood = fields.Nested(UnderstoodSchema, metadata={"description": "how q was read"})
-    calibrated = fields.Bool(metadata={"description": "true: scores are the station's measured share of relevant "
-                                                      "results (or 0.7 to 1: every criterion met); false: the "
-                                                      "station is too small to measure, scores are the raw "
-                                                      "similarity"})
-    total = fields.Int()
+    calibrated = fields.Bool(metadata={"description": "true: every result holds what q asks for and is scored "
+                                                      "0.7 to 1 by how strongly (docs/decisions.md §5)"})
+    total = fields.Int(metadata={"description": "how many listeners match at min_score, however many are shown"})
+    shown = fields.Int(metadata={"description": "how many of them `results` holds (at most `limit`)"})
+    suggestions = fields.List(fields.Nested(StationValueSchema), metadata={
+        "description": "when nobody holds what q is about: the station's values closest to it (else empty)"})
     best_score = fields.Float(allow_none=True, metadata={"description": "the best score among the candidates, "
                                                                        "returned or not (null: no candidate)"})
     results = fields.List(fields.Dict(), metadata={"description": f"best first: {RESULTS}"})

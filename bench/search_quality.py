@@ -228,34 +228,34 @@ def summary(rows: list[dict]) -> dict[str, dict[str, dict]]:
 
 
 def reliability() -> dict:
-    """The station's own labelled queries (core.search.calibration) split alternately in two; each half's fit read
-    on the other half's results: the share relevant at a calibrated score of 0.68 or more, and per score band."""
+    """What a score is worth on the station's own labelled queries (core.search.calibration: its values, answered by
+    who holds or wrote them, and its listeners' words, answered by who wrote them), run as search runs free words:
+    the share relevant among answers scoring 0.68 or more, and per score band."""
     from core.explore.filters import ListenerFilter
     from core.explore.operations import select
     from core.search import calibration
     from core.search.embeddings import embedder
+    from core.search.evidence import scores as evidence_scores
     from core.search.vocabulary import vocabulary_of
 
     sel, model = select(COMPANY, ListenerFilter()), embedder()
     ground = ground_of(sel, model)
     held = calibration.written(ground)
     queries = calibration.with_writers(calibration.labelled_queries(vocabulary_of(sel), sel.snap,
-                                                                     sel.company.timezone), ground, held)
+                                                                     sel.company.timezone), ground, held,
+                                       vocabulary_of(sel))
     queries += calibration.said_queries(ground, vocabulary_of(sel), held)
     vectors = model.embed([q.text for q in queries], kind="query")
     found, right = calibration.measured(queries, vectors, ground)
-    halves = [np.arange(len(queries))[start::2] for start in (0, 1)]
-    scores, relevant = [], []
-    for fit_on, read_on in (halves, halves[::-1]):
-        scorer = calibration.fitted_on([found[i] for i in fit_on], [right[i] for i in fit_on])
-        scores.extend(scorer.scores(found[i]) for i in read_on)
-        relevant.extend(right[i] for i in read_on)
-    scores, relevant = np.concatenate(scores), np.concatenate(relevant)
+    scores = np.concatenate([evidence_scores(e.coverage, e.lexical) for e in found]) if found else np.zeros(0)
+    relevant = np.concatenate(right) if right else np.zeros(0, dtype=bool)
     kept = scores >= MIN_SCORE
     bands = [{"score": f"{low:.2f}-{min(high, 1):.2f}" if low else f"<{high:.2f}", "results": int(inside.sum()),
               "share relevant": round(float(relevant[inside].mean()), 3) if inside.any() else None}
              for low, high in BANDS for inside in [(scores >= low) & (scores < high)]]
-    return {"labelled queries": len(queries), "results read": len(scores), "at or above 0.68": int(kept.sum()),
+    words = sum(q.field == calibration.SAID for q in queries)
+    return {"labelled queries": len(queries), "of words": words, "results read": len(scores),
+            "at or above 0.68": int(kept.sum()),
             "share relevant at or above 0.68": round(float(relevant[kept].mean()), 3) if kept.any() else None,
             "bands": bands}
 
@@ -360,9 +360,10 @@ def report(figures: dict) -> str:
         markdown(overall(table, [figures["median_ms"]])),
         "Precision / recall / nDCG@10 by group:", markdown(compact(table)),
         "The full pipeline, query by query:", markdown(per_query(figures["queries"])),
-        f"Calibration on held-out labelled queries ({calibration['labelled queries']} of the station's own, halves "
-        f"fitted and read crosswise): {calibration['at or above 0.68']:,} of {calibration['results read']:,} "
-        f"results at 0.68 or more, {calibration['share relevant at or above 0.68']} of them relevant.",
+        f"What a score is worth on the station's own labelled queries ({calibration['labelled queries']}, "
+        f"{calibration['of words']} of them listeners' own words, run as search runs free words): "
+        f"{calibration['at or above 0.68']:,} of {calibration['results read']:,} answers at 0.68 or more, "
+        f"{calibration['share relevant at or above 0.68']} of them relevant.",
         markdown(calibration["bands"]),
         "Custom segments (limit 100) and audiences (limit 500) from a theme:", markdown(figures["themes"])])
 

@@ -79,7 +79,16 @@ def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict
     together = [{"title": "Same interactions", "label": group["label"], "words": " ".join(group["words"]),
                  "remove": link(base, [*pairs, *(("as_text", words) for words in group["words"])])}
                 for group in understood.get("bound", ())]
-    return alone + together
+    return alone + together + meant_chips(understood)
+
+
+def meant_chips(understood: dict) -> list[dict]:
+    """A chip per free word the model read as values of the station ("worship" means: praise, faith), which holds
+    as the listener's own words do (no link: the word is already read as plain words)."""
+    return [{"title": f"“{m['words']}” means", "words": m["words"], "remove": None,
+             "label": " or ".join(value_label(v["field"], v["value"]) if v["field"] != "timeslot_id" else v["label"]
+                                  for v in m["values"])}
+            for m in understood.get("meant", ())]
 
 
 def problem(args: dict, item: dict) -> dict:

@@ -146,7 +146,7 @@ def fit(company_id: int, vocab: Vocabulary, ground: Ground) -> Scorer:
     floors = measured_floors(company_id, vocab, ground)
     ground = replace(ground, meanings=meanings(company_id, ground.model, vocab, floors))
     held = written(ground)
-    queries = with_writers(labelled_queries(vocab, ground.snap, ground.tz), ground, held)
+    queries = with_writers(labelled_queries(vocab, ground.snap, ground.tz), ground, held, vocab)
     queries += said_queries(ground, vocab, held)
     vectors = ground.model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
     found = fitted_on(*measured(queries, vectors, ground))
@@ -193,14 +193,31 @@ def said_queries(ground: Ground, vocab: Vocabulary, held: dict | None = None,
     return [Labelled(" ".join(key), SAID, _on_snapshot(held, key, ground)) for key in chosen]
 
 
-def with_writers(queries: list[Labelled], ground: Ground, held: dict) -> list[Labelled]:
-    """The labelled queries of the station's values, answered also by who wrote the value's name: a listener who
-    wrote "gospel" is as much an answer to "gospel" as one with the tag."""
+def with_writers(queries: list[Labelled], ground: Ground, held: dict, vocab: Vocabulary | None = None
+                 ) -> list[Labelled]:
+    """The labelled queries of the station's values, answered also by who wrote the value's name and by who holds
+    another value the name is part of: a listener who wrote "gospel", or who listens to Gospel Sunday, is as much
+    an answer to "gospel" as one with the tag (a label counts what the station holds under that name, its
+    listeners' words among it)."""
+    values = station_values(vocab) if vocab is not None else ()
     out = []
     for query in queries:
         key = tuple(w for w in words_of(query.text) if w not in FILLER)
-        out.append(replace(query, holders=query.holders | _on_snapshot(held, key, ground)) if key else query)
+        if not key:
+            out.append(query)
+            continue
+        holders = query.holders | _on_snapshot(held, key, ground)
+        for value in values:
+            if set(key) <= set(words_of(value.phrase)):
+                holders = holders | _holders_of(value, ground)
+        out.append(replace(query, holders=holders))
     return out
+
+
+def _holders_of(value, ground: Ground) -> np.ndarray:
+    """Who holds one of the station's values, as a bool per snapshot row."""
+    return parse_filters({value.field: value.value if value.field in ALL_OF else [value.value]}).mask(ground.snap,
+                                                                                                        ground.tz)
 
 
 def _on_snapshot(held: dict, key: tuple[str, ...], ground: Ground) -> np.ndarray:

@@ -90,4 +90,4 @@ def scores(cover: np.ndarray, lexical: np.ndarray) -> np.ndarray:
     higher by half how much more of the query it holds than it must, half how strongly its text holds the words."""
     beyond = np.clip((np.asarray(cover) - COVER) / (1 - COVER), 0, 1)
     strength = 0.5 * beyond + 0.5 * np.clip(np.asarray(lexical), 0, 1)
-    return np.round(EXACT_FLOOR + (1 - EXACT_FLOOR) * strength * 0.9999, 4)
+    return np.round(EXACT_FLOOR + (1 - EXACT_FLOOR) * np.minimum(strength, 0.999), 4)  # below 1: min_score 1 is none

@@ -11,13 +11,13 @@ import numpy as np
 from core.explore.filters import parse_filters
 from core.listeners.snapshot import Snapshot
 from core.search.evidence import Reading, Word
-from core.search.glosses import glossed, themes_of
+from core.search.glosses import NGUNI_PREFIXES, glossed, themes_of
 from core.search.lexical import LexicalIndex, unheard_idf
 from core.search.meaning import Meanings, Value
 from core.search.queries import FILLER
 
 ALL_OF = ("tags", "inferred_interests")
-TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*", re.UNICODE)
 
 
 def words_of(text: str) -> list[str]:
@@ -45,13 +45,30 @@ def readings(free_text: str, rows: np.ndarray, ids: np.ndarray, snap: Snapshot, 
 def _word(word: str, meant: tuple[tuple[Value, float], ...], rows: np.ndarray, ids: np.ndarray, snap: Snapshot,
           tz: str | None, lexical: LexicalIndex | None) -> Word:
     """One word over the candidates: who holds what it means, who wrote it, its weight."""
-    held, idf = lexical.holding(word) if lexical is not None else (None, 0.0)
+    held, idf = written_as(word, lexical) if lexical is not None else (None, 0.0)
     if held is None and not meant:
         return Word(word)  # a stop word, meaning nothing of the station's: no evidence either way
     writers = _on_rows(held, ids) if held is not None else None
     weight = idf or _unheard(lexical, len(rows))
     return Word(word, meant, _holders(meant, rows, snap, tz), writers, weight, bool(meant) or bool(writers is not None
                                                                                                    and writers.any()))
+
+
+def written_as(word: str, lexical: LexicalIndex) -> tuple[np.ndarray | None, float]:
+    """Who wrote the word (lexical.holding), or, when nobody wrote it as it stands, its stem without a Nguni prefix
+    that somebody wrote ("umaskandi" is maskandi with the noun class's u-). A hyphenated word whose parts the index
+    cannot read whole ("K-pop") is written by nobody: its "pop" is not it."""
+    if any(len(part) < 2 for part in word.split("-")):
+        return np.zeros(len(lexical.docs), dtype=bool), unheard_idf(int(lexical.built.docs))
+    held, idf = lexical.holding(word)
+    if held is None or held.any():
+        return held, idf
+    for prefix in NGUNI_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
+            bare, bare_idf = lexical.holding(word[len(prefix):])
+            if bare is not None and bare.any():
+                return bare, bare_idf
+    return held, idf
 
 
 def _theme(theme: str, ids: np.ndarray, lexical: LexicalIndex | None) -> Word:

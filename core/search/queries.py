@@ -31,7 +31,7 @@ fans fan lovers lover users user followers crowd audience those these any all so
 supporters supporter heads enthusiasts want wants wanting during over when while
 ask asks asking asked complain complains complaining complained complaint complaints talking talked wrote write
 writes writing written mention mentions mentioned mentioning say says saying said tell tells telling told
-hear hears hearing heard
+hear hears hearing heard send sends sending sent
 speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
 used enter enters entered entering via through also only just show shows station radio
 abantu abalaleli abaphulaphuli abathandi abathanda abakhuluma abathetha abasebenzisa ababhalisa base ba wa ya ku
@@ -203,10 +203,14 @@ def _rest(query: str, spans: list[tuple]) -> str:
     return " ".join(" ".join([*kept, query[at:]]).split())
 
 
+FREE_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+"""A free word, hyphenated ones whole ("K-pop" is not "pop")."""
+
+
 def _free_text(query: str, spans: list[tuple]) -> str:
     """The query's words outside the understood stretches, without the words that only frame it."""
     kept = []
-    for match in WORD.finditer(query):
+    for match in FREE_WORD.finditer(query):
         inside = any(start <= match.start() < end for start, end in spans)
         if not inside and match.group().casefold() not in FILLER and not re.fullmatch(r"\d+", match.group()):
             kept.append(match.group())

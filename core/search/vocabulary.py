@@ -209,6 +209,9 @@ def _keys(value: str) -> set[str]:
 def _taking_part_terms(vocab: Vocabulary) -> list[Term]:
     out = [_one(p, "campaign_type", (vocab.holds("campaign_type", kind),)) for kind, phrases in
            w.CAMPAIGN_WORDS.items() if vocab.holds("campaign_type", kind) is not None for p in phrases]
+    listed = {kind.casefold() for kind in w.CAMPAIGN_WORDS} | {"competition"}
+    out += [_one(kind.replace("_", " "), "campaign_type", (kind,)) for kind in vocab.values["campaign_type"]
+            if kind.casefold() not in listed]  # the station's own kinds by their own names ("dedications")
     for flag, table in ((True, w.PERMISSION_WORDS), (False, w.REFUSAL_WORDS)):
         out += [Term(normalise(p), tuple((name, (flag,)) for name in names)) for names, phrases in table.items()
                 for p in phrases]

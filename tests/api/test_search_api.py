@@ -19,9 +19,10 @@ from tests.memory import NOW, event
 pytestmark = pytest.mark.db
 
 SEARCH = "/api/v1/segments/1/search"
-GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir was a blessing"]
-SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show"]
-MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
+GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir blessed Mzansi"]
+SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show in Mzansi"]
+MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained for Mzansi"]
+EVERYONE = "Mzansi"  # a word all twelve wrote
 
 
 def person(originator: str, messages: list[str], days_ago: float = 3, **declared) -> None:
@@ -67,33 +68,33 @@ def test_each_result_says_what_made_it_match(client, station, key_for):
 
 
 def test_filters_narrow_the_candidates_before_ranking_so_the_limit_is_still_filled(client, station, key_for):
-    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, limit=4, gender="male")
+    results = found(client, key_for(1), q=EVERYONE, min_score=0, limit=4, gender="male")
     assert len(results) == 4
     assert all(r["gender"] == "male" for r in results)
 
 
 @pytest.mark.parametrize("gender", ["male", "Male", "MALE"])
 def test_the_shared_filters_read_their_values_as_on_every_other_route(client, station, key_for, gender):
-    results = found(client, key_for(1), q="gospel music and church worship", min_score=0, gender=gender)
+    results = found(client, key_for(1), q=EVERYONE, min_score=0, gender=gender)
     listed = client.get("/api/v1/segments/1/filter", query_string={"gender": gender}, headers=key_for(1))
     assert listed.status_code == 200 and len(results) == listed.get_json()["total"] == 6
 
 
 def test_any_shared_filter_narrows_a_search(client, station, key_for):  # not only the five the contract lists
-    results = found(client, key_for(1), q="anything", min_score=0, tags="soccer", location="soweto")
+    results = found(client, key_for(1), q=EVERYONE, min_score=0, tags="soccer", location="soweto")
     assert results == []  # no listener is tagged: the filter applies, it is not ignored
-    assert len(found(client, key_for(1), q="anything", min_score=0, profile_complete="false")) == 12
+    assert len(found(client, key_for(1), q=EVERYONE, min_score=0, profile_complete="false")) == 12
 
 
 def test_location_is_a_partial_case_insensitive_match(client, station, key_for):
-    results = found(client, key_for(1), q="anything", min_score=0, location="sandt")
+    results = found(client, key_for(1), q=EVERYONE, min_score=0, location="sandt")
     assert {r["location"] for r in results} == {"Sandton"} and len(results) == 4
 
 
-def test_min_score_cuts_results_and_one_means_only_identical_texts(client, station, key_for):
-    everyone = found(client, key_for(1), q="money and business", min_score=0, limit=1000)
-    assert len(everyone) == 12
-    assert found(client, key_for(1), q="money and business", min_score=1) == []
+def test_min_score_cuts_results_and_no_score_reaches_one(client, station, key_for):
+    everyone = found(client, key_for(1), q=EVERYONE, min_score=0, limit=1000)
+    assert len(everyone) == 12 and all(0.7 <= r["score"] < 1 for r in everyone)
+    assert found(client, key_for(1), q=EVERYONE, min_score=1) == []
 
 
 @pytest.mark.parametrize("params", [{"q": ""}, {"q": "   "}, {"q": "x", "limit": 0}, {"q": "x", "limit": 1001},
@@ -184,8 +185,8 @@ def test_a_query_met_exactly_scores_how_strongly_each_result_meets_it_and_says_h
 def test_words_given_as_text_are_read_as_free_text_and_are_no_longer_a_criterion(client, station, key_for):
     body = answered(client, key_for(1), q="women in Durban", as_text="Durban", min_score=0)
     assert criteria(body) == [("women", "gender", ["female"])]
-    assert body["understood"]["free_text"] == "Durban"
-    assert {r["gender"] for r in body["results"]} == {"female"} and len(body["results"]) == 6
+    assert body["understood"]["free_text"] == "Durban"  # held by the women whose text says Durban
+    assert {(r["gender"], r["location"]) for r in body["results"]} == {("female", "Durban")} and body["total"] == 2
 
 
 def test_as_text_may_be_repeated_to_read_several_criteria_as_text(client, station, key_for):
@@ -203,7 +204,7 @@ def test_a_tag_alone_finds_exactly_its_listeners_at_the_defaults(client, tagged_
 
 def test_while_a_station_is_being_embedded_the_answer_says_how_many_candidates_are_indexed(client, half_embedded,
                                                                                            key_for):
-    free_text = answered(client, key_for(1), q="listeners who talk about the weather", min_score=0)
+    free_text = answered(client, key_for(1), q=f"listeners who wrote {EVERYONE}", min_score=0)
     assert (free_text["candidates"], free_text["indexed"]) == (12, 6)
     assert all(r["similarity"] is not None for r in free_text["results"]) and len(free_text["results"]) == 6
     exact = answered(client, key_for(1), q="gospel")
