@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from core.errors import ValidationFailed
 from core.text.wording import day_words
 
 RECENT_DAYS = 60
@@ -176,3 +177,29 @@ def _next_year(dates: dict, today: date) -> list[dict]:
 
 def _on_later(day: date) -> date | None:
     return _day(day.year + 1, day.month, day.day) or _day(day.year + 1, day.month, day.day - 1)
+
+
+def given_dates(given: dict, today: date, loc: tuple = ("body", "dates")) -> dict:
+    """Dates a client sends to answer a question (or to replace the brief's): {"start", "end", "words", "given"};
+    422 naming `dates` when they are no calendar dates, run backwards, last over LONGEST days or lie wholly in the
+    past (the station's today)."""
+    try:
+        start, end = (date.fromisoformat(str(given[k])[:10]) for k in ("start", "end"))
+    except (KeyError, TypeError, ValueError):
+        raise ValidationFailed.one(list(loc), "Give the first and last day as YYYY-MM-DD.") from None
+    problem = ("The first day falls after the last." if start > end else
+               f"A run lasts at most {LONGEST} days." if (end - start).days > LONGEST else
+               f"{reading(start, end)['words']} is wholly in the past (today is {day_words(today)} at the station): "
+               "a plan cannot air in it." if end < today else None)
+    if problem:
+        raise ValidationFailed.one(list(loc), problem)
+    return {**reading(start, end), "given": True}
+
+
+def answered(parsed: dict, dates: dict) -> dict:
+    """The brief's reading with the dates a client gave in place of its own, and its questions about dates
+    answered."""
+    criteria = [c for c in parsed["criteria"] if c["field"] != "dates"] + [
+        {"field": "dates", "values": [dates["start"], dates["end"]], "words": dates["words"]}]
+    return {**parsed, "dates": dates, "criteria": criteria,
+            "questions": [q for q in parsed.get("questions", []) if q["field"] != "dates"]}

@@ -10,10 +10,15 @@ A station's rate card is `Company.rate_card`: {"show:<timeslot_id>": price of on
 station's document, as the segment thresholds are. The spread is plain arithmetic over figures the plan already
 shows: the audience's shows, best first, each given spots in turn until the budget or the airings run out. Whether
 the audience can carry the budget at all is core.campaigns.reach's.
+
+The public holidays of the station's country (the `holidays` package) that fall in the days left are counted, and
+each show's airings on them are said apart: a show may not air as usual on Christmas Day, and listening differs.
 """
 from __future__ import annotations
 
 from datetime import date, timedelta
+
+import holidays as holiday_calendars
 
 from core.campaigns.reach import carried, money
 from core.clock import station_today
@@ -27,15 +32,38 @@ SPOTS_PER_AIRING = 2
 
 def schedule(company: Company, dates: dict | None, budget: dict | None, audience: dict,
              today: date | None = None, shows: list[Show] | None = None) -> dict:
-    """{"dates", "airings", "budget", "reach"}: each None (airings empty) when the brief gave nothing to work from;
-    `today` is the station's today (the plan's day of making); `shows`, the station's shows, are read from its
-    stored ones when not given."""
+    """{"dates", "airings", "holidays", "budget", "reach"}: each None (airings empty) when the brief gave nothing to
+    work from; `today` is the station's today (the plan's day of making); `shows`, the station's shows, are read from
+    its stored ones when not given."""
     span, today = _span(dates), today or station_today(company.timezone)
     left = _left(span, today)
-    airings = _airings(company.company_id, left, audience, shows) if left else []
+    days_off = public_holidays(company.country, left) if left else {}
+    airings = _airings(company.company_id, left, audience, shows, days_off) if left else []
     spread = _budget(company, budget, airings, audience, span is not None and left is None)
-    return {"dates": _dates(span, today), "airings": airings, "budget": spread,
-            "reach": carried(budget, audience, _dates(span, today))}
+    return {"dates": _dates(span, today), "airings": airings, "holidays": _holidays(days_off, airings),
+            "budget": spread, "reach": carried(budget, audience, _dates(span, today))}
+
+
+def public_holidays(country: str | None, span: tuple[date, date]) -> dict[date, str]:
+    """The country's public holidays within the span, by day (a day observed for a Sunday's holiday included)."""
+    calendar = holiday_calendars.country_holidays(country or "ZA", years=range(span[0].year, span[1].year + 1))
+    return {day: name for day, name in sorted(calendar.items()) if span[0] <= day <= span[1]}
+
+
+def _holidays(days_off: dict[date, str], airings: list[dict]) -> dict | None:
+    """The public holidays in the days left and the airings on them, in words: "25 Dec (Christmas Day) and 1 Jan
+    (New Year's Day) fall in the window: 3 airings fall on them (2 of The Drive and 1 of Kasi Classics)"."""
+    if not days_off:
+        return None
+    named = join_words([f"{d.day} {d:%b} ({name})" for d, name in days_off.items()])
+    on = [a for a in airings if a["on_holidays"]]
+    count = sum(a["on_holidays"] for a in on)
+    each = join_words([f"{number(a['on_holidays'])} of {a['title']}" for a in on])
+    them = agree(len(days_off), "it", "them")
+    said = (f"{plural(count, 'airing')} {agree(count, 'falls', 'fall')} on {them} ({each})" if on else
+            f"none of the audience's shows airs on {them}")
+    return {"days": [{"date": d.isoformat(), "name": name} for d, name in days_off.items()], "airings": count,
+            "words": f"{named} {agree(len(days_off), 'falls', 'fall')} in the window: {said}"}
 
 
 def _span(dates: dict | None) -> tuple[date, date] | None:
@@ -84,8 +112,10 @@ def date_span(start: date, end: date) -> str:
     return day_words(start) if start == end else f"{day_words(start)} to {day_words(end)}"
 
 
-def _airings(company_id: int, span: tuple[date, date], audience: dict, given: list[Show] | None) -> list[dict]:
-    """The audience's most listened shows with how often each airs within the run."""
+def _airings(company_id: int, span: tuple[date, date], audience: dict, given: list[Show] | None,
+             days_off: dict[date, str]) -> list[dict]:
+    """The audience's most listened shows with how often each airs within the run, and how often on a public
+    holiday."""
     wanted = [e for e in audience.get("shows", []) if str(e["value"]).isdigit()][:SHOWS]
     ids = [int(e["value"]) for e in wanted]
     found = (Show.objects(company_id=company_id, timeslot_id__in=ids) if given is None else
@@ -96,11 +126,11 @@ def _airings(company_id: int, span: tuple[date, date], audience: dict, given: li
         show = shows.get(int(entry["value"]))
         if show is None:
             continue
-        airs = sum(1 for n in range((span[1] - span[0]).days + 1)
-                   if (span[0] + timedelta(days=n)).isoweekday() in set(show.days))
+        airs = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
+                if (span[0] + timedelta(days=n)).isoweekday() in set(show.days)]
+        when = f"{join_words([DAY_NAMES[d - 1] for d in sorted(show.days)])} {show.start}-{show.end}"
         out.append({"timeslot_id": show.timeslot_id, "title": show.title, "listeners": entry["count"],
-                    "airings": airs, "when": f"{join_words([DAY_NAMES[d - 1] for d in sorted(show.days)])} "
-                                             f"{show.start}-{show.end}"})
+                    "airings": len(airs), "on_holidays": sum(day in days_off for day in airs), "when": when})
     return out
 
 

@@ -65,8 +65,8 @@ def test_spots_never_outnumber_the_airings_a_run_holds(station):
 
 
 def test_no_dates_and_no_budget_make_nothing(station):
-    assert schedule(station, None, None, AUDIENCE, BEFORE) == {"dates": None, "airings": [], "budget": None,
-                                                               "reach": None}
+    assert schedule(station, None, None, AUDIENCE, BEFORE) == {"dates": None, "airings": [], "holidays": None,
+                                                               "budget": None, "reach": None}
 
 
 def test_a_run_that_has_started_is_still_the_whole_run_and_airs_only_on_the_days_left(station):
