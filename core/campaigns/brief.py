@@ -8,7 +8,7 @@ whatever a brief says (or makes a model say), the answer can only hold this stat
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 
 from core.campaigns import brief_local, brief_openai
 from core.campaigns.brief_questions import refused_past
@@ -53,18 +53,19 @@ def parse_brief(company_id: int, brief: str) -> dict:
             "cached": False}
 
 
-def read(vocab: Vocabulary, brief: str, now: datetime | None = None) -> dict:
+def read(vocab: Vocabulary, brief: str, now: datetime | None = None, today: date | None = None) -> dict:
     """The configured provider's reading of the brief, shaped and checked: {criteria, filters, dates, questions,
     budget, goal, unmapped, unused, provider, model, tokens_in, tokens_out}. Dates wholly before the station's today
-    are refused: no dates, and a question saying so (core.campaigns.brief_questions)."""
+    are refused: no dates, and a question saying so (core.campaigns.brief_questions); `today` is the station's, read
+    from `now` when not given."""
     settings, now = active(), now or utcnow()
     if settings.ai_provider == "openai":
         raw = brief_openai.read_brief(vocab, brief, now, settings)
     else:
         raw = {**brief_local.read_brief(vocab, brief, now), "provider": "local", "model": brief_local.MODEL,
                "tokens_in": 0, "tokens_out": 0}
-    dates, questions = refused_past(raw.get("dates"), raw.get("questions", []),
-                                    now.astimezone(zone_of(vocab.timezone)).date())
+    today = today or now.astimezone(zone_of(vocab.timezone)).date()
+    dates, questions = refused_past(raw.get("dates"), raw.get("questions", []), today)
     found = shaped(vocab, {**raw, "dates": dates})
     found["questions"] = questions
     return {**found, "unused": unused(brief, found), "provider": raw["provider"], "model": raw["model"],

@@ -61,15 +61,14 @@ def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key
     """A new recommendation, paid for (refunded when it fails) and kept under `key` for CACHE_HOURS."""
     vocab = station_vocabulary(company_id)  # an unknown company is a 404 before any charge
     with charges.charge(company_id, OPERATION) as bill:
-        made_at = utcnow()
-        parsed = read(vocab, text, made_at)
+        made_at, company = utcnow(), get_company(company_id)
+        today = station_today(company.timezone, made_at)
+        parsed = read(vocab, text, made_at, today)
         parsed = answered(parsed, dates) if dates else parsed
         combined, overridden = combine(parsed["filters"], given)
         audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
-        company = get_company(company_id)
-        planned = schedule(company, parsed["dates"], parsed["budget"], audience,
-                           station_today(company.timezone, made_at))
+        planned = schedule(company, parsed["dates"], parsed["budget"], audience, today)
         answer = {"company_id": company_id, "brief": text, "sample_size": size, "key": key,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
                   "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),
