@@ -25,9 +25,10 @@ LONGEST = 366
 NUMERIC = re.compile(r"(?<![\w/.-])(?P<a>\d{4}|\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})(?:(?P=sep)(?P<c>\d{4}|\d{2}))?"
                      r"(?![\w/]|[.-]\d)")
 TO = re.compile(r"\s*(?:-|–|to|until|till|through|and)\s*")
-CUE = re.compile(r"\b(?:on|from|until|till|by|starting|start|between|before|after|dates?|runs?|running)\W*$",
-                 re.IGNORECASE)
-"""Words before a day-and-month written as figures that make it a date: alone, "24/7" or "50/50" is none."""
+CUE = re.compile(r"\b(?:on|from|until|till|by|starting|start|between|before|after|dates?|runs?|running)(?:\s+the)?"
+                 r"\W*$", re.IGNORECASE)
+"""Words before a day written as figures that make it a date: alone, "24/7", "50/50" or "our 21st birthday" is
+none."""
 LEFT_OVER = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b|(?<![\w/])\d{1,2}/\d{1,2}(?![\w/])", re.IGNORECASE)
 """What still looks like a date once every finder has read what it could: "the 31st", "12/13"."""
 
@@ -136,12 +137,13 @@ def backwards(words: str, day_from: date, day_to: date) -> dict:
 
 
 def left_over(text: str, words_of) -> dict | None:
-    """What still looks like a date after every finder has read the text, from the first such words to the last: a
-    question without readings (None when nothing does)."""
+    """What still looks like a date after every finder has read the text ("from the 31st to the 3rd"), from the first
+    such words after a date's cue to the last: a question without readings (None when nothing does)."""
     found = list(LEFT_OVER.finditer(text))
-    if not found:
+    cued = [i for i, m in enumerate(found) if CUE.search(text[max(0, m.start() - 16):m.start()])]
+    if not cued:
         return None
-    words = words_of(found[0].start(), found[-1].end())
+    words = words_of(found[cued[0]].start(), found[-1].end())
     return question(words, [], f"\"{words}\" looks like dates that could not be read.")
 
 
