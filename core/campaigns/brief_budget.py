@@ -44,10 +44,15 @@ def find_budget(brief: str) -> dict | None:
                     and _beside(said, m, cues)
                     and not any(a <= m.start() < b for a, b in taken)]
         if cues and amounts:
-            m = min(amounts, key=lambda a: min(abs(a.start() - c.start()) for c in cues))  # a prize is no budget
+            m = min(amounts, key=lambda a: min(_gap(a, c) for c in cues))  # a prize beside it is no budget
             marker = (_group(m, "cur") or _group(m, "cur2") or "R").upper()
             return {"amount": _amount(m), "currency": CURRENCIES.get(marker, "ZAR"), "words": m.group().strip()}
     return None
+
+
+def _gap(m, cue) -> tuple[int, int]:
+    """How far an amount stands from the budget words, the one after them first on a tie ("R5000, budget 20k")."""
+    return (m.start() - cue.end(), 0) if m.start() >= cue.end() else (cue.start() - m.end(), 1)
 
 
 def _beside(said: str, m, cues: list) -> bool:

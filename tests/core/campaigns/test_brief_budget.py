@@ -18,6 +18,8 @@ def test_every_way_of_writing_twenty_thousand_is_one_budget(brief):
 def test_a_prize_beside_a_bare_budget_is_not_the_budget():
     assert find_budget("Win R5000 in our competition, budget 20k")["amount"] == 20000
     assert find_budget("R10 000 prize, airtime budget 20 thousand")["amount"] == 20000
+    assert find_budget("Win R5000, budget 20k")["amount"] == 20000
+    assert find_budget("R30 000 budget, R5 000 prize")["amount"] == 30000
 
 
 @pytest.mark.parametrize("brief", ["a budget for 3 weeks", "budget for 300 spots", "reach 20k listeners, budget TBC",
