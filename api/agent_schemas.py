@@ -23,6 +23,9 @@ class BriefDatesSchema(Schema):
     end = fields.Str(metadata={"description": "last day, YYYY-MM-DD"})
     words = fields.Str()
     given = fields.Bool(metadata={"description": "true when the request gave them (recommend's `dates`)"})
+    weekdays = fields.List(fields.Int(), metadata={
+        "description": "ISO weekdays the run is on air, when not every day: [6, 7] for a run of weekends (\"this "
+                       "weekend and next\")"})
 
 
 class BriefReadingSchema(Schema):

@@ -218,7 +218,9 @@ def facts(parsed: dict) -> list[dict]:
     out = []
     if parsed.get("dates"):
         dates = parsed["dates"]
-        out.append({"label": "Dates", "value": date_span(dates["start"], dates["end"]), "words": dates.get("words")})
+        only = ", weekends only" if dates.get("weekdays") == [6, 7] else ""
+        out.append({"label": "Dates", "value": date_span(dates["start"], dates["end"]) + only,
+                    "words": dates.get("words")})
     if parsed.get("budget"):
         budget = parsed["budget"]
         out.append({"label": "Budget", "value": f"{budget['currency']} {number(budget['amount'])}",

@@ -29,6 +29,11 @@ def units(text: str, base: date) -> list[tuple[int, int, date]]:
     return out
 
 
+def weekend_runs(text: str) -> list[tuple[int, int]]:
+    """Where the text names a run of weekends: its days between them are no part of it."""
+    return [m.span() for m in UNITS.finditer(text) if (m["unit"] or m["unit2"] or "weekend").casefold() == "weekend"]
+
+
 def unit_of(unit: str, base: date, ahead: int) -> tuple[date, date]:
     """The first and last day of this week, weekend or month (`ahead` 0), or of the one `ahead` after it."""
     if unit == "month":

@@ -6,7 +6,8 @@ the `holidays` package, a day and month, a whole month, a relative day), each pa
 own search over the rest, whose matches are kept only when they name a month, a numeric date, a relative day or a
 weekday after "on"/"this"/"next" (alone it reads "We" as Wednesday and "25-34" as a date). A duration ("for two
 weeks", "the next ten days") sets the end from the start, or from today after "next"; alone it names no dates. Runs
-of weeks, weekends or months ("this weekend and next", "the next two weekends", "this and next month") span them all.
+of weeks, weekends or months ("this weekend and next", "the next two weekends", "this and next month") span them all;
+a run of weekends says so (`weekdays` [6, 7]), so the plan counts no weekday between them.
 Dates that read more than one way, or that plainly are dates but cannot be read, are questions
 (core.campaigns.brief_questions), never a window: the answer then has no dates. Its budget and goal are read by
 core.campaigns.brief_budget.
@@ -72,6 +73,7 @@ def read_dates(brief: str, now: datetime, tz: str | None, taken: list, country: 
     durations = [(m.start(), m.end(), f"in {m['n'] or m['n2']} {m['unit'] or m['unit2']}", m.group())
                  for m in DURATION.finditer(text)]
     text = _blank(text, [d[:2] for d in durations])
+    weekends = calendar.weekend_runs(text)
     for finder in (_numeric, _ranges, _holidays_of(country), _units, _days, _months, _relative, _searched):
         spans = finder(text, settings)
         found += [s for s in spans if isinstance(s[2], date)]
@@ -88,7 +90,10 @@ def read_dates(brief: str, now: datetime, tz: str | None, taken: list, country: 
         from_start = {**settings, "RELATIVE_BASE": datetime.combine(start, datetime.min.time())}
         end = _parse(durations[0][2], from_start) or end
     spans = sorted([(a, b) for a, b, _ in found] + [d[:2] for d in durations[:1]])
-    return {"start": start.isoformat(), "end": end.isoformat(), "words": _words(brief, spans)}, []
+    dates = {"start": start.isoformat(), "end": end.isoformat(), "words": _words(brief, spans)}
+    if found and not durations and all((a, b) in weekends for a, b, _ in found) and (end - start).days > 1:
+        dates["weekdays"] = [6, 7]  # "this weekend and next": on air at the weekends alone
+    return dates, []
 
 
 def _blank(text: str, spans: list) -> str:

@@ -28,6 +28,7 @@ from core.text.wording import agree, day_words, join_words, number, plural
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 SHOWS = 3  # the audience's shows a plan schedules, most listened first
 SPOTS_PER_AIRING = 2
+WEEKEND = frozenset({6, 7})
 
 
 def schedule(company: Company, dates: dict | None, budget: dict | None, audience: dict,
@@ -37,14 +38,14 @@ def schedule(company: Company, dates: dict | None, budget: dict | None, audience
     its stored ones when not given."""
     span, today = _span(dates), today or station_today(company.timezone)
     left = _left(span, today)
-    days_off = public_holidays(company.country, left) if left else {}
+    days_off = {d: n for d, n in public_holidays(company.country, left).items() if d in _run_days(left)} if left else {}
     airings = _airings(company.company_id, left, audience, shows, days_off) if left else []
     spread = _budget(company, budget, airings, audience, span is not None and left is None)
     return {"dates": _dates(span, today), "airings": airings, "holidays": _holidays(days_off, airings),
             "budget": spread, "reach": carried(budget, audience, _dates(span, today))}
 
 
-def public_holidays(country: str | None, span: tuple[date, date]) -> dict[date, str]:
+def public_holidays(country: str | None, span: tuple) -> dict[date, str]:
     """The country's public holidays within the span, by day (a day observed for a Sunday's holiday included)."""
     calendar = holiday_calendars.country_holidays(country or "ZA", years=range(span[0].year, span[1].year + 1))
     return {day: name for day, name in sorted(calendar.items()) if span[0] <= day <= span[1]}
@@ -66,44 +67,53 @@ def _holidays(days_off: dict[date, str], airings: list[dict]) -> dict | None:
             "words": f"{named} {agree(len(days_off), 'falls', 'fall')} in the window: {said}"}
 
 
-def _span(dates: dict | None) -> tuple[date, date] | None:
+def _span(dates: dict | None) -> tuple | None:
+    """(first day, last day, the ISO weekdays it runs on or None for every day)."""
     if not dates or not dates.get("start") or not dates.get("end"):
         return None
     start, end = date.fromisoformat(dates["start"][:10]), date.fromisoformat(dates["end"][:10])
-    return (start, end) if start <= end else None
+    return (start, end, frozenset(dates["weekdays"]) if dates.get("weekdays") else None) if start <= end else None
 
 
-def _left(span: tuple[date, date] | None, today: date) -> tuple[date, date] | None:
+def _left(span: tuple | None, today: date) -> tuple | None:
     """The days of the run still to come, today included; None when it has ended (or there is no run)."""
     if span is None or span[1] < today:
         return None
-    return max(span[0], today), span[1]
+    return max(span[0], today), span[1], span[2]
 
 
-def _dates(span: tuple[date, date] | None, today: date) -> dict | None:
+def _run_days(span: tuple) -> list[date]:
+    """The days of a span the run is on the air: all of them, or only its weekdays ("this weekend and next")."""
+    days = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)]
+    return [d for d in days if span[2] is None or d.isoweekday() in span[2]]
+
+
+def _dates(span: tuple | None, today: date) -> dict | None:
     """The run in days, and whether it has started or ended by today: "state" is "ahead", "started" or "ended"."""
     if span is None:
         return None
     days, weekend = _days(span)
-    base = {"start": span[0].isoformat(), "end": span[1].isoformat(), "days": days, "weekend_days": weekend}
+    base = {"start": span[0].isoformat(), "end": span[1].isoformat(), "days": days, "weekend_days": weekend,
+            **({"weekdays": sorted(span[2])} if span[2] else {})}
     if span[1] < today:
         return {**base, "state": "ended", "days_left": 0,
                 "words": f"it ended on {day_words(span[1])}, before this plan was made: none of its "
                          f"{plural(days, 'day')} is left to air; ask the advertiser for new dates"}
     if span[0] < today:
-        left, left_weekend = _days((today, span[1]))
+        left, left_weekend = _days((today, span[1], span[2]))
         return {**base, "state": "started", "days_left": left,
                 "words": f"it started on {day_words(span[0])}, so {number(left)} of its {plural(days, 'day')} "
                          f"{agree(left, 'is', 'are')} left to air ({date_span(today, span[1])}): "
                          f"{plural(left - left_weekend, 'weekday')} and {plural(left_weekend, 'weekend day')}"}
+    only = " (weekends only)" if span[2] == WEEKEND else ""
     return {**base, "state": "ahead", "days_left": days,
-            "words": f"{plural(days, 'day')}: {plural(days - weekend, 'weekday')} and "
+            "words": f"{plural(days, 'day')}{only}: {plural(days - weekend, 'weekday')} and "
                      f"{plural(weekend, 'weekend day')}"}
 
 
-def _days(span: tuple[date, date]) -> tuple[int, int]:
-    """The days of a span and how many of them fall on a weekend."""
-    days = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)]
+def _days(span: tuple) -> tuple[int, int]:
+    """The days of a run and how many of them fall on a weekend."""
+    days = _run_days(span)
     return len(days), sum(d.isoweekday() >= 6 for d in days)
 
 
@@ -112,7 +122,7 @@ def date_span(start: date, end: date) -> str:
     return day_words(start) if start == end else f"{day_words(start)} to {day_words(end)}"
 
 
-def _airings(company_id: int, span: tuple[date, date], audience: dict, given: list[Show] | None,
+def _airings(company_id: int, span: tuple, audience: dict, given: list[Show] | None,
              days_off: dict[date, str]) -> list[dict]:
     """The audience's most listened shows with how often each airs within the run, and how often on a public
     holiday."""
@@ -126,8 +136,7 @@ def _airings(company_id: int, span: tuple[date, date], audience: dict, given: li
         show = shows.get(int(entry["value"]))
         if show is None:
             continue
-        airs = [span[0] + timedelta(days=n) for n in range((span[1] - span[0]).days + 1)
-                if (span[0] + timedelta(days=n)).isoweekday() in set(show.days)]
+        airs = [day for day in _run_days(span) if day.isoweekday() in set(show.days)]
         when = f"{join_words([DAY_NAMES[d - 1] for d in sorted(show.days)])} {show.start}-{show.end}"
         out.append({"timeslot_id": show.timeslot_id, "title": show.title, "listeners": entry["count"],
                     "airings": len(airs), "on_holidays": sum(day in days_off for day in airs), "when": when})

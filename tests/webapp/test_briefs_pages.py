@@ -276,3 +276,9 @@ def test_a_plan_over_public_holidays_says_which_airings_fall_on_them(signed_in, 
     said = words(re.search(r'data-testid="reco-holidays">([^<]+)<', html).group(1))
     assert said.startswith("25 Dec (Christmas Day), 26 Dec (Day of Goodwill) and 1 Jan (New Year's Day) fall in "
                            "the window")
+
+
+def test_a_run_of_two_weekends_is_shown_as_both_weekends_alone(signed_in):
+    html = read(signed_in, f"{WIDE} On air this weekend and next.", **HTMX).text
+    fact = words(re.search(r'data-fact="dates">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "weekends only" in fact and "this weekend and next" in fact

@@ -135,3 +135,9 @@ def test_dates_a_client_gives_are_refused_when_wholly_past_backwards_or_not_date
         with pytest.raises(ValidationFailed) as refused:
             given_dates(given, today)
         assert refused.value.items[0]["loc"] == ["body", "dates"] and says in refused.value.items[0]["msg"]
+
+
+def test_a_run_of_weekends_is_on_air_at_the_weekends_alone_and_a_run_of_weeks_every_day(reading):
+    assert reading("this weekend and next")["dates"]["weekdays"] == [6, 7]
+    assert "weekdays" not in reading("this week and next")["dates"]
+    assert "weekdays" not in reading("this weekend")["dates"]  # its two days are all of it

@@ -138,3 +138,14 @@ def test_a_holiday_none_of_the_shows_airs_on_is_still_named(station):
     holidays = schedule(station, {"start": "2026-12-25", "end": "2026-12-25"}, None, gospel_only,
                         date(2026, 12, 1))["holidays"]
     assert holidays["airings"] == 0 and "none of the audience's shows airs on it" in holidays["words"]
+
+
+def test_a_run_of_weekends_counts_no_weekday_between_them(station):
+    weekends = {"start": "2026-12-05", "end": "2026-12-13", "weekdays": [6, 7]}  # Sat 5 .. Sun 13 December
+    planned = schedule(station, weekends, None, AUDIENCE, date(2026, 12, 1))
+    assert (planned["dates"]["days"], planned["dates"]["weekend_days"]) == (4, 4)
+    assert "weekends only" in planned["dates"]["words"]
+    drive, gospel = planned["airings"]
+    assert (drive["airings"], gospel["airings"]) == (0, 4)
+    every_day = schedule(station, {**weekends, "weekdays": None}, None, AUDIENCE, date(2026, 12, 1))
+    assert every_day["airings"][0]["airings"] == 5
