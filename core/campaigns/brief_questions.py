@@ -94,17 +94,14 @@ def numeric(text: str, base: date) -> list[tuple]:
     """Dates written as figures ("31/12 to 01/02", "on 05/12", "2026-12-05"): (start, end, day) for each end of the
     one reading they have, or (start, end, question) when they have several or none."""
     found = [m for m in NUMERIC.finditer(text) if m["c"] or m["sep"] == "/"]
-    out, used = [], set()
-    for i, m in enumerate(found):
-        if i in used:
-            continue
-        group = [m]
-        nxt = found[i + 1] if i + 1 < len(found) else None
-        if nxt is not None and TO.fullmatch(text[m.end():nxt.start()]):
-            group, _ = [m, nxt], used.add(i + 1)
-        if len(group) == 1 and not m["c"] and not CUE.search(text[max(0, m.start() - 12):m.start()]):
-            continue
-        out += _numeric_run(text, group, base)
+    out, i = [], 0
+    while i < len(found):
+        m = found[i]
+        paired = i + 1 < len(found) and TO.fullmatch(text[m.end():found[i + 1].start()])
+        group = found[i:i + 2] if paired else [m]
+        i += len(group)
+        if paired or m["c"] or CUE.search(text[max(0, m.start() - 16):m.start()]):
+            out += _numeric_run(text, group, base)
     return out
 
 
