@@ -100,10 +100,20 @@ class ParseBriefRequestSchema(RequestSchema):
     brief = brief_field()
 
 
+class RecommendDatesSchema(RequestSchema):
+    """The campaign's dates as the client reads them: a reading of a question parse-brief asked, or other dates."""
+
+    start = fields.Date(required=True, metadata={"description": "first day, YYYY-MM-DD"})
+    end = fields.Date(required=True, metadata={"description": "last day, YYYY-MM-DD"})
+
+
 RecommendRequestSchema = RequestSchema.from_dict({
     "brief": brief_field(),
     "sample_size": JsonInteger(load_default=DEFAULT_SAMPLE, validate=validate.Range(1, MAX_SAMPLE), metadata={
         "description": "listeners sampled for the churn mix and the themes of messages"}),
+    "dates": fields.Nested(RecommendDatesSchema, metadata={
+        "description": "the campaign's dates, in place of the brief's: how a client answers a question about them "
+                       "(parse-brief's `questions`); refused (422) when they lie wholly in the past"}),
     **filter_members(),
 }, name="RecommendRequestSchema")
 
@@ -129,4 +139,4 @@ class Recommend(MethodView):
     def post(self, body: dict, company_id: int):
         """Campaign recommendation from the brief and the filtered audience; cached 24 hours"""
         flt = parse_filters({name: body[name] for name in SPEC if name in body}, location="body")
-        return recommend(company_id, body["brief"], body["sample_size"], flt)
+        return recommend(company_id, body["brief"], body["sample_size"], flt, body.get("dates"))

@@ -22,6 +22,25 @@ class BriefDatesSchema(Schema):
     start = fields.Str(metadata={"description": "first day, YYYY-MM-DD"})
     end = fields.Str(metadata={"description": "last day, YYYY-MM-DD"})
     words = fields.Str()
+    given = fields.Bool(metadata={"description": "true when the request gave them (recommend's `dates`)"})
+    weekdays = fields.List(fields.Int(), metadata={
+        "description": "ISO weekdays the run is on air, when not every day: [6, 7] for a run of weekends (\"this "
+                       "weekend and next\")"})
+
+
+class BriefReadingSchema(Schema):
+    start = fields.Str(metadata={"description": "first day, YYYY-MM-DD"})
+    end = fields.Str(metadata={"description": "last day, YYYY-MM-DD"})
+    words = fields.Str(metadata={"description": "the reading in words (\"2 Nov 2027 to 5 Nov 2027\")"})
+
+
+class BriefQuestionSchema(Schema):
+    field = fields.Str(metadata={"description": "what the question is about: dates"})
+    words = fields.Str(metadata={"description": "the words of the brief it is about"})
+    question = fields.Str(metadata={"description": "why it is asked and what to give, in words"})
+    readings = fields.List(fields.Nested(BriefReadingSchema), metadata={
+        "description": "the ways the words read, to send back as recommend's `dates`; empty when none can be "
+                       "offered (unreadable, or a year given wholly in the past)"})
 
 
 class BriefBudgetSchema(Schema):
@@ -44,7 +63,11 @@ class ParsedBriefSchema(Schema):
     criteria = fields.List(fields.Nested(BriefCriterionSchema))
     filters = fields.Dict(keys=fields.Str(), values=fields.Raw(), metadata={
         "description": "shared filter name -> value (a list for repeatable filters), ready to send as filters"})
-    dates = fields.Nested(BriefDatesSchema, allow_none=True)
+    dates = fields.Nested(BriefDatesSchema, allow_none=True, metadata={
+        "description": "null when the brief names none, or when it asks a question about them (`questions`)"})
+    questions = fields.List(fields.Nested(BriefQuestionSchema), metadata={
+        "description": "what the brief leaves open and the service will not guess: dates that read two ways, that "
+                       "cannot be read, or that lie wholly in the past, each with its readings"})
     budget = fields.Nested(BriefBudgetSchema, allow_none=True)
     goal = fields.Nested(BriefGoalSchema, allow_none=True)
     unmapped = fields.List(fields.Nested(BriefUnmappedSchema))
@@ -157,7 +180,10 @@ class RecommendAnswerSchema(MeteredFields):
         "description": "what the brief's dates and budget make of the plan: `dates` (the run: start, end, days, "
                        "weekend_days, state `ahead`, `started` or `ended` on the station's day the plan was made, "
                        "days_left, words), `airings` (the audience's most listened shows: title, when they air, "
-                       "airings within the days left, listeners), `budget` (amount, currency, spots per show by the "
+                       "airings within the days left, on_holidays: those on a public "
+                       "holiday, listeners), `holidays` (the station's country's public holidays in the days left: "
+                       "days [date, name], airings on them, words; null when none falls there), `budget` (amount, "
+                       "currency, spots per show by the "
                        "station's rate card, spent, per_reachable, words; without a rate card it says what is "
                        "needed), `reach` (when the audience is too thin for the budget: per_listener, ceiling, "
                        "carries, currency, words, widen [field, value, size, reachable, per_listener without that "

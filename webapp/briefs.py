@@ -63,10 +63,12 @@ ChipsForm = PageForm.from_dict({
     "add_field": fields.Str(validate=validate.OneOf(SPEC)),
     "add_value": fields.Str(),
     "sample_size": fields.Str(),
+    "dates": fields.Str(load_default=""),
     **{name: fields.List(fields.Str(), load_default=list) for name in SPEC},
 }, name="ChipsForm")
 """The recommend form as the chips' buttons post it: the brief, each filter value as typed (the filter type says
-what it refuses, beside the chips), the chip removed or the filter added; its empty fields left out."""
+what it refuses, beside the chips), the chip removed or the filter added, the reading of the brief's dates picked
+("start/end"); its empty fields left out."""
 
 
 class RecommendForm(ChipsForm):
@@ -95,7 +97,7 @@ def read(company_id: int):
         parsed = parse_brief(company_id, brief)
         names = station_names(company_id)
         context.update(parsed=parsed, criteria=criteria_rows(parsed["criteria"], names), facts=facts(parsed),
-                       chips=chips(filter_pairs(parsed["filters"]), names))
+                       chips=chips(filter_pairs(parsed["filters"]), names), readings=readings(parsed["questions"]))
     except ValidationFailed as error:
         context["problem"], status = " ".join(item["msg"] for item in error.items), error.status
     except REFUSALS as error:
@@ -128,7 +130,8 @@ def recommendation(company_id: int):
     context, status = {"brief": brief, "chips": chips(pairs, names)}, 200
     try:
         sample = asked(RecommendForm(), "form", filled=True)["sample_size"]
-        found = recommend(company_id, brief, sample_size=sample, flt=parse_filters(grouped(pairs), location="form"))
+        found = recommend(company_id, brief, sample_size=sample, flt=parse_filters(grouped(pairs), location="form"),
+                          dates=picked_dates(form["dates"]), loc=("form", "dates"))
         context.update(reco_context(found, pairs, names))
     except ValidationFailed as error:
         context["problem"] = "Nothing was charged. " + " ".join(
@@ -151,6 +154,22 @@ def _page(station: dict, fragment: str, status: int, **context):
                              200 if alone else status)
     response.vary.add("HX-Request")
     return response
+
+
+def readings(questions: list[dict]) -> list[dict]:
+    """Every reading the brief's questions offer, once each, with the words it reads: the choices of the form."""
+    out = []
+    for q in questions:
+        out += [{**r, "asked": q["words"]} for r in q["readings"] if (r["start"], r["end"]) not in
+                {(o["start"], o["end"]) for o in out}]
+    return out
+
+
+def picked_dates(value: str) -> dict | None:
+    """The reading of the brief's dates the producer picked ("2026-12-05/2026-12-06"), None for none (core says
+    what it refuses of them)."""
+    start, _, end = value.strip().partition("/")
+    return {"start": start, "end": end or start} if start else None
 
 
 def posted_pairs(form: dict) -> list[tuple[str, str]]:
@@ -199,7 +218,9 @@ def facts(parsed: dict) -> list[dict]:
     out = []
     if parsed.get("dates"):
         dates = parsed["dates"]
-        out.append({"label": "Dates", "value": date_span(dates["start"], dates["end"]), "words": dates.get("words")})
+        only = ", weekends only" if dates.get("weekdays") == [6, 7] else ""
+        out.append({"label": "Dates", "value": date_span(dates["start"], dates["end"]) + only,
+                    "words": dates.get("words")})
     if parsed.get("budget"):
         budget = parsed["budget"]
         out.append({"label": "Budget", "value": f"{budget['currency']} {number(budget['amount'])}",

@@ -8,10 +8,11 @@ whatever a brief says (or makes a model say), the answer can only hold this stat
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 
 from core.campaigns import brief_local, brief_openai
-from core.clock import utcnow
+from core.campaigns.brief_questions import refused_past
+from core.clock import utcnow, zone_of
 from core.config import active
 from core.credits import charges
 from core.errors import ValidationFailed
@@ -52,16 +53,21 @@ def parse_brief(company_id: int, brief: str) -> dict:
             "cached": False}
 
 
-def read(vocab: Vocabulary, brief: str, now: datetime | None = None) -> dict:
-    """The configured provider's reading of the brief, shaped and checked: {criteria, filters, dates, budget, goal,
-    unmapped, provider, model, tokens_in, tokens_out}."""
+def read(vocab: Vocabulary, brief: str, now: datetime | None = None, today: date | None = None) -> dict:
+    """The configured provider's reading of the brief, shaped and checked: {criteria, filters, dates, questions,
+    budget, goal, unmapped, unused, provider, model, tokens_in, tokens_out}. Dates wholly before the station's today
+    are refused: no dates, and a question saying so (core.campaigns.brief_questions); `today` is the station's, read
+    from `now` when not given."""
     settings, now = active(), now or utcnow()
     if settings.ai_provider == "openai":
         raw = brief_openai.read_brief(vocab, brief, now, settings)
     else:
         raw = {**brief_local.read_brief(vocab, brief, now), "provider": "local", "model": brief_local.MODEL,
                "tokens_in": 0, "tokens_out": 0}
-    found = shaped(vocab, raw)
+    today = today or now.astimezone(zone_of(vocab.timezone)).date()
+    dates, questions = refused_past(raw.get("dates"), raw.get("questions", []), today)
+    found = shaped(vocab, {**raw, "dates": dates})
+    found["questions"] = questions
     return {**found, "unused": unused(brief, found), "provider": raw["provider"], "model": raw["model"],
             "tokens_in": raw["tokens_in"], "tokens_out": raw["tokens_out"]}
 
@@ -70,7 +76,8 @@ def unused(brief: str, found: dict) -> list[str]:
     """The brief's words that no criterion, date, budget, goal or unmapped ask was read from, as phrases in their
     order ("furniture store", "Black Friday deals"): every word of a brief is either used or said to be unused, so
     an advertiser sees what the plan does not act on. Words that only frame a request are neither."""
-    said = [item["words"] for item in [*found["criteria"], *found["unmapped"]] if item.get("words")]
+    said = [item["words"] for item in [*found["criteria"], *found["unmapped"], *found["questions"]]
+            if item.get("words")]
     covered = [m.span() for words in said for m in re.finditer(re.escape(words), brief, re.IGNORECASE)]
     phrases, run = [], []
     for m in re.finditer(r"[^\W_][\w'&-]*", brief):
@@ -108,6 +115,7 @@ def shaped(vocab: Vocabulary, raw: dict) -> dict:
                              "reason": f"Not a value of this station's {included(name).replace('_', ' ')} filter."})
         elif {"field": name, "values": values, "words": words} not in accepted:
             accepted.append({"field": name, "values": values, "words": words})
+    accepted = _ages_by_number(accepted)
     torn = _torn(accepted)
     unmapped += [{"words": e["words"], "reason": f"The {e['field'].replace('_', ' ')} filter takes one value; the "
                   "brief names more than one."} for e in accepted if e["field"] in torn]
@@ -124,6 +132,15 @@ def shaped(vocab: Vocabulary, raw: dict) -> dict:
                  for name in FACTS if raw.get(name)]
     return {"criteria": criteria, "filters": filters, "dates": raw.get("dates"), "budget": raw.get("budget"),
             "goal": raw.get("goal"), "unmapped": _unique(unmapped)}
+
+
+def _ages_by_number(entries: list[dict]) -> list[dict]:
+    """The ages a brief gives by number rule over its age words where they meet ("young drivers aged 18-24" is
+    18-24, not all that "young" means: core.search.words.YOUNG)."""
+    numbered = {v for e in entries if e["field"] == "age_group" and re.search(r"\d", e["words"] or "")
+                for v in e["values"]}
+    return [e for e in entries if not (e["field"] == "age_group" and numbered and set(e["values"]) & numbered
+                                       and not re.search(r"\d", e["words"] or ""))]
 
 
 def _torn(entries: list[dict]) -> set[str]:

@@ -5,8 +5,12 @@ dates are looked for first (a range within one month, a public holiday of the st
 the `holidays` package, a day and month, a whole month, a relative day), each parsed by dateparser; then dateparser's
 own search over the rest, whose matches are kept only when they name a month, a numeric date, a relative day or a
 weekday after "on"/"this"/"next" (alone it reads "We" as Wednesday and "25-34" as a date). A duration ("for two
-weeks") sets the end from the start, or from today after "next"; alone it names no dates. Its budget and goal are
-read by core.campaigns.brief_budget.
+weeks", "the next ten days") sets the end from the start, or from today after "next"; alone it names no dates. Runs
+of weeks, weekends or months ("this weekend and next", "the next two weekends", "this and next month") span them all;
+a run of weekends says so (`weekdays` [6, 7]), so the plan counts no weekday between them.
+Dates that read more than one way, or that plainly are dates but cannot be read, are questions
+(core.campaigns.brief_questions), never a window: the answer then has no dates. Its budget and goal are read by
+core.campaigns.brief_budget.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ import dateparser
 import holidays as holiday_calendars
 from dateparser.search import search_dates
 
+from core.campaigns import brief_calendar as calendar
+from core.campaigns import brief_questions as asking
 from core.campaigns.brief_budget import MONEY
 from core.clock import zone_of
 from core.search.words import MONTHS
@@ -32,11 +38,8 @@ SPAN = re.compile(r"\b(?P<d1>\d{1,2})" + ORDINAL + r"\s+(?P<m1>[A-Za-z]{3,9})\.?
                   r"|\b(?P<m3>[A-Z][a-z]{2,8})\.?\s+(?P<d3>\d{1,2})" + ORDINAL + TO
                   + r"(?:(?P<m4>[A-Z][a-z]{2,8})\.?\s+)?(?P<d4>\d{1,2})" + ORDINAL + r"\b(?:,?\s+(?P<y4>\d{4}))?")
 """A range from one day and month to another: "20 November to 30 November", "20 Nov - 5 Dec", "November 20-30"."""
-RECENT_DAYS = 60
-"""A run named without a year whose last day passed at most this many days ago is that run, which has ended (and the
-plan says so), not next year's: "1-10 November" written on 28 November means this November."""
-NUMBER = r"(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight)"
-DURATION = re.compile(r"\b(?:(?:for|over)\s+(?:the\s+(?:next|coming)\s+)?" + NUMBER
+NUMBER = calendar.NUMBER
+DURATION = re.compile(r"\b(?:(?:(?:for|over)\s+|(?=the\s+(?:next|coming)\s))(?:the\s+(?:next|coming)\s+)?" + NUMBER
                       + r"\s+(?P<unit>days?|weeks?|months?)|" + NUMBER.replace("<n>", "<n2>")
                       + r"[- ](?P<unit2>day|week|month)\s+(?:flight|campaign|run|burst|promotion|schedule))\b",
                       re.IGNORECASE)
@@ -54,30 +57,43 @@ NUMERIC_DATE = re.compile(r"\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b")
 
 
 def find_dates(brief: str, now: datetime, tz: str | None, taken: list, country: str = "ZA") -> dict | None:
-    """{"start", "end" (ISO dates), "words"} of the campaign's dates, None when the brief names none."""
+    """{"start", "end" (ISO dates), "words"} of the campaign's dates, None when the brief names none (or asks)."""
+    return read_dates(brief, now, tz, taken, country)[0]
+
+
+def read_dates(brief: str, now: datetime, tz: str | None, taken: list, country: str = "ZA") -> tuple:
+    """The campaign's dates ({"start", "end", "words"} or None) and the questions they raise: dates that read two
+    ways, or plainly are dates but cannot be read, leave the dates None and ask (core.campaigns.brief_questions)."""
     text = _blank(brief, taken + [(m.start(), m.end()) for m in MONEY.finditer(brief)])
     zone = zone_of(tz)
     today = datetime.combine(now.astimezone(zone).date(), datetime.min.time())
     settings = {"TIMEZONE": zone.key, "RELATIVE_BASE": today, "PREFER_DATES_FROM": "future",
                 "RETURN_AS_TIMEZONE_AWARE": False}
-    found = []
+    found, questions = [], []
     durations = [(m.start(), m.end(), f"in {m['n'] or m['n2']} {m['unit'] or m['unit2']}", m.group())
                  for m in DURATION.finditer(text)]
     text = _blank(text, [d[:2] for d in durations])
-    for finder in (_ranges, _holidays_of(country), _days, _months, _relative, _searched):
+    weekends = calendar.weekend_runs(text)
+    for finder in (_numeric, _ranges, _holidays_of(country), _units, _days, _months, _relative, _searched):
         spans = finder(text, settings)
-        found += spans
+        found += [s for s in spans if isinstance(s[2], date)]
+        questions += [s[2] for s in spans if isinstance(s[2], dict)]
         text = _blank(text, [(a, b) for a, b, _ in spans])
+    if not found and not questions:
+        questions = [q for q in [asking.left_over(text, lambda a, b: brief[a:b].strip())] if q]
     durations = [d for d in durations if found or NEXT.search(d[3])]  # "for three months" from when? unknown
-    if not found and not durations:
-        return None
+    if questions or (not found and not durations):
+        return None, questions
     start = min(d for _, _, d in found) if found else today.date()
     end = max(d for _, _, d in found) if found else start
     if durations and start == end:
         from_start = {**settings, "RELATIVE_BASE": datetime.combine(start, datetime.min.time())}
         end = _parse(durations[0][2], from_start) or end
     spans = sorted([(a, b) for a, b, _ in found] + [d[:2] for d in durations[:1]])
-    return {"start": start.isoformat(), "end": end.isoformat(), "words": _words(brief, spans)}
+    dates = {"start": start.isoformat(), "end": end.isoformat(), "words": _words(brief, spans)}
+    if found and not durations and all((a, b) in weekends for a, b, _ in found) and (end - start).days > 1:
+        dates["weekdays"] = [6, 7]  # "this weekend and next": on air at the weekends alone
+    return dates, []
 
 
 def _blank(text: str, spans: list) -> str:
@@ -121,21 +137,24 @@ def _ranges(text: str, settings: dict) -> list[tuple[int, int, date]]:
     return out
 
 
-def _run(m, ends: tuple, settings: dict) -> list[tuple[int, int, date]]:
+def _run(m, ends: tuple, settings: dict) -> list[tuple]:
     """The first and last day of a run named by (day, month, year or None) at each end; none when a month is no
-    month or the run goes backwards or lasts over a year."""
+    month; a question when it goes backwards within one month ("5 to 2 November") or cannot be one run."""
     (d1, m1, y1), (d2, m2, y2) = ends
     if m1.casefold().rstrip(".") not in MONTHS or m2.casefold().rstrip(".") not in MONTHS:
         return []
     base = settings["RELATIVE_BASE"].date()
     end = _on(d2, m2, y2 or y1, settings) if y2 or y1 else _next_or_lately(d2, m2, base, settings)
     start = _on(d1, m1, y1 or (end and end.year), settings)
+    if start and end and start > end and start.month == end.month and not y1:
+        return [(m.start(), m.end(), asking.backwards(m.group().strip(), start, end))]
     if start and end and start > end and not y1:
         start = _on(d1, m1, end.year - 1, settings)  # "20 December to 5 January"
     elif start and end and start > end and not y2:
         end = _on(d2, m2, start.year + 1, settings)
-    if not start or not end or start > end or (end - start).days > 366:
-        return []
+    if not start or not end or start > end or (end - start).days > asking.LONGEST:
+        words = m.group().strip()
+        return [(m.start(), m.end(), asking.question(words, [], f"\"{words}\" cannot be read as one run of days."))]
     return [(m.start(), m.end(), start), (m.start(), m.end(), end)]
 
 
@@ -144,12 +163,19 @@ def _on(day: str, month: str, year, settings: dict) -> date | None:
 
 
 def _next_or_lately(day: str, month: str, base: date, settings: dict) -> date | None:
-    """The day and month in the first year that puts it after RECENT_DAYS ago."""
-    for year in (base.year - 1, base.year, base.year + 1):
-        found = _on(day, month, year, settings)
-        if found and found >= base - timedelta(days=RECENT_DAYS):
-            return found
-    return None
+    """The day and month in the first year that puts it after RECENT_DAYS ago (brief_questions.next_or_lately)."""
+    found = _on(day, month, base.year, settings)
+    return found and asking.next_or_lately(found.day, found.month, base)
+
+
+def _numeric(text: str, settings: dict) -> list[tuple]:
+    """Dates written as figures, in every order they read (core.campaigns.brief_questions.numeric)."""
+    return asking.numeric(text, settings["RELATIVE_BASE"].date())
+
+
+def _units(text: str, settings: dict) -> list[tuple[int, int, date]]:
+    """Runs of weeks, weekends or months from this one (core.campaigns.brief_calendar.units)."""
+    return calendar.units(text, settings["RELATIVE_BASE"].date())
 
 
 def _days(text: str, settings: dict) -> list[tuple[int, int, date]]:
@@ -201,26 +227,33 @@ def _whole_month(month: str, year: str | None, start: int, end: int, settings: d
     base = settings["RELATIVE_BASE"].date()
     if not year and (first.year, first.month) == (base.year + 1, base.month):
         first = first.replace(year=base.year)  # "in November" said in November is this November
-    return [(start, end, first), (start, end, _month_end(first))]
+    return [(start, end, first), (start, end, calendar.month_end(first))]
 
 
-def _relative(text: str, settings: dict) -> list[tuple[int, int, date]]:
-    """"tomorrow", "next week", "this Saturday", "this weekend" (its Saturday and Sunday), "next month" (all of it)."""
-    out = []
+def _relative(text: str, settings: dict) -> list[tuple]:
+    """"tomorrow", "this Saturday", "this weekend" (its Saturday and Sunday), "next week" (Monday to Sunday), "this
+    month" (its days left), "next month" (all of it). "Next Saturday" or "next weekend" said earlier in the same
+    week reads as the coming one or the one after: a question with both."""
+    out, base = [], settings["RELATIVE_BASE"].date()
     for m in RELATIVE.finditer(text):
-        words = m.group()
-        weekend, month = words.casefold().endswith("weekend"), words.casefold().endswith("month")
-        day = _parse(words[: -len("weekend")] + "saturday" if weekend else words, settings)
-        if day and month:
-            day = day.replace(day=1)
-            out += [(m.start(), m.end(), day), (m.start(), m.end(), _month_end(day))]
-        elif day:
-            out += [(m.start(), m.end(), day)] + ([(m.start(), m.end(), day + timedelta(days=1))] if weekend else [])
+        words = m.group().casefold()
+        what, ahead = words.split()[-1], 0 if words.startswith("this") else 1
+        if what in ("week", "month") or what == "weekend" and not ahead:
+            first, last = calendar.unit_of(what, base, ahead)
+            out += [(m.start(), m.end(), first), (m.start(), m.end(), last)]
+            continue
+        day = _parse(words[: -len("weekend")] + "saturday" if what == "weekend" else words, settings)
+        if day is None:
+            continue
+        days = (day, day + timedelta(days=1)) if what == "weekend" else (day, day)
+        if ahead and what in ("weekend", *WEEKDAYS) and day.isocalendar()[:2] == base.isocalendar()[:2]:
+            later = tuple(d + timedelta(weeks=1) for d in days)
+            asked = asking.question(m.group(), [asking.reading(*days), asking.reading(*later)],
+                                    f"\"{m.group()}\" may be the coming one or the one after.")
+            out.append((m.start(), m.end(), asked))
+        else:
+            out += [(m.start(), m.end(), d) for d in days]
     return out
-
-
-def _month_end(day: date) -> date:
-    return date(day.year + day.month // 12, day.month % 12 + 1, 1) - timedelta(days=1)
 
 
 def _searched(text: str, settings: dict) -> list[tuple[int, int, date]]:

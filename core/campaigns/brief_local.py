@@ -26,14 +26,15 @@ NOT_A_PLACE = set("january february march april may june july august september o
 
 
 def read_brief(vocab: Vocabulary, brief: str, now: datetime) -> dict:
-    """{"items": [{field, values, words, span}], "dates", "budget", "goal", "unmapped": [{words, reason}]}."""
+    """{"items": [{field, values, words, span}], "dates", "questions", "budget", "goal", "unmapped": [{words,
+    reason}]}."""
     items, unmapped = read_criteria(vocab, brief)
     taken = [i["span"] for i in items]
-    dates = brief_facts.find_dates(brief, now, vocab.timezone, taken, vocab.country)
+    dates, questions = brief_facts.read_dates(brief, now, vocab.timezone, taken, vocab.country)
     budget = brief_budget.find_budget(brief)
     goal = brief_budget.find_goal(brief)
     unmapped += _unmapped(brief, taken + [u["span"] for u in unmapped])
-    return {"items": items, "dates": dates, "budget": budget, "goal": goal,
+    return {"items": items, "dates": dates, "questions": questions, "budget": budget, "goal": goal,
             "unmapped": [{"words": u["words"], "reason": u["reason"]} for u in unmapped]}
 
 

@@ -1,7 +1,8 @@
 """Recommendations kept for 24 hours: the same brief with the same filters, sample size and provider is answered
 again from the cache, for free (docs/decisions.md §6 and §8).
 
-The key is the brief normalised (case folded, blanks collapsed), every filter value, the sample size and the provider:
+The key is the brief normalised (case folded, blanks collapsed), every filter value, the sample size, the provider and
+any dates the client gave:
 two briefs that differ only in case or spacing share an answer, any other difference does not. Answers are sealed
 (core.campaigns.sealed_answers): a brief may name a listener.
 """
@@ -20,10 +21,12 @@ from core.personal.registry import Store, by_listener, declare
 CACHE_HOURS = 24
 
 
-def cache_key(brief: str, flt: ListenerFilter, sample_size: int, provider: str) -> str:
-    """The digest of what makes two requests the same."""
+def cache_key(brief: str, flt: ListenerFilter, sample_size: int, provider: str, dates: dict | None = None) -> str:
+    """The digest of what makes two requests the same (dates a client gave are part of it)."""
     parts = {"brief": " ".join(brief.casefold().split()), "filters": sorted(flt.to_params()),
              "sample_size": sample_size, "provider": provider}
+    if dates:
+        parts["dates"] = [dates["start"], dates["end"]]
     return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

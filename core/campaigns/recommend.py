@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.campaigns import cache, recommend_openai
 from core.campaigns.audience_profile import audience_profile, figure_words
 from core.campaigns.brief import check_brief, read
+from core.campaigns.brief_questions import answered, given_dates
 from core.campaigns.recommend_local import MODEL, write_recommendation
 from core.campaigns.schedule import schedule
 from core.clock import station_today, utcnow
@@ -25,7 +26,7 @@ from core.text.query import check_bounds
 
 OPERATION = "recommend"
 DEFAULT_SAMPLE, MAX_SAMPLE = 50, 1000
-PARSED = ("criteria", "filters", "dates", "budget", "goal", "unmapped", "unused")
+PARSED = ("criteria", "filters", "dates", "questions", "budget", "goal", "unmapped", "unused")
 
 
 def check_sample_size(sample_size) -> int:
@@ -39,30 +40,35 @@ def check_sample_size(sample_size) -> int:
 
 
 def recommend(company_id: int, brief: str, sample_size: int = DEFAULT_SAMPLE,
-              flt: ListenerFilter | None = None) -> dict:
-    """The campaign recommendation for the brief and filters, from the cache (free) when made in the last 24 hours."""
+              flt: ListenerFilter | None = None, dates: dict | None = None, loc: tuple = ("body", "dates")) -> dict:
+    """The campaign recommendation for the brief and filters, from the cache (free) when made in the last 24 hours;
+    `dates` ({"start", "end"}), when given, answer the brief's questions about its dates and replace its own (422
+    at `loc` when they are wholly in the past, backwards or no dates)."""
     text, size, given = check_brief(brief), check_sample_size(sample_size), flt or ListenerFilter()
     settings = active()
-    key = cache.cache_key(text, given, size, settings.ai_provider)
+    if dates is not None:
+        dates = given_dates(dates, station_today(get_company(company_id).timezone), loc)
+    key = cache.cache_key(text, given, size, settings.ai_provider, dates)
     with single_flight(f"{OPERATION}:{company_id}:{key}", lambda: cache.fresh(company_id, key)) as found:
         if found is None:
-            return _recommend(company_id, text, size, given, key, settings)
+            return _recommend(company_id, text, size, given, key, settings, dates)
     spent = charges.cached(company_id, OPERATION, None, found["provider"], found["model"])
     return {**found, "cached": True, "cost": spent["cost"], "balance": spent["balance"]}
 
 
-def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key: str, settings: Settings) -> dict:
+def _recommend(company_id: int, text: str, size: int, given: ListenerFilter, key: str, settings: Settings,
+               dates: dict | None = None) -> dict:
     """A new recommendation, paid for (refunded when it fails) and kept under `key` for CACHE_HOURS."""
     vocab = station_vocabulary(company_id)  # an unknown company is a 404 before any charge
     with charges.charge(company_id, OPERATION) as bill:
-        made_at = utcnow()
-        parsed = read(vocab, text, made_at)
+        made_at, company = utcnow(), get_company(company_id)
+        today = station_today(company.timezone, made_at)
+        parsed = read(vocab, text, made_at, today)
+        parsed = answered(parsed, dates) if dates else parsed
         combined, overridden = combine(parsed["filters"], given)
         audience = audience_profile(company_id, combined, size)
         written = _written(settings, text, parsed, audience)
-        company = get_company(company_id)
-        planned = schedule(company, parsed["dates"], parsed["budget"], audience,
-                           station_today(company.timezone, made_at))
+        planned = schedule(company, parsed["dates"], parsed["budget"], audience, today)
         answer = {"company_id": company_id, "brief": text, "sample_size": size, "key": key,
                   "made_at": made_at.isoformat(), "expires_at": cache.expires(made_at).isoformat(),
                   "criteria": {k: parsed[k] for k in PARSED}, "filters": combined.as_values(),

@@ -26,21 +26,28 @@ GENDER_WORDS = {
     "male": ("men", "male", "males", "guys", "gents", "gentlemen", "dads", "fathers", "boys", "male listeners"),
 }
 
+YOUNG = ("18-24", "25-34")
+"""What "young" and "youth" mean, wherever they are read (search, audience themes, briefs, the openai provider's
+instructions): the station's groups under 35, because South Africa's National Youth Policy counts youth as 15 to 34
+and an advertiser's "young" follows it; the groups start at 18. "Teens" and "school leavers" are the youngest group
+alone; a number ("18-24", "under 25") is read from its number instead (core.search.understanding)."""
+OLDER = ("55-64", "65+")
+"""What "older" and "seniors" mean: the two oldest groups; "older than 40" is read from its number instead."""
+
 AGE_WORDS = {
-    ("18-24",): ("youth", "young people", "teenagers", "teens", "school leavers", "varsity students"),
-    ("18-24", "25-34"): ("young adults", "twenty somethings", "young", "younger", "young listeners",
-                         "younger listeners", "millennials"),
-    ("55-64", "65+"): ("seniors", "elderly", "older listeners", "older people", "senior citizens", "older",
-                       "older adults", "mature listeners"),
+    ("18-24",): ("teenagers", "teens", "school leavers", "varsity students"),
+    YOUNG: ("youth", "young people", "young adults", "twenty somethings", "young", "younger", "young listeners",
+            "younger listeners", "millennials", "youngsters"),
+    OLDER: ("seniors", "elderly", "older listeners", "older people", "senior citizens", "older", "older adults",
+            "mature listeners"),
 }
-"""Age groups -> phrases; "students" and "pensioners" are employment statuses first (EMPLOYMENT_WORDS). "young" is
-the two youngest groups (an advertiser's "young" is under 35), "older" the two oldest; "older than 40" is read from
-its number instead (core.search.understanding)."""
+"""Age groups -> phrases, one meaning per word (YOUNG, OLDER); "students" and "pensioners" are employment statuses
+first (EMPLOYMENT_WORDS)."""
 
 ROLE_WORDS = {
     ("Employed", "gender", ("female",)): ("working moms", "working mums", "working mothers", "working women"),
     ("Employed", "gender", ("male",)): ("working dads", "working fathers", "working men"),
-    ("Employed", "age_group", ("18-24", "25-34")): ("young professionals", "young working people"),
+    ("Employed", "age_group", YOUNG): ("young professionals", "young working people"),
 }
 """(employment status, another filter, its values) -> phrases that name both at once; where the station holds no such
 status, each word is read alone ("moms" a gender, "working" unmapped with its reason: UNMAPPED_PATTERNS)."""

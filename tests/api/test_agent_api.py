@@ -4,13 +4,14 @@ to take over the model, erasure and tenancy."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
+from core.campaigns import recommend as recommend_module
 from core.campaigns.brief_openai import brief_schema
 from core.campaigns.models import CachedRecommendation
-from core.clock import utcnow
+from core.clock import station_today, utcnow
 from core.credits.ledger import load, set_paused
 from core.credits.models import CreditEntry
 from core.demo.seed import DEMO_CREDITS
@@ -163,7 +164,13 @@ def test_the_same_brief_and_filters_again_are_cached_free_and_say_so(client, key
     assert kinds == ["spend", "cached"]
 
 
-@pytest.mark.parametrize("change", [{"segment": ["dormant"]}, {"sample_size": 10}, {"opt_in": True}])
+def ahead(days: int) -> str:
+    """A day `days` after the demo station's today, as a client sends it."""
+    return (station_today("Africa/Johannesburg") + timedelta(days=days)).isoformat()
+
+
+@pytest.mark.parametrize("change", [{"segment": ["dormant"]}, {"sample_size": 10}, {"opt_in": True},
+                                    {"dates": {"start": ahead(3), "end": ahead(9)}}])
 def test_another_filter_or_sample_size_is_another_cache_entry(client, key_for, demo, change):
     post(client, key_for(1), RECOMMEND, brief=BRIEF, segment=["super_fan"])
     body = post(client, key_for(1), RECOMMEND, brief=BRIEF, **{"segment": ["super_fan"], **change}).get_json()
@@ -307,3 +314,52 @@ def test_a_model_taken_over_by_the_brief_cannot_change_a_filter_it_was_given(cli
     assert answer.status_code == 200 and body["filters"] == {"gender": ["female"]}
     assert body["audience"]["size"] == size
     assert body["overridden"] == [{"field": "gender", "from_brief": ["male"], "given": ["female"]}]
+
+
+def test_a_date_range_read_two_ways_is_a_question_with_its_readings_and_no_dates(client, key_for, demo):
+    body = post(client, key_for(1), PARSE, brief=f"{BRIEF} On air 5 to 2 November.").get_json()
+    assert body["dates"] is None and "dates" not in {c["field"] for c in body["criteria"]}
+    (asked,) = body["questions"]
+    assert asked["field"] == "dates" and asked["words"] == "5 to 2 November" and len(asked["readings"]) == 2
+    today = station_today("Africa/Johannesburg").isoformat()
+    assert all(r["end"] >= today and r["start"] <= r["end"] for r in asked["readings"])
+
+
+def test_dates_wholly_in_the_past_are_refused_in_words(client, key_for, demo):
+    body = post(client, key_for(1), PARSE, brief=f"{BRIEF} Runs 1-14 December 2025.").get_json()
+    assert body["dates"] is None and "wholly in the past" in body["questions"][0]["question"]
+
+
+def test_dates_sent_to_recommend_answer_the_question_and_plan_the_run(client, key_for, demo):
+    start, end = ahead(3), ahead(9)
+    body = post(client, key_for(1), RECOMMEND, brief=f"{BRIEF} On air 5 to 2 November.",
+                dates={"start": start, "end": end}).get_json()
+    assert (body["schedule"]["dates"]["start"], body["schedule"]["dates"]["end"]) == (start, end)
+    assert body["criteria"]["dates"]["given"] is True and body["criteria"]["questions"] == []
+
+
+def test_a_recommendation_left_with_its_question_says_it_and_plans_no_dates(client, key_for, demo):
+    body = post(client, key_for(1), RECOMMEND, brief=f"{BRIEF} On air 5 to 2 November.").get_json()
+    assert body["schedule"]["dates"] is None and body["criteria"]["questions"][0]["words"] == "5 to 2 November"
+
+
+@pytest.mark.parametrize(("dates", "loc"), [({"start": ahead(-9), "end": ahead(-1)}, ["body", "dates"]),
+                                            ({"start": ahead(9), "end": ahead(3)}, ["body", "dates"]),
+                                            ({"start": "soon", "end": ahead(3)}, ["body", "dates", "start"]),
+                                            ({"start": ahead(3)}, ["body", "dates", "end"])])
+def test_dates_sent_wholly_past_backwards_or_unreadable_are_422_at_dates_and_cost_nothing(client, key_for, demo,
+                                                                                          dates, loc):
+    answer = post(client, key_for(1), RECOMMEND, brief=BRIEF, dates=dates)
+    assert answer.status_code == 422 and answer.get_json()["detail"][0]["loc"] == loc
+    assert balance(client, key_for(1)) == DEMO_CREDITS
+
+
+def test_a_plan_over_the_festive_season_says_which_airings_fall_on_public_holidays(client, key_for, demo,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 12, 1))
+    body = post(client, key_for(1), RECOMMEND, brief="Reach gospel lovers from 20 December to 5 January").get_json()
+    holidays = body["schedule"]["holidays"]
+    assert [d["date"] for d in holidays["days"]] == ["2026-12-25", "2026-12-26", "2027-01-01"]
+    assert holidays["words"].startswith("25 Dec (Christmas Day), 26 Dec (Day of Goodwill) and 1 Jan (New Year's Day) "
+                                        "fall in the window")
+    assert holidays["airings"] == sum(a["on_holidays"] for a in body["schedule"]["airings"])

@@ -223,3 +223,62 @@ def test_a_budget_the_audience_cannot_carry_is_said_with_its_cost_per_listener_a
     thin = words(re.search(r'data-testid="reco-thin">(.*?)</div>', html, re.DOTALL).group(1))
     assert "too thin for its budget: R20,000 over" in thin and "per listener reached" in thin
     assert "To widen it" in thin and "Without the segment filter" in thin
+
+
+def readings_of(html: str) -> list[str]:
+    """The values of the dates' readings the recommend form offers."""
+    return re.findall(r'name="dates" value="([^"]+)" data-testid="brief-reading"', html)
+
+
+def test_dates_read_two_ways_are_asked_with_each_reading_to_pick_and_no_dates_shown(signed_in):
+    html = read(signed_in, f"{WIDE} On air from 01/02 to 03/02.", **HTMX).text
+    question = words(re.search(r'data-testid="brief-questions">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "01/02 to 03/02" in question and "a day then a month, or as a month then a day" in question
+    assert readings_of(html) == ["2027-02-01/2027-02-03", "2027-01-02/2027-03-02"]
+    assert 'data-fact="dates"' not in html and 'data-testid="brief-reading-none"' in html
+
+
+def test_dates_wholly_in_the_past_are_refused_in_words_on_the_page(signed_in):
+    html = read(signed_in, f"{WIDE} Runs 1-14 December 2025.", **HTMX).text
+    question = words(re.search(r'data-testid="brief-questions">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "wholly in the past" in question and "a plan cannot air in it" in question
+    assert readings_of(html) == [] and 'data-fact="dates"' not in html
+
+
+def test_the_reading_picked_is_the_run_the_plan_is_made_for(signed_in, monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 12, 1))
+    brief = f"{WIDE} On air from 01/02 to 03/02."
+    form = MultiDict([*chips_of(read(signed_in, brief, **HTMX).text), ("brief", brief),
+                      ("dates", "2027-02-01/2027-02-03")])
+    html = signed_in.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
+    dates = words(re.search(r'data-testid="reco-dates"[^>]*>([^<]+)<', html).group(1))
+    assert "1 Feb 2027 to 3 Feb 2027" in dates and 'data-testid="reco-questions"' not in html
+
+
+def test_without_a_reading_picked_the_recommendation_says_the_dates_are_still_open(signed_in, monkeypatch):
+    html = recommended_on(signed_in, monkeypatch, date(2026, 12, 1), f"{WIDE} On air 5 to 2 November.")
+    still = words(re.search(r'data-testid="reco-questions">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "the plan has no dates" in still and "5 to 2 November" in still
+    assert 'data-testid="reco-dates"' not in html
+
+
+def test_a_picked_reading_in_the_past_is_refused_and_nothing_is_charged(signed_in, monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 12, 1))
+    form = MultiDict([("brief", WIDE), ("dates", "2026-11-02/2026-11-05")])
+    html = signed_in.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
+    problem = words(re.search(r'data-testid="reco-problem">([^<]+)<', html).group(1))
+    assert problem.startswith("Nothing was charged.") and "wholly in the past" in problem
+    assert account(1)["balance"] == DEMO_CREDITS
+
+
+def test_a_plan_over_public_holidays_says_which_airings_fall_on_them(signed_in, monkeypatch):
+    html = recommended_on(signed_in, monkeypatch, date(2026, 12, 1), f"{WIDE} From 20 December to 5 January.")
+    said = words(re.search(r'data-testid="reco-holidays">([^<]+)<', html).group(1))
+    assert said.startswith("25 Dec (Christmas Day), 26 Dec (Day of Goodwill) and 1 Jan (New Year's Day) fall in "
+                           "the window")
+
+
+def test_a_run_of_two_weekends_is_shown_as_both_weekends_alone(signed_in):
+    html = read(signed_in, f"{WIDE} On air this weekend and next.", **HTMX).text
+    fact = words(re.search(r'data-fact="dates">(.*?)</div>', html, re.DOTALL).group(1))
+    assert "weekends only" in fact and "this weekend and next" in fact

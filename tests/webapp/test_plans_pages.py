@@ -18,14 +18,13 @@ pytestmark = pytest.mark.db
 signed_in = shared.signed_in  # the briefs pages' fixture: the demo station, its producer signed in
 
 
-def recommended(client) -> str:
-    brief = f"{WIDE} Runs 20-30 November 2026."
+def recommended(client, brief: str = f"{WIDE} Runs 20-30 November 2026.") -> str:
     form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief)])
     return client.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
 
 
-def saved(client) -> str:
-    key = re.search(r'name="key" value="([0-9a-f]+)"', recommended(client)).group(1)
+def saved(client, *brief: str) -> str:
+    key = re.search(r'name="key" value="([0-9a-f]+)"', recommended(client, *brief)).group(1)
     answer = client.post("/stations/1/plans", data={"key": key})
     assert answer.status_code == 303
     return answer.headers["Location"]
@@ -83,6 +82,15 @@ def test_the_pdf_states_the_targeting_the_reach_the_dates_and_the_budget_in_word
     assert "20 Nov 2026 to 30 Nov 2026: it started on 20 Nov 2026, so 3 of its 11 days are left" in text
     assert "Budget of R20,000 read" in text and "too thin for its budget" in text
     assert "rate_card" not in text and "Company." not in text and not re.search(r"\d{3} \d{3} \d{4}", text)
+
+
+def test_a_saved_plan_and_its_pdf_name_the_public_holidays_in_its_run(signed_in, monkeypatch):
+    monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 12, 1))
+    path = saved(signed_in, f"{WIDE} From 20 December to 5 January.")
+    page = shared.words(re.search(r'data-testid="reco-holidays">([^<]+)<', signed_in.get(path).text).group(1))
+    assert page.startswith("25 Dec (Christmas Day), 26 Dec (Day of Goodwill) and 1 Jan (New Year's Day) fall in")
+    text = pdf_text(signed_in.get(f"{path}.pdf").data)
+    assert "Public holidays:" in text and "Christmas Day" in text and "New Year's Day" in text
 
 
 def test_an_unknown_plan_is_404_and_a_plan_no_longer_cached_cannot_be_saved(signed_in):

@@ -1,6 +1,6 @@
 """A brief's dates read as people write them, on 28 November 2026 (the clock pinned): a range that has started is
-still the whole range, a range from one day and month to another is one run, and a run that has ended lately is this
-year's (the plan says it ended), not next year's."""
+still the whole range, a range from one day and month to another is one run, and a run that has ended lately is
+refused (it is wholly in the past), with next year's as its reading."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -38,11 +38,24 @@ def test_a_range_across_the_new_year_ends_in_the_next_one(reading):
     assert (dates["start"], dates["end"]) == ("2026-12-20", "2027-01-05")
 
 
-def test_a_range_that_ended_lately_is_this_year_s_and_one_long_past_is_next_year_s(reading):
-    assert reading("runs 1-10 November")["dates"]["end"] == "2026-11-10"  # the plan says it has ended
+def test_a_range_that_ended_lately_is_refused_with_next_year_s_as_its_reading(reading):
+    answer = reading("runs 1-10 November")
+    assert answer["dates"] is None
+    (asked,) = answer["questions"]
+    assert "wholly in the past" in asked["question"] and asked["words"] == "1-10 November"
+    assert [(r["start"], r["end"]) for r in asked["readings"]] == [("2027-11-01", "2027-11-10")]
+
+
+def test_a_range_long_past_is_next_year_s(reading):
     assert reading("runs 1-10 June")["dates"]["start"] == "2027-06-01"
 
 
-def test_a_year_given_is_kept(reading):
-    dates = reading("runs 1-14 December 2025")["dates"]
-    assert (dates["start"], dates["end"]) == ("2025-12-01", "2025-12-14")
+def test_a_year_given_in_the_past_is_refused_without_a_reading(reading):
+    answer = reading("runs 1-14 December 2025")
+    assert answer["dates"] is None
+    assert answer["questions"][0]["readings"] == [] and "past" in answer["questions"][0]["question"]
+
+
+def test_a_year_given_ahead_is_kept(reading):
+    dates = reading("runs 1-14 December 2027")["dates"]
+    assert (dates["start"], dates["end"]) == ("2027-12-01", "2027-12-14")

@@ -65,8 +65,8 @@ def test_spots_never_outnumber_the_airings_a_run_holds(station):
 
 
 def test_no_dates_and_no_budget_make_nothing(station):
-    assert schedule(station, None, None, AUDIENCE, BEFORE) == {"dates": None, "airings": [], "budget": None,
-                                                               "reach": None}
+    assert schedule(station, None, None, AUDIENCE, BEFORE) == {"dates": None, "airings": [], "holidays": None,
+                                                               "budget": None, "reach": None}
 
 
 def test_a_run_that_has_started_is_still_the_whole_run_and_airs_only_on_the_days_left(station):
@@ -99,3 +99,53 @@ def test_a_plan_counts_the_airings_of_the_station_s_stored_shows_and_no_other_st
         Show(**show.to_mongo().to_dict()).save()
     airings = planned(company, RUN, None, AUDIENCE, BEFORE)["airings"]
     assert [(a["title"], a["airings"]) for a in airings] == [("The Drive", 7), ("Weekend Gospel", 4)]
+
+
+FESTIVE = {"start": "2026-12-20", "end": "2027-01-05", "words": "20 December to 5 January"}
+
+
+def test_a_run_over_the_festive_season_names_its_public_holidays_and_the_airings_on_them(station):
+    planned = schedule(station, FESTIVE, None, AUDIENCE, date(2026, 12, 1))
+    holidays = planned["holidays"]
+    assert [d["date"] for d in holidays["days"]] == ["2026-12-25", "2026-12-26", "2027-01-01"]
+    assert "25 Dec (Christmas Day)" in holidays["words"] and "1 Jan (New Year's Day)" in holidays["words"]
+    drive, gospel = planned["airings"]
+    assert (drive["on_holidays"], gospel["on_holidays"]) == (2, 1)  # Fri 25 Dec and Fri 1 Jan; Sat 26 Dec
+    assert holidays["airings"] == 3
+    assert "3 airings fall on them (2 of The Drive and 1 of Weekend Gospel)" in holidays["words"]
+
+
+def test_a_run_that_stops_the_day_before_a_holiday_names_none_and_one_that_reaches_it_names_it(station):
+    before = {"start": "2026-12-20", "end": "2026-12-24"}
+    assert schedule(station, before, None, AUDIENCE, date(2026, 12, 1))["holidays"] is None
+    reaching = schedule(station, {**before, "end": "2026-12-25"}, None, AUDIENCE, date(2026, 12, 1))["holidays"]
+    assert [d["name"] for d in reaching["days"]] == ["Christmas Day"]
+
+
+def test_holidays_already_past_in_a_run_under_way_are_not_counted(station):
+    planned = schedule(station, FESTIVE, None, AUDIENCE, date(2026, 12, 27))
+    assert [d["date"] for d in planned["holidays"]["days"]] == ["2027-01-01"]
+
+
+def test_the_holidays_are_the_station_s_country_s(station):
+    british = Company(company_id=1, name="London FM", country="GB")
+    names = [d["name"] for d in schedule(british, FESTIVE, None, AUDIENCE, date(2026, 12, 1))["holidays"]["days"]]
+    assert "Boxing Day" in names and "Day of Goodwill" not in names
+
+
+def test_a_holiday_none_of_the_shows_airs_on_is_still_named(station):
+    gospel_only = {**AUDIENCE, "shows": [AUDIENCE["shows"][1]]}
+    holidays = schedule(station, {"start": "2026-12-25", "end": "2026-12-25"}, None, gospel_only,
+                        date(2026, 12, 1))["holidays"]
+    assert holidays["airings"] == 0 and "none of the audience's shows airs on it" in holidays["words"]
+
+
+def test_a_run_of_weekends_counts_no_weekday_between_them(station):
+    weekends = {"start": "2026-12-05", "end": "2026-12-13", "weekdays": [6, 7]}  # Sat 5 .. Sun 13 December
+    planned = schedule(station, weekends, None, AUDIENCE, date(2026, 12, 1))
+    assert (planned["dates"]["days"], planned["dates"]["weekend_days"]) == (4, 4)
+    assert "weekends only" in planned["dates"]["words"]
+    drive, gospel = planned["airings"]
+    assert (drive["airings"], gospel["airings"]) == (0, 4)
+    every_day = schedule(station, {**weekends, "weekdays": None}, None, AUDIENCE, date(2026, 12, 1))
+    assert every_day["airings"][0]["airings"] == 5

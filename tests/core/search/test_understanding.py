@@ -127,7 +127,8 @@ def test_a_gender_is_read_from_words_for_people(vocab, query):
 
 
 @pytest.mark.parametrize("query, groups", [("18-24", ["18-24"]), ("listeners aged 18-24", ["18-24"]),
-                                           ("youth", ["18-24"]), ("young adults", ["18-24", "25-34"])])
+                                           ("youth", ["18-24", "25-34"]), ("young adults", ["18-24", "25-34"]),
+                                           ("teens", ["18-24"])])
 def test_an_age_group_is_read_from_its_range_or_words_for_an_age(vocab, query, groups):
     assert read(vocab, query) == [("age_group", groups)]
 
