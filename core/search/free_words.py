@@ -55,13 +55,19 @@ def _word(word: str, meant: tuple[tuple[Value, float], ...], rows: np.ndarray, i
 
 
 def written_as(word: str, lexical: LexicalIndex) -> tuple[np.ndarray | None, float]:
-    """Who wrote the word (lexical.holding), or, when nobody wrote it as it stands, its stem without a Nguni prefix
-    that somebody wrote ("umaskandi" is maskandi with the noun class's u-). A hyphenated word whose parts the index
-    cannot read whole ("K-pop") is written by nobody: its "pop" is not it."""
+    """Who wrote the word (lexical.holding) or the same word spelled another way (lexical.spelled_like), or, when
+    nobody wrote it, its stem without a Nguni prefix that somebody wrote ("umaskandi" is maskandi with the noun
+    class's u-). A hyphenated word whose parts the index cannot read whole ("K-pop") is written by nobody: its "pop"
+    is not it."""
     if any(len(part) < 2 for part in word.split("-")):
         return np.zeros(len(lexical.docs), dtype=bool), unheard_idf(int(lexical.built.docs))
     held, idf = lexical.holding(word)
-    if held is None or held.any():
+    if held is None:
+        return held, idf
+    other = lexical.spelled_like(word)
+    if other:
+        held = held | lexical.holding_terms(other)
+    if held.any():
         return held, idf
     for prefix in NGUNI_PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= 4:

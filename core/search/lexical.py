@@ -22,11 +22,14 @@ from pathlib import Path
 import bm25s
 import numpy as np
 import Stemmer
+from rapidfuzz import fuzz, process
 
 from core.search import lexical_builds
 
 K1, B, METHOD = 1.5, 0.75, "lucene"
 PARAMS = (K1, B, METHOD)
+SPELLED_FROM = 5
+"""A word's other spellings are looked for from this many letters of its stem."""
 BUILD_AT_ONCE_BELOW = 5_000
 """Documents under which an index is built on the request that finds it stale (about 0.3 s at 5,000)."""
 _stemmer = Stemmer.Stemmer("english")
@@ -221,6 +224,28 @@ class LexicalIndex:
         held = np.zeros(len(self.docs), dtype=bool)
         held[:built.docs] = np.logical_and.reduce([built.retriever.get_scores([t])[:built.docs] > 0 for t in known])
         return held, float(max(built.idf[t] for t in known))
+
+    def spelled_like(self, word: str) -> list[str]:
+        """The terms listeners wrote that are the word spelled another way ("bolywood", "bollywud"): as close as
+        the station's vocabulary reader asks of a phrase (a letter or so in a long word), the same first letter,
+        and none for a word of fewer than SPELLED_FROM letters, where one letter makes another word."""
+        stem = (tokenized([word]) or [[]])[0]
+        if len(stem) != 1 or len(stem[0]) < SPELLED_FROM:
+            return []
+        wanted = stem[0]
+        needed = 92 if len(wanted) < 8 else 88
+        found = process.extract(wanted, list(self.built.terms), scorer=fuzz.ratio, score_cutoff=needed, limit=None)
+        return [term for term, _, _ in found if term != wanted and term[0] == wanted[0]]
+
+    def holding_terms(self, terms: list[str]) -> np.ndarray:
+        """Which vector ids' texts hold any of these index terms."""
+        built = self.built
+        held = np.zeros(len(self.docs), dtype=bool)
+        for term in terms:
+            at = built.terms.get(term)
+            if built.retriever is not None and at is not None and at < len(built.idf):
+                held[:built.docs] |= built.retriever.get_scores([at])[:built.docs] > 0
+        return held
 
     def shares(self, query: str) -> np.ndarray:
         """Each vector id's BM25 score for the query as a share of the query (0: none of its words, or no text yet)."""

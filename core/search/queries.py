@@ -208,10 +208,15 @@ FREE_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
 
 def _free_text(query: str, spans: list[tuple]) -> str:
-    """The query's words outside the understood stretches, without the words that only frame it."""
+    """The query's words outside the understood stretches, without the words that only frame it; a hyphenated
+    word stays whole when none of it was understood ("K-pop"), else its other parts stand alone ("be-gospel")."""
     kept = []
-    for match in FREE_WORD.finditer(query):
-        inside = any(start <= match.start() < end for start, end in spans)
-        if not inside and match.group().casefold() not in FILLER and not re.fullmatch(r"\d+", match.group()):
-            kept.append(match.group())
+    for whole in FREE_WORD.finditer(query):
+        parts = [m for m in WORD.finditer(whole.group())
+                 if not any(start <= whole.start() + m.start() < end for start, end in spans)]
+        words = [m.group() for m in parts if m.group().casefold() not in FILLER and not m.group().isdigit()]
+        if len(parts) == len(WORD.findall(whole.group())) and len(words) == len(parts):
+            kept.append(whole.group())
+        else:
+            kept.extend(words)
     return " ".join(kept)

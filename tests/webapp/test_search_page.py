@@ -23,9 +23,9 @@ from tests.webapp.conftest import PASSWORD
 pytestmark = pytest.mark.db
 
 SEARCH = "/stations/1/search"
-GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir was a blessing"]
-SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show"]
-MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
+GOSPEL = ["Please play Rebecca Malope, praise and worship this Sunday", "Amen, the gospel choir blessed Mzansi"]
+SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer talk is the best show in Mzansi"]
+MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained for Mzansi"]
 HYMN = "27821000000"
 """A gospel listener of station 1."""
 
@@ -91,7 +91,7 @@ def test_a_themed_query_ranks_the_listeners_of_its_theme_first_with_scores(signe
                                                "limit": "4"}).text
     assert {o[:5] for o in found(html)} == {"27821"} and len(found(html)) == 4
     assert scores(html) == sorted(scores(html), reverse=True) and all(0 <= s <= 1 for s in scores(html))
-    assert "share of results like this one that were right" in html  # the score says what it is worth
+    assert "the more of them the listener holds" in html  # the score says what it stands on
 
 
 def test_each_result_says_why_it_matched_and_links_to_the_listener(signed_in):
@@ -102,10 +102,9 @@ def test_each_result_says_why_it_matched_and_links_to_the_listener(signed_in):
 
 
 def test_filters_narrow_the_listeners_ranked(signed_in):
-    html = signed_in.get(SEARCH, query_string={"q": "gospel music and church worship", "min_score": "0",
-                                               "gender": "male"}).text
+    html = signed_in.get(SEARCH, query_string={"q": "Mzansi", "min_score": "0", "gender": "male"}).text
     assert found(html) and all(o[:5] in ("27822", "27823") for o in found(html))
-    located = signed_in.get(SEARCH, query_string={"q": "anything", "min_score": "0", "location": "sandt"}).text
+    located = signed_in.get(SEARCH, query_string={"q": "Mzansi", "min_score": "0", "location": "sandt"}).text
     assert {o[:5] for o in found(located)} == {"27823"} and len(found(located)) == 4
 
 

@@ -102,7 +102,7 @@ def test_a_campaign_not_yet_started_has_nothing_to_compare(campaign):
 def test_a_listener_who_joined_the_station_after_the_audience_was_made_is_in_neither_arm(campaign):
     audience_id = campaign["audience"]["audience_id"]
     before = audience_results(1, audience_id, now=LATER)
-    make_listener(1, "27819999999", [event(0, message=GOSPEL[0], now=utcnow())])  # first heard from just now
+    make_listener(1, "27819999999", [event(0, message=m, now=utcnow()) for m in GOSPEL])  # first heard from now
     person(1, "27818888888", GOSPEL)  # first sent to us now, but heard from before the audience: counted
     segment_company(1, LATER)
     vectors.refresh_embeddings(1)
