@@ -20,6 +20,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.explore.records import records_later
+from core.places.placing import Inside, placing
 from core.search import bound, calibration, progress
 from core.search.embeddings import embedder
 from core.search.fusion import DEPTH, gather
@@ -89,14 +90,15 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     query = (q or "").strip()
     if not query:
         raise ValidationFailed.one(["query", "q"], "Say what to look for: q cannot be empty.")
-    sel = _with_location(select(company_id, flt), location)
+    sel, place = _with_location(select(company_id, flt), location)
     understood = understand(vocabulary_of(sel), query, as_text)
     model, look = embedder(), look_at(sel)
     asked = within(sel, understood)
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
                       model, look)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": understood.as_dict(), "calibrated": ranked.calibrated, **coverage(asked, look),
+            "understood": understood.as_dict(), "location": place, "calibrated": ranked.calibrated,
+            **coverage(asked, look),
             "total": len(ranked.rows), "best_score": ranked.best,
             "results": results(asked, ranked, query, look)}
 
@@ -207,14 +209,20 @@ def _row_ids(snap, index) -> np.ndarray:
                              lambda: index.ids_of(snap.originators))
 
 
-def _with_location(sel: Selection, location: str | None) -> Selection:
+def _with_location(sel: Selection, location: str | None) -> tuple[Selection, dict | None]:
     """Search's `location`: a partial, case-insensitive match on the declared location (the contract's rule for
-    search; the shared filters match locations exactly)."""
-    if not location or not location.strip() or not len(sel.snap):
-        return sel
+    search), or a place it lies in at any level (core.places: "Gauteng" takes Soweto); with which values it took."""
+    if not location or not location.strip():
+        return sel, None
+    vocab = [str(v) for v in sel.snap.vocab.get("location", [])] if len(sel.snap) else []
+    inside = placing(vocab).inside(location.strip())
     needle = location.strip().casefold()
-    codes = [i for i, value in enumerate(sel.snap.vocab.get("location", [])) if needle in str(value).casefold()]
-    return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes))
+    taken = {v for v in vocab if needle in v.casefold()} | set(inside.values)
+    read = Inside(inside.name, inside.place, tuple(v for v in vocab if v in taken)).as_dict()
+    if not len(sel.snap):
+        return sel, read
+    codes = [i for i, value in enumerate(vocab) if value in taken]
+    return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes)), read
 
 
 def results(sel: Selection, ranked: Ranked, query: str | None, look: Look | None = None) -> list[dict]:
