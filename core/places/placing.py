@@ -85,3 +85,12 @@ def placing(values) -> Placing:
 def _placing(values: tuple[str, ...], _version: str) -> Placing:
     atlas = gazetteer()
     return Placing({value: atlas.read(value) for value in values})
+
+
+def in_place_words(words: str, values) -> str:
+    """A place criterion as a producer reads it: the place the words name and the station's values it took
+    ("Gauteng: Gauteng, Johannesburg and Soweto"); values the words name as written, joined by "or"."""
+    values, place = [str(v) for v in values], gazetteer().read(words)
+    if place is None or [v.casefold() for v in values] == [place.name.casefold()]:
+        return " or ".join(values)
+    return f"{place.name}: {', '.join(values)}"

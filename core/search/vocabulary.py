@@ -149,9 +149,10 @@ def _aliased(vocab: Vocabulary, name: str, aliases: dict, needs: str | None = No
 def _place_terms(vocab: Vocabulary) -> list[Term]:
     """Every name of every place that holds one of the station's locations, naming all the locations in it
     ("Gauteng", "GP": Johannesburg, Soweto, Gauteng...; core.places); a location the gazetteer does not know, as
-    written. A one-word place needs its capital letter where the text is read strictly."""
+    written. A one-word place needs its capital letter where the text is read strictly. The country is no criterion:
+    "across South Africa" speaks of every listener, not of those who declared a place in it."""
     placed, atlas = placing(vocab.values.get("location", [])), gazetteer()
-    areas = dict.fromkeys(p.key for v in placed.places for p in placed.hierarchy(v))
+    areas = dict.fromkeys(p.key for v in placed.places for p in placed.hierarchy(v) if p.level != "country")
     places = [_one(v, "location", (v,)) for v in placed.unknown()]
     for key in areas:
         values = placed.within(atlas.area(key))

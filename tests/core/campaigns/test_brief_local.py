@@ -215,3 +215,7 @@ def test_a_province_in_a_brief_takes_the_station_s_cities_and_townships_in_it_an
 def test_a_province_by_its_code_in_a_brief_takes_its_cities(vocab):
     assert filters(vocab, "Women in KZN who listen at breakfast")["location"] == [
         "Durban", "KwaZulu-Natal", "Newcastle", "Pietermaritzburg", "Richards Bay"]
+
+
+def test_naming_the_country_is_no_criterion_on_the_station_s_places(vocab):
+    assert "location" not in filters(vocab, "Reach women across South Africa who love gospel")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.places.gazetteer import build, gazetteer
-from core.places.placing import placing
+from core.places.placing import in_place_words, placing
 
 STATION = ("Johannesburg", "Soweto", "Sandton", "Pretoria", "Gauteng", "Vereeniging", "Durban", "Pietermaritzburg",
            "Cape Town", "Gqeberha", "Mthatha", "Makhanda", "Joburg CBD", "kwaMashu Hostel 7")
@@ -119,3 +119,9 @@ def test_a_district_named_like_a_town_is_the_larger_area_but_not_a_city():
 def test_a_town_outside_any_known_district_lies_in_its_province():
     atlas = build(DATA)
     assert atlas.read("Delta").within == ("ZZ-N", "country:ZZ")
+
+
+def test_a_place_criterion_reads_as_the_place_and_the_locations_it_took():
+    assert in_place_words("gauteng", ["Gauteng", "Johannesburg", "Soweto"]) == "Gauteng: Gauteng, Johannesburg, Soweto"
+    assert in_place_words("Durban", ["Durban"]) == "Durban"
+    assert in_place_words("Joburg CBD", ["Joburg CBD"]) == "Joburg CBD"
