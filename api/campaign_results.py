@@ -23,9 +23,9 @@ GOAL_TEXTS = {
 }
 
 
-def day_field(description: str) -> fields.Date:
+def day_field(description: str, required: bool = False) -> fields.Date:
     """A day given as YYYY-MM-DD (the document bounds its length, as every string's)."""
-    return fields.Date(metadata={"maxLength": DATE_CHARS, "description": description})
+    return fields.Date(required=required, metadata={"maxLength": DATE_CHARS, "description": description})
 
 
 def goal_fields() -> dict:
@@ -38,14 +38,16 @@ def goal_fields() -> dict:
 
 
 class CampaignRequestSchema(RequestSchema.from_dict({
-        "starts": day_field(f"the campaign's first day, {DAY}"),
+        "starts": day_field(f"the campaign's first day, {DAY}: not before the day the audience was made (what "
+                            "members did before it existed is no response)", required=True),
         "ends": day_field(f"its last day, included: not before `starts`; a campaign runs at most {LONGEST_DAYS} days"),
         "hoped_lift_points": JsonNumber(load_default=HOPED_LIFT_POINTS, metadata={
             "minimum": HOPED_LIMITS[0], "maximum": HOPED_LIMITS[1],
             "description": "the lift the plan hopes for, in percentage points: the results say how many listeners "
                            "it needs"}),
         **goal_fields()})):
-    """When an audience's campaign runs and what counts as a response; the results compare the arms over it."""
+    """When an audience's campaign runs and what counts as a response; the results compare the arms over it, from
+    the moment the audience was made at the earliest."""
 
 
 class CampaignSchema(Schema):
@@ -70,9 +72,10 @@ class CampaignRecordedSchema(AudienceNamedSchema):
 
 
 class ResultsArgsSchema(RequestSchema.from_dict({
-        "from": day_field(f"first day counted, {DAY} (default: the campaign's `starts`, else the day the audience "
-                          "was made)"),
-        "to": day_field(f"last day counted, {DAY} (default: the campaign's `ends`, else today)"),
+        "from": day_field(f"first day counted, {DAY} (default: the campaign's `starts`); whatever it asks, nothing "
+                          "before the audience was made is counted (`window.counted_from`)"),
+        "to": day_field(f"last day counted, {DAY} (default: the campaign's `ends`, else today): not before the "
+                        "day the audience was made"),
         **goal_fields()})):
     """The results' window and goal, over those recorded."""
 
@@ -111,6 +114,11 @@ class ResultsWindowSchema(Schema):
     running = fields.Bool(metadata={"description": "the window goes on past today"})
     days_counted = fields.Int()
     hoped_lift_points = fields.Float()
+    counted_from = fields.Str(metadata={"description": "ISO 8601, with the station's offset: the moment counting "
+                                                       "starts, never before the audience was made, whatever `from` "
+                                                       "asks"})
+    counted_words = fields.Str(metadata={"description": "from when the results count, in words (and who counts "
+                                                        "from later: members who joined at a refresh)"})
 
 
 class GoalSchema(Schema):
@@ -127,19 +135,24 @@ class ResultsDaySchema(Schema):
 
 
 class ResultsSchema(AudienceNamedSchema):
+    campaign = fields.Nested(CampaignSchema, allow_none=True, metadata={
+        "description": "the campaign recorded; null: none is, and nothing is counted (`arms`, `window`, `goal` "
+                       "null, `reason` says so)"})
     holdout_percent = fields.Int()
-    arms = fields.Nested(ArmsSchema)
+    arms = fields.Nested(ArmsSchema, allow_none=True, metadata={"description": "null: no campaign recorded"})
     lift = fields.Nested(LiftSchema, allow_none=True, metadata={"description": "null: nothing to compare (`reason`)"})
     sample_size = fields.Nested(SampleSizeSchema, allow_none=True, metadata={
         "description": "members each arm needs to see the hoped-for lift at 95% confidence and 80% power"})
     verdict = fields.Str(metadata={"description": "what the figures say, in words"})
-    reason = fields.Str(allow_none=True, metadata={"description": "why there is no lift, when there is none"})
-    excluded = fields.Dict(keys=fields.Str(), values=fields.Int(), metadata={
+    reason = fields.Str(allow_none=True, metadata={"description": "why there is no lift, when there is none (no "
+                                                                  "campaign recorded, no holdout, not started)"})
+    excluded = fields.Dict(keys=fields.Str(), values=fields.Int(), allow_none=True, metadata={
         "description": "members counted in neither arm: `joined_after`, listeners who joined the station after the "
                        "audience was made"})
-    window = fields.Nested(ResultsWindowSchema)
-    goal = fields.Nested(GoalSchema)
-    daily = fields.List(fields.Nested(ResultsDaySchema), metadata={"description": "each day of the window to today"})
+    window = fields.Nested(ResultsWindowSchema, allow_none=True)
+    goal = fields.Nested(GoalSchema, allow_none=True)
+    daily = fields.List(fields.Nested(ResultsDaySchema), metadata={
+        "description": "each day counted: of the window, from the day the audience was made at the earliest, to today"})
 
 
 blp = Blueprint("campaign_results", __name__, url_prefix="/api/v1/audiences",

@@ -3,8 +3,8 @@ reading of a query, search's `location` parameter and a brief's strict reading (
 
     .venv/bin/python -m bench.places --listeners 400 20000
 
-It uses only what every version of the code has (parse_filters, build_vocabulary, read_criteria, _with_location),
-so that the same script measures the code before the gazetteer:
+It uses only what every version of the code has (parse_filters, build_vocabulary, read_criteria, and search's
+`location`, core.search.search._with_location before the gazetteer), so that the same script measures the older code:
 `PYTHONPATH=/path/to/older/checkout .venv/bin/python bench/places.py`.
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ def measure(snap: Snapshot) -> list[dict]:
     everyone = Selection(Company(company_id=1), snap, np.ones(len(snap), dtype=bool))
     out = []
     for name in NAMES:
-        read = search._with_location(everyone, name)
+        read = getattr(search, "with_location", getattr(search, "_with_location", None))(everyone, name)
         located = read[0] if isinstance(read, tuple) else read
         query = [i for i in read_criteria(vocab, f"listeners in {name}", lenient=True)[0] if i["field"] == "location"]
         brief = [i for i in read_criteria(vocab, f"Young people in {name} who love amapiano")[0]

@@ -1,6 +1,7 @@
 """The labelled set of bench.search_quality (bench/search_queries.json) and the known answer of each query, evaluated
 on the station's snapshot: shared filter parameters (core.explore.filters), words in the listeners' latest messages,
-or any/all of those.
+a file of the generator's truth (bench/other_station: who asked for what, who lives in which province), or any/all
+of those.
 """
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ def labelled_set(path: Path = LABELLED) -> tuple[list[Query], dict, list[dict]]:
 class Truth:
     """Who answers a definition, as a boolean per snapshot row."""
 
-    def __init__(self, snap, tz: str, messages: dict[str, list[str]], themes: dict, events=None):
-        self.snap, self.tz, self.themes, self.events = snap, tz, themes, events
+    def __init__(self, snap, tz: str, messages: dict[str, list[str]], themes: dict, events=None,
+                 base: Path | None = None):
+        self.snap, self.tz, self.themes, self.events, self.base = snap, tz, themes, events, base
         self.texts = [" | ".join(messages.get(str(o), ())).casefold() for o in snap.originators.tolist()]
 
     def mask(self, answer: dict) -> np.ndarray:
@@ -54,8 +56,17 @@ class Truth:
             return self.mask(self.themes[answer["theme"]])
         if "interactions" in answer:
             return self.interacted(answer["interactions"])
+        if "originators_file" in answer:
+            return self.listed(answer["originators_file"])
+        if answer.get("nobody"):
+            return np.zeros(len(self.snap), dtype=bool)
         parts = [self.mask(part) for part in answer.get("all") or answer.get("any")]
         return np.logical_and.reduce(parts) if "all" in answer else np.logical_or.reduce(parts)
+
+    def listed(self, name: str) -> np.ndarray:
+        """The listeners a truth file names, one originator a line (its path relative to the station's folder)."""
+        who = set((self.base / name).read_text().split())
+        return np.fromiter((str(o) in who for o in self.snap.originators.tolist()), dtype=bool, count=len(self.snap))
 
     def interacted(self, wanted: dict) -> np.ndarray:
         """The listeners with one interaction that is all of `wanted` at once (the station's interactions)."""

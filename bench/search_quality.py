@@ -11,6 +11,12 @@ queries; the median latency of the full pipeline. Then the station's calibration
 own labelled queries split in two, each half fitted and read on the other) and custom segments and audiences from
 five themes (precision of members carrying the theme). Tables are printed; figures go to
 measured/search_quality.json. Look-alikes are measured by bench.lookalikes.
+
+`--station other` measures the same way on Mokgosi FM (bench.other_station, company 2, seed 2027), a station
+nobody tuned for: its files (bench/data/other, written when missing) imported through the ingest path, segmented
+and embedded in a database of its own (bench/data/search_quality-other), its queries and themes
+(bench/other_station/queries.json) answered from the generator's truth; figures go to
+measured/search_quality-other[-<listeners>].json.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.search_labels import Query, Truth, labelled_set, ndcg, precision, recall
+from bench.search_labels import LABELLED, Query, Truth, labelled_set, ndcg, precision, recall
 
 DATA = Path("bench/data/search_quality")
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -36,11 +42,20 @@ queries of the station); dense raw is search before issue 23 (the whole query by
 is a diagnostic, not an answer anyone gets: how good the ranking is before any score cuts it."""
 BANDS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.68), (0.68, 0.8), (0.8, 1.01))
 AUDIENCE_LIMIT = 500
+OTHER_DATA, OTHER_QUERIES = Path("bench/data/other"), Path("bench/other_station/queries.json")
+SEEDS = {"demo": 7, "other": 2027}
 
 
-def open_station(listeners: int, seed: int, reuse: bool) -> dict:
-    """A database of its own with the demo station seeded and every listener embedded (`reuse`: the one a previous
-    run left, as it is)."""
+def use_station(station: str) -> None:
+    """Point the run at the demo (company 1) or at Mokgosi FM (company 2, a database folder of its own)."""
+    global COMPANY, DATA
+    if station == "other":
+        COMPANY, DATA = 2, Path("bench/data/search_quality-other")
+
+
+def open_station(listeners: int, seed: int, reuse: bool, station: str = "demo") -> dict:
+    """A database of its own with the station seeded (the demo) or imported (`other`) and every listener embedded
+    (`reuse`: the one a previous run left, as it is)."""
     from core.config import Settings
     from core.credits.ledger import load
     from core.demo.seed import seed_demo
@@ -55,7 +70,12 @@ def open_station(listeners: int, seed: int, reuse: bool) -> dict:
     timings = {}
     if not reuse:
         started = time.perf_counter()
-        seed_demo(COMPANY, listeners, seed=seed, now=NOW)
+        if station == "other":
+            from bench.other_station.load import load_station
+
+            load_station(COMPANY, OTHER_DATA, listeners, seed)
+        else:
+            seed_demo(COMPANY, listeners, seed=seed, now=NOW)
         timings["seed s"] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     refresh_embeddings(COMPANY)  # reused: only what changed (texts kept since)
@@ -90,11 +110,38 @@ def alternatives(sel, model) -> dict:
     index = current_index(COMPANY)
     queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
     vectors = model.embed([q.text for q in queries], kind="query")
-    found, relevant = calibration.measured(queries, vectors, index, current_lexical(COMPANY, index),
-                                           index.ids_of(sel.snap.originators))
+    found, relevant = pooled(queries, vectors, index, current_lexical(COMPANY, index),
+                             index.ids_of(sel.snap.originators))
     return {"dense alone": Alternative(lambda e: e.similarity, found, relevant),
             "lexical alone": Alternative(lambda e: e.lexical + 1e-6 * e.similarity, found, relevant),
             "rrf": Alternative(lambda e: e.rrf(), found, relevant)}
+
+
+def pooled(queries, vectors, index, lexical, row_ids, top: int = 200) -> tuple[list, list]:
+    """The labelled queries as the baselines read them: the `top` best by meaning and by words pooled over every
+    listener with a vector, evidence or not (search before answers needed evidence)."""
+    from core.search.fusion import gather
+
+    rows = np.flatnonzero(row_ids >= 0)
+    found = [gather(rows, row_ids[rows], index, lexical, vector, query.text, top)
+             for query, vector in zip(queries, vectors)]
+    return found, [query.holders[e.rows] for query, e in zip(queries, found)]
+
+
+def ground_of(sel, model):
+    """What the station's labelled queries run over, as the search's calibration runs them."""
+    from core.search import calibration
+    from core.search.lexical_store import current_lexical
+    from core.search.meaning import meanings
+    from core.search.process_indexes import current_index
+    from core.search.search import look_at, score_map
+    from core.search.vocabulary import vocabulary_of
+
+    index, look = current_index(COMPANY), look_at(sel)
+    floors = score_map(sel, model, look).floors
+    return calibration.Ground(sel.snap, sel.company.timezone, index, current_lexical(COMPANY, index),
+                              index.ids_of(sel.snap.originators),
+                              meanings(COMPANY, model, vocabulary_of(sel), floors), model)
 
 
 def ranked_by(asked, text: str, vector: np.ndarray, scorer) -> np.ndarray:
@@ -187,14 +234,16 @@ def reliability() -> dict:
     from core.explore.operations import select
     from core.search import calibration
     from core.search.embeddings import embedder
-    from core.search.lexical_store import current_lexical
-    from core.search.process_indexes import current_index
     from core.search.vocabulary import vocabulary_of
 
-    sel, model, index = select(COMPANY, ListenerFilter()), embedder(), current_index(COMPANY)
-    queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
-    vectors, row_ids = model.embed([q.text for q in queries], kind="query"), index.ids_of(sel.snap.originators)
-    found, right = calibration.measured(queries, vectors, index, current_lexical(COMPANY, index), row_ids)
+    sel, model = select(COMPANY, ListenerFilter()), embedder()
+    ground = ground_of(sel, model)
+    held = calibration.written(ground)
+    queries = calibration.with_writers(calibration.labelled_queries(vocabulary_of(sel), sel.snap,
+                                                                     sel.company.timezone), ground, held)
+    queries += calibration.said_queries(ground, vocabulary_of(sel), held)
+    vectors = model.embed([q.text for q in queries], kind="query")
+    found, right = calibration.measured(queries, vectors, ground)
     halves = [np.arange(len(queries))[start::2] for start in (0, 1)]
     scores, relevant = [], []
     for fit_on, read_on in (halves, halves[::-1]):
@@ -277,19 +326,22 @@ def _criteria(understood: dict) -> str:
     return " · ".join(f"{c['field']}: {', '.join(map(str, c['values']))}" for c in understood["criteria"]) or "-"
 
 
-def measure(listeners: int, seed: int, reuse: bool = False) -> dict:
-    """Every figure of the benchmark on a station of `listeners`."""
+def measure(listeners: int, seed: int, reuse: bool = False, station: str = "demo") -> dict:
+    """Every figure of the benchmark on a station of `listeners` (the demo, or `other`: Mokgosi FM)."""
     from core.explore.filters import ListenerFilter
     from core.explore.operations import select
     from core.listeners.events import load_events
     from core.search.texts import latest_messages
 
-    timings = open_station(listeners, seed, reuse)
-    queries, themes, segments = labelled_set()
+    other = station == "other"
+    timings = open_station(listeners, seed, reuse, station)
+    queries, themes, segments = labelled_set(OTHER_QUERIES if other else LABELLED)
     sel = select(COMPANY, ListenerFilter())
-    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes, load_events(COMPANY))
+    truth = Truth(sel.snap, sel.company.timezone, latest_messages(COMPANY, None), themes, load_events(COMPANY),
+                  base=OTHER_DATA if other else None)
     rows, latencies = run_queries(queries, truth)
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
+            "station": sel.company.name if other else "the demo station",
             "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),
             "summary": summary(rows), "queries": by_query(rows), "calibration": reliability(),
             "themes": theme_answers(segments, truth)}
@@ -302,7 +354,8 @@ def report(figures: dict) -> str:
     table = figures["summary"]
     calibration = figures["calibration"]
     return "\n\n".join([
-        f"Search quality on the demo station ({figures['listeners']:,} listeners, seed {figures['seed']}), "
+        f"Search quality on {figures.get('station', 'the demo station')} ({figures['listeners']:,} listeners, "
+        f"seed {figures['seed']}), "
         f"min_score {figures['min_score']}, limit {figures['limit']}:",
         markdown(overall(table, [figures["median_ms"]])),
         "Precision / recall / nDCG@10 by group:", markdown(compact(table)),
@@ -314,24 +367,48 @@ def report(figures: dict) -> str:
         "Custom segments (limit 100) and audiences (limit 500) from a theme:", markdown(figures["themes"])])
 
 
+MEANINGS = ("both", "model", "list")
+
+
+def meaning_by(way: str) -> None:
+    """Free words reach the station's values by the model and the hand-kept list (the service), or by one alone:
+    the other is switched off in this process, for the measurement only."""
+    from core.search import meaning, vocabulary
+
+    if way == "model":
+        vocabulary._related_terms = lambda vocab, taken: []
+    elif way == "list":
+        meaning.Meanings.meant = lambda self, vectors: [[] for _ in range(len(vectors))]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line entry point."""
     from core import measured
 
     parser = argparse.ArgumentParser(prog="python -m bench.search_quality", description=__doc__.splitlines()[0])
     parser.add_argument("--listeners", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=int, help="default 7 for the demo, 2027 for the other station")
+    parser.add_argument("--station", choices=tuple(SEEDS), default="demo",
+                        help="other: Mokgosi FM (bench.other_station), a station nobody tuned for")
     parser.add_argument("--reuse", action="store_true",
-                        help="the station a previous run left in bench/data/search_quality, as it is")
+                        help="the station a previous run left in bench/data/search_quality[-other], as it is")
+    parser.add_argument("--meaning", choices=MEANINGS, default="both",
+                        help="how free words reach the station's values: the model and the list (the service), "
+                             "or one of them alone (to measure what each does)")
     args = parser.parse_args(argv)
+    use_station(args.station)
+    meaning_by(args.meaning)
+    seed = SEEDS[args.station] if args.seed is None else args.seed
     try:
-        figures = measure(args.listeners, args.seed, args.reuse)
+        figures = measure(args.listeners, seed, args.reuse, args.station)
     finally:
         from core.db import embedded
 
         embedded.stop(DATA.resolve())
     print(report(figures))
-    name = "search_quality" if args.listeners == 20_000 else f"search_quality-{args.listeners}"
+    name = "search_quality" + ("-other" if args.station == "other" else "")
+    name += "" if args.listeners == 20_000 else f"-{args.listeners}"
+    name += "" if args.meaning == "both" else f"-{args.meaning}"
     print(f"\nwritten to {measured.write(name, figures)}")
 
 

@@ -85,7 +85,10 @@ def problems_of(items: list[dict]) -> dict[str, str]:
 @bp.app_template_filter("in_words")
 def in_words(found: dict) -> dict:
     """What the pages and the PDF say of audience_results' figures: each arm's share responding, the range the
-    difference lies in, the listeners the hoped-for lift needs, the window, the goal and who is left out."""
+    difference lies in, the listeners the hoped-for lift needs, the window, the goal and who is left out; nothing
+    before a campaign is recorded (there is no figure to say)."""
+    if found["campaign"] is None:
+        return {}
     arms, lift, needed = found["arms"], found["lift"], found["sample_size"]
     joined = found["excluded"]["joined_after"]
     return {"shares": {arm: share_text(arms[arm]["rate"]) if arms[arm]["rate"] is not None else "–"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import date
+from datetime import date, datetime
 
 from core.audiences.models import Audience
 from core.audiences.rules import Problems
+from core.clock import as_utc, zone_of
 from core.errors import AudienceNotFound
 from core.explore.spec import SPEC
 from core.listeners.snapshot import Snapshot
@@ -31,23 +32,23 @@ NO_CAMPAIGN = {"starts": None, "ends": None, "campaign_type": None, "channel_typ
                "hoped_lift_points": HOPED_LIFT_POINTS}
 
 
-def checked(given: dict | None, snap: Snapshot, names: dict | None = None, where: str = "body") -> dict:
+def checked(given: dict | None, snap: Snapshot, names: dict | None = None, where: str = "body",
+            made_on: date | None = None) -> dict:
     """A campaign as asked (any of `starts`, `ends`, the goal's three and `hoped_lift_points`; dates or YYYY-MM-DD
     text), cleaned, or one 422 naming each field that is wrong; `names` renames fields for the 422 (the results'
-    `from` and `to`, given in the query: `where`)."""
+    `from` and `to`, given in the query: `where`). `made_on`, for a campaign to record: the day its audience was
+    made (`made_day`), before which it may not start, and `starts` is required."""
     given, names, problems = dict(given or {}), names or {}, Problems(where)
     unknown = sorted(set(given) - set(NO_CAMPAIGN))
     for name in unknown:
         problems.add(name, f"Unknown field; known: {', '.join(NO_CAMPAIGN)}.")
     out = {**NO_CAMPAIGN, **{k: v for k, v in given.items() if k in NO_CAMPAIGN and v is not None}}
+    missing = out["starts"] is None
     for field in ("starts", "ends"):
         out[field] = _day(problems, names.get(field, field), out[field])
-    if out["starts"] and out["ends"] and out["ends"] < out["starts"]:
-        problems.add(names.get("ends", "ends"), f"The campaign cannot end ({out['ends']}) before it starts "
-                                                 f"({out['starts']}).")
-    elif out["starts"] and out["ends"] and (date.fromisoformat(out["ends"]) - date.fromisoformat(out["starts"])
-                                            ).days >= LONGEST_DAYS:
-        problems.add(names.get("ends", "ends"), f"A campaign runs at most {LONGEST_DAYS} days.")
+    _span(problems, out, names)
+    if made_on is not None:
+        _after_made(problems, None if missing else out["starts"], made_on, missing)
     out["campaign_type"] = _campaign_type(problems, out["campaign_type"], snap)
     for field in ("channel_type", "timeslot_id"):
         if out[field] is not None:
@@ -106,6 +107,33 @@ def goal_choices(snap: Snapshot, channel_names: dict[int, str], show_titles: dic
     return {"campaign_type": [(str(t), str(t)) for t in snap.vocab.get("campaign_types", [])],
             "channel_type": [(n, channel_name(channel_names, n)) for n in sorted(channel_names)],
             "timeslot_id": [(n, show_name(show_titles, n)) for n in sorted(show_titles)]}
+
+
+def made_day(created_at: datetime, tz: str | None) -> date:
+    """The day on the station's calendar an audience was made: no campaign of it starts earlier, since what its
+    members did before it existed is no response to the campaign (docs/decisions.md §7b)."""
+    return as_utc(created_at).astimezone(zone_of(tz)).date()
+
+
+def _span(problems: Problems, out: dict, names: dict) -> None:
+    """The window ends on or after it starts, and lasts at most LONGEST_DAYS."""
+    if not (out["starts"] and out["ends"]):
+        return
+    if out["ends"] < out["starts"]:
+        problems.add(names.get("ends", "ends"), f"The campaign cannot end ({out['ends']}) before it starts "
+                                                 f"({out['starts']}).")
+    elif (date.fromisoformat(out["ends"]) - date.fromisoformat(out["starts"])).days >= LONGEST_DAYS:
+        problems.add(names.get("ends", "ends"), f"A campaign runs at most {LONGEST_DAYS} days.")
+
+
+def _after_made(problems: Problems, starts: str | None, made_on: date, missing: bool) -> None:
+    """A campaign recorded says when it starts, not before its audience was made."""
+    if missing:
+        problems.add("starts", "Give the campaign's first day: its results count from it.", "missing")
+    elif starts is not None and date.fromisoformat(starts) < made_on:
+        problems.add("starts", f"The campaign cannot start ({starts}) before its audience was made "
+                               f"({made_on.isoformat()}): what members did before the audience existed is no "
+                               "response to it.")
 
 
 def _day(problems: Problems, name: str, value) -> str | None:

@@ -64,7 +64,7 @@ def match(sel: Selection, queries: list[str], limit: int, min_score: float) -> M
         theme = understand(vocab, queries[0])
         asked, look = within(sel, theme), look_at(sel)  # one look at the station's indexes for every query
         # labels only help the raw scale of a station too small to measure
-        plain = score_map(asked, model, look) is not None
+        plain = score_map(asked, model, look).trusted
         others = [understand(vocab, PROFILE_LABELS.sub("", q) if plain else q) for q in queries[1:]]
         read = [theme] if theme.asks and not theme.free_text else [theme, *others]
         for i, (query, vector) in enumerate(zip(read, model.embed([q.ranked_text for q in read], kind="query"))):

@@ -84,8 +84,9 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
     asked = _checked(name=name, theme=theme, description=description, limit=limit, min_score=min_score,
                      expiry_days=expiry_days, queries=queries, holdout_percent=holdout_percent)
     flt = flt or ListenerFilter()
-    sel = select(company_id, flt)
-    asked["campaign"] = campaigns.checked(campaign, sel.snap)
+    sel, now = select(company_id, flt), _now()
+    asked["campaign"] = campaigns.checked(campaign, sel.snap, made_on=campaigns.made_day(now, sel.company.timezone)
+                                          if campaign else None)
     asked["plan_id"] = campaigns.checked_plan_id(plan_id)
     _refuse_taken(company_id, asked["name"])
     audience_id = secrets.token_urlsafe(ID_BYTES)
@@ -94,7 +95,7 @@ def create_audience(company_id: int, name: str, theme: str, description: str | N
         bill.record(provider=made["provider"], model=made["model"], tokens_in=made["tokens_in"],
                     tokens_out=made["tokens_out"])
         found = match(sel, made["queries"], asked["limit"], asked["min_score"])
-        doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found))
+        doc = _new(company_id, audience_id, asked, made, filter_params(flt), _stored(sel, found), now)
         _insert(as_stored(company_id, doc), doc["name"])
     _members_changed(company_id, doc, {"joined": [m["originator"] for m in doc["members"]], "left": []})
     return {**detail(doc, sel.snap, sel.company), **coverage(sel), **_spent(made, bill)}
@@ -125,9 +126,9 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
     with charges.charge(company_id, OPERATION, audience_id) as bill:
         bill.record(provider=strategy["provider"], model=strategy["model"], tokens_in=0, tokens_out=0)
         found = match(sel, strategy["queries"], strategy["limit"], strategy["min_score"])
-        members = _stored(sel, found)
-        changes = _changes(live_rows(sel.snap, doc["members"])[0], members)
         now = _now()
+        members = _stored(sel, found, doc["members"], now)
+        changes = _changes(live_rows(sel.snap, doc["members"])[0], members)
         update = {"members": members, "refreshed_at": now, "expires_at": now + timedelta(days=doc["expiry_days"]),
                   "changes": changes}
         if not Audience._get_collection().update_one({"_id": doc["_id"]},
@@ -140,11 +141,12 @@ def refresh_audience(company_id: int, audience_id: str) -> dict:
 
 
 def record_campaign(company_id: int, audience_id: str, campaign: dict) -> dict:
-    """Record when the audience's campaign runs and what counts as a response (replacing what was recorded); the
-    audience's summary."""
+    """Record when the audience's campaign runs (from the day the audience was made at the earliest) and what counts
+    as a response, replacing what was recorded; the audience's summary."""
     doc = stored_audience(company_id, audience_id)
     snap = snapshot.current(company_id)
-    doc["campaign"] = campaigns.checked(campaign, snap)
+    made_on = campaigns.made_day(doc["created_at"], get_company(company_id).timezone)
+    doc["campaign"] = campaigns.checked(campaign, snap, made_on=made_on)
     campaigns.record(company_id, audience_id, doc["campaign"])
     return summary(doc, snap)
 
@@ -230,15 +232,24 @@ def _insert(doc: dict, name: str) -> None:
         raise
 
 
-def _stored(sel: Selection, found: Matched) -> list[dict]:
-    """Members as stored: originator, score and the index of the query that found them, best first."""
+def _stored(sel: Selection, found: Matched, before: list[dict] | None = None,
+            now: datetime | None = None) -> list[dict]:
+    """Members as stored: originator, score and the index of the query that found them, best first; and for one who
+    joined at a refresh (not among the members `before` it), when (`now`), kept while they stay: results count
+    each member from when they joined (core.audiences.results)."""
     originators = sel.snap.originators[found.rows].tolist()
-    return [{"originator": o, "score": float(s), "query": int(q)}
-            for o, s, q in zip(originators, found.scores.tolist(), found.queries.tolist())]
+    members = [{"originator": o, "score": float(s), "query": int(q)}
+               for o, s, q in zip(originators, found.scores.tolist(), found.queries.tolist())]
+    kept = {m["originator"]: m.get("joined_at") for m in before or ()}
+    for member in members if before is not None else ():
+        joined = kept[member["originator"]] if member["originator"] in kept else now
+        if joined:
+            member["joined_at"] = joined
+    return members
 
 
-def _new(company_id: int, audience_id: str, asked: dict, made: dict, filters: dict, members: list[dict]) -> dict:
-    now = _now()
+def _new(company_id: int, audience_id: str, asked: dict, made: dict, filters: dict, members: list[dict],
+         now: datetime) -> dict:
     strategy = {"queries": made["queries"], "filters": filters, "min_score": asked["min_score"],
                 "limit": asked["limit"], "provider": made["provider"], "model": made["model"]}
     return {"company_id": company_id, "audience_id": audience_id, **asked,

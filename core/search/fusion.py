@@ -1,11 +1,8 @@
-"""Free text ranked by every signal the station has: the dense vectors (what a listener's text means) and BM25 (the
-words they wrote), each read DEPTH deep among the candidates (filters first, never after), their results pooled,
-and each pooled listener scored on both.
-
-How the two combine is learned per station (core.search.calibration): a logistic regression on the similarity and
-the lexical share, fitted on the station's labelled queries, then mapped by the same monotone calibration to the
-share of results like it that were relevant. bench.search_quality measures it against dense alone, lexical alone and
-reciprocal rank fusion (`rrf`, what MongoDB's $rankFusion and Elasticsearch's RRF do) on the same labelled queries.
+"""The signals a candidate is read by: the dense vectors (what a listener's text means) and BM25 (the words they
+wrote). A search reads both for every candidate with evidence (`evidenced`, core.search.evidence decides who has
+it); the baselines bench.search_quality measures it against (dense alone, lexical alone and reciprocal rank fusion,
+`rrf`, what MongoDB's $rankFusion and Elasticsearch's RRF do) pool the DEPTH best of each among the candidates,
+evidence or not (`gather`), as search did before answers needed evidence.
 """
 from __future__ import annotations
 
@@ -28,21 +25,14 @@ class Evidence:
     rows: np.ndarray
     similarity: np.ndarray
     lexical: np.ndarray
+    coverage: np.ndarray | None = None  # each one's share of the query's evidence (core.search.evidence)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def features(self) -> np.ndarray:
-        """What the learned combination reads: one row per candidate."""
-        return np.column_stack([self.similarity, np.minimum(self.lexical, LEXICAL_CAP)])
-
     def rrf(self) -> np.ndarray:
         """Reciprocal rank fusion of the two rankings (a candidate one of them did not find ranks last in it)."""
         return _reciprocal(self.similarity) + np.where(self.lexical > 0, _reciprocal(self.lexical), 0.0)
-
-
-LEXICAL_CAP = 2.0
-"""A lexical share past this (a short text repeating the query's words) says nothing more."""
 
 
 def gather(rows: np.ndarray, ids: np.ndarray, index: VectorIndex, lexical: LexicalIndex | None,
@@ -62,6 +52,27 @@ def gather(rows: np.ndarray, ids: np.ndarray, index: VectorIndex, lexical: Lexic
     return Evidence(rows[at], similarity, held[at])
 
 
+def evidenced(rows: np.ndarray, ids: np.ndarray, cover: np.ndarray, index: VectorIndex,
+              lexical: LexicalIndex | None, vector: np.ndarray, text: str) -> Evidence:
+    """Every candidate with evidence (core.search.evidence), each with its similarity (a neutral 0.5 for one not
+    embedded yet), lexical share and coverage: all of them, so that an answer counts every listener who matches."""
+    similarity = np.full(len(rows), 0.5)
+    embedded = np.flatnonzero(ids >= 0)
+    query = np.asarray(vector, dtype=np.float32)
+    for start in range(0, len(embedded), CHUNK):
+        at = embedded[start:start + CHUNK]
+        similarity[at] = similarity_of(index.vectors_of(ids[at]) @ query)
+    shares = lexical.shares(text) if lexical is not None else np.zeros(0)
+    held = np.zeros(len(ids))
+    known = (ids >= 0) & (ids < len(shares))
+    held[known] = shares[ids[known]]
+    return Evidence(rows, similarity, held, cover)
+
+
+CHUNK = 20_000
+"""Vectors read at a time when every candidate with evidence is scored (20,000 x 512 floats: 40 MB)."""
+
+
 def _best(values: np.ndarray, k: int) -> np.ndarray:
     """Positions of the k largest positive values."""
     positive = np.flatnonzero(values > 0)
@@ -75,25 +86,3 @@ def _reciprocal(values: np.ndarray) -> np.ndarray:
     ranks = np.empty(len(values))
     ranks[np.argsort(-values, kind="stable")] = np.arange(1, len(values) + 1)
     return 1.0 / (RRF_K + ranks)
-
-
-@dataclass(frozen=True)
-class Combination:
-    """The learned weights: intercept, then one per feature; the score is their logistic."""
-
-    weights: np.ndarray
-
-    def raw(self, evidence: Evidence) -> np.ndarray:
-        """The combination's value of each candidate, in (0, 1), before the station's calibration."""
-        z = self.weights[0] + evidence.features() @ self.weights[1:]
-        return 1.0 / (1.0 + np.exp(-z))
-
-
-def learned(features: np.ndarray, relevant: np.ndarray) -> Combination:
-    """The logistic regression of relevance on the features (scikit-learn), as a Combination."""
-    from sklearn.linear_model import LogisticRegression  # about 1 s to import: only a fit needs it, not a search
-
-    if len(np.unique(relevant)) < 2:  # one class only: nothing tells the features apart, similarity alone ranks
-        return Combination(np.array([0.0, 1.0, 0.0]))
-    fitted = LogisticRegression(C=1.0, max_iter=1000).fit(features, relevant.astype(int))
-    return Combination(np.r_[fitted.intercept_, fitted.coef_[0]])

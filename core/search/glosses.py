@@ -66,7 +66,13 @@ WORD = re.compile(r"[^\W\d_]+")
 
 
 def glossed(text: str) -> str:
-    """The text, followed by the English of the themes it names in the station's other languages (each once).
+    """The text, followed by the English of the themes it names in the station's other languages (each once)."""
+    found = themes_of(text)
+    return " ".join([text, *found]) if found else text
+
+
+def themes_of(text: str) -> list[str]:
+    """The English of the themes the text names in the station's other languages, each once, in its order.
 
     Word by word, with a look-up of each word and of what is left after each prefix it may carry: a search over
     every listener's text costs about a second per 100,000, where one regular expression of every form took 36."""
@@ -77,7 +83,7 @@ def glossed(text: str) -> str:
             if tuple(words[at:at + len(stems)]) == stems:
                 found[_ENGLISH[stems]] = None
                 break
-    return " ".join([text, *found]) if found else text
+    return list(found)
 
 
 def _known(word: str) -> str:

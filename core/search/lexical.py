@@ -207,6 +207,21 @@ class LexicalIndex:
         """What the listener of each vector id said, as last embedded ("": nothing, or an id this does not hold)."""
         return [self.said[at] if 0 <= at < len(self.said) else "" for at in ids.tolist()]
 
+    def holding(self, word: str) -> tuple[np.ndarray | None, float]:
+        """Which vector ids' texts hold the word (its English stem), and how much holding it tells (its idf; a word
+        no listener wrote tells the most a word can). (None, 0) for a word that is no word to the index (a stop
+        word)."""
+        built = self.built
+        stems = (tokenized([word]) or [[]])[0]
+        if not stems:
+            return None, 0.0
+        known = [built.terms[s] for s in stems if s in built.terms and built.terms[s] < len(built.idf)]
+        if built.retriever is None or len(known) < len(stems):
+            return np.zeros(len(self.docs), dtype=bool), unheard_idf(built.docs)
+        held = np.zeros(len(self.docs), dtype=bool)
+        held[:built.docs] = np.logical_and.reduce([built.retriever.get_scores([t])[:built.docs] > 0 for t in known])
+        return held, float(max(built.idf[t] for t in known))
+
     def shares(self, query: str) -> np.ndarray:
         """Each vector id's BM25 score for the query as a share of the query (0: none of its words, or no text yet)."""
         built, out = self.built, np.zeros(len(self.docs))
@@ -225,6 +240,11 @@ def _made(docs: list[np.ndarray], terms: dict) -> tuple[bm25s.BM25, np.ndarray]:
     retriever.index(bm25s.tokenization.Tokenized(ids=[d.tolist() for d in docs], vocab=dict(terms)),
                     show_progress=False)
     return retriever, _idf(docs, len(terms))
+
+
+def unheard_idf(docs: int) -> float:
+    """Lucene's idf of a term no document holds: what a word nobody wrote would tell, were anyone to."""
+    return float(np.log1p((docs + 0.5) / 0.5))
 
 
 def _idf(docs: list[np.ndarray], terms: int) -> np.ndarray:

@@ -71,13 +71,14 @@ class EmbeddingCounter(Document):
 
 @stored
 class SearchCalibration(Document):
-    """A station's scoring of free text (core.search.calibration): how similarity and lexical share combine, and
-    the map from that to the share of results that were relevant, with the labelled queries and the number of
-    vectors it was fitted on."""
+    """How a station's free-word search stands (core.search.calibration): each value's floor of meaning, and what
+    an answer's score was worth (the share relevant) on its labelled queries, with the number of vectors it was
+    measured on."""
 
     company_id = IntField(required=True)
     model = StringField(required=True)
-    weights = ListField(FloatField())  # the learned combination of similarity and lexical share (core.search.fusion)
+    floors = ListField(ListField())  # [phrase, floor]: each value's floor of meaning (core.search.meaning)
+    said_queries = IntField()  # how many labelled queries were listeners' own words (never stored themselves)
     upper = ListField(FloatField())
     accuracy = ListField(FloatField())
     samples = IntField(default=0)

@@ -29,6 +29,9 @@ FILLER = frozenset("""a an the and or who whom that which with of on in at to fo
 be been do does did have has had their them they his her its our your my listeners listener people persons person
 fans fan lovers lover users user followers crowd audience those these any all some everyone anyone someone
 supporters supporter heads enthusiasts want wants wanting during over when while
+ask asks asking asked complain complains complaining complained complaint complaints talking talked wrote write
+writes writing written mention mentions mentioned mentioning say says saying said tell tells telling told
+hear hears hearing heard
 speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
 used enter enters entered entering via through also only just show shows station radio
 abantu abalaleli abaphulaphuli abathandi abathanda abakhuluma abathetha abasebenzisa ababhalisa base ba wa ya ku
@@ -38,7 +41,8 @@ abalandeli abathandayo balandeli bomculo womculo we
 mense luisteraars aanhangers ondersteuners liefhebbers wat wie praat hou van die in op en met ook
 mmino umculo musiek
 """.split())
-"""Words that only frame a query ("listeners who ... on ..."; in isiZulu and isiXhosa "abalaleli base", in Sesotho
+"""Words that only frame a query ("listeners who ... on ...", "complaining about ...", "who asked for ...";
+in isiZulu and isiXhosa "abalaleli base", in Sesotho
 "batho ba", in Afrikaans "mense wat"): left alone, they are no free text to rank by."""
 ALTERNATIVE = re.compile(r"\s*(?:,\s*(?:or\s+)?|/\s*|or\s+)", re.IGNORECASE)
 """What joins two values of which either will do: "isiZulu or English", "gospel, jazz or soul", "SMS/WhatsApp"."""

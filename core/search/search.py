@@ -20,14 +20,18 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.explore.records import records_later
-from core.places.placing import Inside, placing
 from core.search import bound, calibration, progress
 from core.search.embeddings import embedder
-from core.search.fusion import DEPTH, gather
+from core.search.evidence import answers, covered
+from core.search.evidence import scores as evidence_scores
+from core.search.free_words import meant_of, readings, worded
+from core.search.fusion import evidenced
 from core.search.glosses import glossed
 from core.search.index import VectorIndex, similarity_of
 from core.search.kept import KeptPerStation
 from core.search.lexical_store import current_lexical
+from core.search.located import with_location
+from core.search.meaning import Meanings, meanings
 from core.search.process_indexes import current_index
 from core.search.queries import Understood, understand
 from core.search.texts import MESSAGES_LABEL, listener_texts
@@ -51,6 +55,9 @@ class Ranked:
     best: float | None = None  # the best score among the candidates, kept or not (what a lower min_score would show)
     similarity: np.ndarray | None = None
     calibrated: bool = False  # scores are the station's measured share relevant (or 1 for a query met exactly)
+    total: int | None = None  # how many match at min_score, of which `rows` are the first `limit`
+    meant: tuple[dict, ...] = ()  # what the free words were taken to mean among the station's values
+    suggestions: tuple[dict, ...] = ()  # with no evidence anywhere: the station's values closest to the query
 
     @property
     def similarities(self) -> np.ndarray:
@@ -90,17 +97,22 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     query = (q or "").strip()
     if not query:
         raise ValidationFailed.one(["query", "q"], "Say what to look for: q cannot be empty.")
-    sel, place = _with_location(select(company_id, flt), location)
+    sel, place = with_location(select(company_id, flt), location)
     understood = understand(vocabulary_of(sel), query, as_text)
     model, look = embedder(), look_at(sel)
     asked = within(sel, understood)
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
                       model, look)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": understood.as_dict(), "location": place, "calibrated": ranked.calibrated,
-            **coverage(asked, look),
-            "total": len(ranked.rows), "best_score": ranked.best,
-            "results": results(asked, ranked, query, look)}
+            "understood": {**understood.as_dict(), "meant": list(ranked.meant)}, "location": place,
+            "calibrated": ranked.calibrated,
+            **coverage(asked, look), "total": matching(ranked), "shown": len(ranked.rows), "best_score": ranked.best,
+            "suggestions": list(ranked.suggestions), "results": results(asked, ranked, query, look)}
+
+
+def matching(ranked: Ranked) -> int:
+    """How many listeners match, however many the limit shows."""
+    return len(ranked.rows) if ranked.total is None else ranked.total
 
 
 def within(sel: Selection, understood: Understood) -> Selection:
@@ -111,26 +123,44 @@ def within(sel: Selection, understood: Understood) -> Selection:
 
 def retrieve(asked: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
              model, look: Look) -> Ranked:
-    """The best of the listeners who meet every ask: all of them when the query has no free text (score 1), else
-    those its free text ranks at `min_score` or more, as the station's calibration scores them."""
+    """The best of the listeners who meet every ask: all of them when the query has no free words (scored by how
+    strongly), else those with evidence for its free words (core.search.evidence) scoring `min_score` or more, as
+    the station's calibration scores them."""
     if understood.asks and not understood.free_text:
         return met(asked, vector, limit, look, understood.loose_facets())
-    return fused(asked, understood.ranked_text, vector, limit, min_score, score_map(asked, model, look), look)
+    return answered(asked, understood, vector, limit, min_score, score_map(asked, model, look), model, look)
 
 
-def fused(sel: Selection, text: str, vector: np.ndarray, limit: int, min_score: float,
-          scorer: calibration.Scorer | None, look: Look) -> Ranked:
-    """The `limit` best of the selected rows by meaning and words (core.search.fusion), scored by the station's
-    scorer; without one (a station too small to measure), by meaning alone at the raw similarity."""
-    if scorer is None:
-        return rank(sel, vector, limit, min_score, look=look)
+def answered(sel: Selection, understood: Understood, vector: np.ndarray, limit: int, min_score: float,
+             scorer: calibration.Scorer, model, look: Look) -> Ranked:
+    """The selected listeners with evidence for the free words, scored by the station's scorer (by the raw
+    similarity on a station too small to measure), best first; none, with the station's closest values offered,
+    when nobody holds any."""
     ids = look.ids_of(sel.rows)
-    evidence = gather(sel.rows[ids >= 0], ids[ids >= 0], look.index, look.lexical, vector, text, max(limit, DEPTH))
-    scores = scorer.scores(evidence)
-    order = np.lexsort((-evidence.similarity, -scorer.combination.raw(evidence)))
-    best = round(float(scores[order[0]]), 4) if len(order) else None
-    order = order[scores[order] >= min_score][:limit]
-    return Ranked(evidence.rows[order], scores[order], best, evidence.similarity[order], True)
+    found = readings(understood.free_text, sel.rows, ids, sel.snap, sel.company.timezone, look.lexical,
+                     station_meanings(sel, model, scorer), model)
+    cover = covered(found, len(sel.rows))
+    at = answers(cover)
+    evidence = evidenced(sel.rows[at], ids[at], cover[at], look.index, look.lexical, vector,
+                         worded(understood.free_text, found))
+    scores = evidence_scores(evidence.coverage, evidence.lexical)
+    order = np.lexsort((-evidence.similarity, -scores))
+    best = float(scores[order[0]]) if len(order) else None
+    order = order[scores[order] >= min_score]
+    offered = () if len(at) else _suggested(sel, model, scorer, vector)
+    return Ranked(evidence.rows[order[:limit]], scores[order[:limit]], best, evidence.similarity[order[:limit]],
+                  True, len(order), tuple(meant_of(found)), offered)
+
+
+def station_meanings(sel: Selection, model, scorer: calibration.Scorer) -> Meanings:
+    """What words mean among the station's values, at the floors its calibration measured."""
+    return meanings(sel.company.company_id, model, vocabulary_of(sel), scorer.floors)
+
+
+def _suggested(sel: Selection, model, scorer: calibration.Scorer, vector: np.ndarray) -> tuple[dict, ...]:
+    """The station's values closest to a query nobody has evidence for."""
+    return tuple({"field": v.field, "value": v.value, "label": v.label, "similarity": round(s, 3)}
+                 for v, s in station_meanings(sel, model, scorer).closest(vector))
 
 
 def met(sel: Selection, vector: np.ndarray, limit: int, look: Look, loose: list[bound.Facet] | None = None) -> Ranked:
@@ -138,13 +168,14 @@ def met(sel: Selection, vector: np.ndarray, limit: int, look: Look, loose: list[
     (core.search.bound; `loose`: the query's asks about interactions bound to no other), each with its similarity
     (NaN: not embedded yet)."""
     rows, scores = bound.ranked_exact(sel, loose or [])
+    total = len(rows)
     rows, scores = rows[:limit].astype(np.int64), scores[:limit]
     ids = look.ids_of(rows)
     similarity = np.full(len(rows), np.nan)
     if (ids >= 0).any():
         vectors = look.index.vectors_of(ids[ids >= 0])
         similarity[ids >= 0] = similarity_of(vectors @ np.asarray(vector, dtype=np.float32))
-    return Ranked(rows, scores, float(scores[0]) if len(rows) else None, similarity, True)
+    return Ranked(rows, scores, float(scores[0]) if len(rows) else None, similarity, True, total)
 
 
 def coverage(sel: Selection, look: Look | None = None) -> dict:
@@ -180,23 +211,21 @@ _maps: KeptPerStation[calibration.Scorer] = KeptPerStation()
 MAP_SECONDS = 60
 
 
-def score_map(sel: Selection, model, look: Look) -> calibration.Scorer | None:
-    """The station's scoring of free text (core.search.calibration): the stored fit while it stands (asked of the
-    database at most every MAP_SECONDS), else fitted now on the station's labelled queries; None when the station
-    is too small to measure (scores are then the raw similarity, and answers say so)."""
+def score_map(sel: Selection, model, look: Look) -> calibration.Scorer:
+    """The station's scoring of free words (core.search.calibration): the stored fit while it stands (asked of the
+    database at most every MAP_SECONDS), else fitted now on the station's labelled queries; `trusted` False when
+    the station is too small to measure (scores are then the raw similarity, and answers say so)."""
     company_id, index = sel.company.company_id, look.index
 
     def stored_or_fitted() -> calibration.Scorer:
         fitted = calibration.kept(company_id, model.name, len(index), index.seq)
         if fitted is not None:
             return fitted
-        queries = calibration.labelled_queries(vocabulary_of(sel), sel.snap, sel.company.timezone)
-        vectors = model.embed([q.text for q in queries], kind="query") if queries else np.zeros((0, 1))
-        return calibration.fit(company_id, model.name, queries, vectors, index, look.lexical, look.ids)
+        ground = calibration.Ground(sel.snap, sel.company.timezone, index, look.lexical, look.ids, None, model)
+        return calibration.fit(company_id, vocabulary_of(sel), ground)
 
     key = (model.name, index.seq, len(index), int(time.monotonic() // MAP_SECONDS))
-    fitted = _maps.get(company_id, (index,), key, stored_or_fitted)
-    return fitted if fitted.trusted else None
+    return _maps.get(company_id, (index,), key, stored_or_fitted)
 
 
 _row_ids_kept: KeptPerStation[np.ndarray] = KeptPerStation()
@@ -209,28 +238,13 @@ def _row_ids(snap, index) -> np.ndarray:
                              lambda: index.ids_of(snap.originators))
 
 
-def _with_location(sel: Selection, location: str | None) -> tuple[Selection, dict | None]:
-    """Search's `location`: a partial, case-insensitive match on the declared location (the contract's rule for
-    search), or a place it lies in at any level (core.places: "Gauteng" takes Soweto); with which values it took."""
-    if not location or not location.strip():
-        return sel, None
-    vocab = [str(v) for v in sel.snap.vocab.get("location", [])] if len(sel.snap) else []
-    inside = placing(vocab).inside(location.strip())
-    needle = location.strip().casefold()
-    taken = {v for v in vocab if needle in v.casefold()} | set(inside.values)
-    read = Inside(inside.name, inside.place, tuple(v for v in vocab if v in taken)).as_dict()
-    if not len(sel.snap):
-        return sel, read
-    codes = [i for i, value in enumerate(vocab) if value in taken]
-    return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes)), read
-
-
 def results(sel: Selection, ranked: Ranked, query: str | None, look: Look | None = None) -> list[dict]:
     """Each ranked listener's record, score and what made it match (search, similar, a custom segment's queries)."""
     if not len(ranked.rows):
         return []
     listed = records_later(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone)
-    stems = _stems(glossed(query)) if query else set()
+    meant = " ".join(v["label"].replace("_", " ") for m in ranked.meant for v in m["values"])
+    stems = _stems(glossed(query) + " " + meant) if query else set()
     matches = [_matched(stems, text)
                for text in listener_texts(sel.snap, ranked.rows, sel.company, _said(ranked.rows, look or look_at(sel)))]
     return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": match}

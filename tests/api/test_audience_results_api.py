@@ -1,22 +1,31 @@
-"""A campaign's window and goal, and its results, over HTTP: recorded with the audience or later, read with the
-window and goal overridden by the query, bad input a 422 naming the field, the reason where there is no holdout, and
-another station's key reading nothing."""
+"""A campaign's window and goal, and its results, over HTTP: recorded with the audience or later (never to start
+before the audience's day), read with the window and goal overridden by the query (never counting before the
+audience was made), bad input a 422 naming the field, nothing counted before a campaign is recorded, the reason where
+there is no holdout, and another station's key reading nothing."""
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pytest
 
+from core.audiences import store
+from core.segmentation.runs import segment_company
 from tests.conftest import restored
+from tests.factories import add_interactions
 from tests.themes import GOSPEL_THEME, themed_station
 
 pytestmark = pytest.mark.db
 
 URL = "/api/v1/audiences/1"
 BODY = {"name": "Everyone", "theme": GOSPEL_THEME, "limit": 1000, "min_score": 0, "holdout_percent": 50}
+MADE = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)  # the audiences are made then: 9 Nov in Johannesburg
 WINDOW = {"starts": "2026-11-10", "ends": "2026-11-19"}
 
 
 @pytest.fixture
-def station(app):
+def station(app, monkeypatch):
+    """The themed station; audiences made on it are made at MADE."""
+    monkeypatch.setattr(store, "utcnow", lambda: MADE)
     return restored("themed-1", themed_station)
 
 
@@ -65,10 +74,12 @@ def test_a_campaign_recorded_later_replaces_the_first(client, station, key_for):
 
 @pytest.mark.parametrize(("body", "field"), [({"starts": "2026-11-19", "ends": "2026-11-10"}, "ends"),
                                              ({"starts": "19/11/2026"}, "starts"),
-                                             ({"campaign_type": "unheard of"}, "campaign_type"),
-                                             ({"channel_type": 0}, "channel_type"),
-                                             ({"hoped_lift_points": 0}, "hoped_lift_points"),
-                                             ({"hoped_lift_points": 51}, "hoped_lift_points"),
+                                             ({**WINDOW, "campaign_type": "unheard of"}, "campaign_type"),
+                                             ({**WINDOW, "channel_type": 0}, "channel_type"),
+                                             ({**WINDOW, "hoped_lift_points": 0}, "hoped_lift_points"),
+                                             ({**WINDOW, "hoped_lift_points": 51}, "hoped_lift_points"),
+                                             ({"starts": "2026-11-08"}, "starts"),
+                                             ({"ends": "2026-11-19"}, "starts"),
                                              ({"budget": 5}, "budget")])
 def test_a_bad_campaign_is_422_naming_the_field(client, station, key_for, body, field):
     audience = made(client, key_for(1), BODY)
@@ -89,7 +100,7 @@ def test_bad_results_arguments_are_422_naming_the_field(client, station, key_for
 
 
 def test_an_audience_without_a_holdout_answers_why_there_is_no_lift(client, station, key_for):
-    audience = made(client, key_for(1), {**BODY, "holdout_percent": 0})
+    audience = made(client, key_for(1), {**BODY, "holdout_percent": 0, "campaign": WINDOW})
     found = client.get(f"{URL}/{audience['audience_id']}/results", headers=key_for(1)).get_json()
     assert found["lift"] is None and "no holdout" in found["reason"]
 
@@ -101,3 +112,43 @@ def test_another_stations_key_reads_no_results_and_records_no_campaign(client, s
                               headers=key_for(2))):
         assert answer.status_code in (403, 404)
     assert client.get(f"/api/v1/audiences/2/{audience['audience_id']}/results", headers=key_for(2)).status_code == 404
+
+
+def test_a_campaign_starting_the_day_the_audience_was_made_is_recorded_and_the_day_before_is_422_naming_starts(
+        client, station, key_for):
+    audience = made(client, key_for(1), BODY)
+    url = f"{URL}/{audience['audience_id']}/campaign"
+    refused = client.put(url, json={"starts": "2026-11-08", "ends": "2026-11-19"}, headers=key_for(1))
+    assert refused.status_code == 422
+    assert [item["loc"] for item in refused.get_json()["detail"]] == [["body", "starts"]]
+    accepted = client.put(url, json={"starts": "2026-11-09"}, headers=key_for(1))
+    assert accepted.status_code == 200 and accepted.get_json()["campaign"]["starts"] == "2026-11-09"
+
+
+def test_before_a_campaign_is_recorded_the_results_count_nothing_and_say_so(client, station, key_for):
+    audience = made(client, key_for(1), BODY)
+    answer = client.get(f"{URL}/{audience['audience_id']}/results", query_string={"from": "2026-11-10"},
+                        headers=key_for(1))
+    assert answer.status_code == 200, answer.get_json()
+    found = answer.get_json()
+    assert (found["campaign"], found["arms"], found["window"], found["lift"], found["daily"]) == (
+        None, None, None, None, [])
+    assert "No campaign is recorded" in found["reason"] and "nothing is counted" in found["verdict"]
+
+
+def test_the_results_count_from_the_second_the_audience_was_made_whatever_from_asks(client, station, key_for,
+                                                                                    monkeypatch):
+    monkeypatch.setattr(store, "utcnow", lambda: datetime(2026, 11, 24, 21, 47, tzinfo=UTC))  # 23:47 there
+    audience = made(client, key_for(1), {**BODY, "holdout_percent": 0, "campaign": {"starts": "2026-11-24"}})
+    before, after = (m["originator"] for m in client.get(f"{URL}/{audience['audience_id']}",
+                                                         headers=key_for(1)).get_json()["members"][:2])
+    for who, second in ((before, 59), (after, 1)):
+        moment = datetime(2026, 11, 24, 21, 46 + (second == 1), second, tzinfo=UTC)
+        add_interactions(1, who, [{"t": moment, "channel": 1, "campaign": "song_request", "timeslot": None,
+                                   "message": None}])
+    segment_company(1, datetime(2026, 11, 28, tzinfo=UTC))
+    found = client.get(f"{URL}/{audience['audience_id']}/results", query_string={"from": "2026-11-01"},
+                       headers=key_for(1)).get_json()
+    assert found["arms"]["target"]["responded"] == 1
+    assert found["window"]["counted_from"] == "2026-11-24T23:47:00+02:00"
+    assert found["window"]["counted_words"].startswith("Counted from when the audience was made, 24 Nov 2026 at 23:47")

@@ -27,9 +27,11 @@ from schemathesis.specs.openapi.checks import (
 
 from core.access.api_keys import create_key
 from core.audiences.campaign import LONGEST_DAYS, as_day
+from core.clock import station_today
 from core.config import active
 from core.demo.seed import seed_demo
 from core.listeners import snapshot
+from core.stations.companies import get_company
 from tests.api.document import documented_operations
 from tests.conftest import empty_database
 from tests.memory import NOW
@@ -112,9 +114,10 @@ def _nul_in_a_name(body) -> bool:
 
 
 def _wrong_campaign(body) -> bool:
-    """A campaign (a body of its own, or the `campaign` of a new audience) that ends before it starts, runs longer
-    than its limit or names a campaign type the station does not have: the document says these in words (OpenAPI 3.0
-    cannot compare two fields, nor know a station's types), so such a draw is not a valid request."""
+    """A campaign (a body of its own, or the `campaign` of a new audience) that starts before today (the day a new
+    audience is made, and the earliest any audience here was), ends before it starts, runs longer than its limit or
+    names a campaign type the station does not have: the document says these in words (OpenAPI 3.0 cannot compare
+    two fields, nor know the day or a station's types), so such a draw is not a valid request."""
     if not isinstance(body, dict):
         return False
     campaign = body.get("campaign", body)
@@ -122,7 +125,8 @@ def _wrong_campaign(body) -> bool:
         return False
     starts, ends = (as_day(campaign.get(name)) for name in ("starts", "ends"))
     types = [str(t) for t in snapshot.current(STATION).vocab.get("campaign_types", [])]
-    return bool((starts and ends and not 0 <= (ends - starts).days < LONGEST_DAYS)
+    return bool((starts and starts < station_today(get_company(STATION).timezone))
+                or (starts and ends and not 0 <= (ends - starts).days < LONGEST_DAYS)
                 or ("campaign_type" in campaign and str(campaign["campaign_type"]).strip().casefold()
                     not in {t.casefold() for t in types}))
 

@@ -5,6 +5,7 @@ its results; a plan's page lists the audience made from it with its verdict. Scr
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -20,15 +21,18 @@ from tests.webapp.test_ai_browser import check_page
 pytestmark = pytest.mark.db
 
 PRODUCER = "thandi@jozi.fm"
+MADE = datetime(2026, 10, 22, 12, 0, tzinfo=UTC)
+"""When the audiences are made: the day before the window (results count nothing from before an audience)."""
 WINDOW = {"starts": "2026-10-23", "ends": "2026-11-19"}
 """Four weeks before the tests' NOW (20 Nov 2026), in which the demo station's listeners responded."""
 plan_saved = plans_browser.saved_plan  # the demo station, its producer signed in and a plan saved in the browser
 
 
 @pytest.fixture
-def audience_page(page, sign_in, app) -> str:
-    """The demo station (200 listeners, embedded), an audience of 40 of them holding 20% out with a campaign over
-    the window, and its producer signed in: the audience's path."""
+def audience_page(page, sign_in, app, monkeypatch) -> str:
+    """The demo station (200 listeners, embedded), an audience of 40 of them made at MADE holding 20% out with a
+    campaign over the window, and its producer signed in: the audience's path."""
+    monkeypatch.setattr(store, "utcnow", lambda: MADE)
     seeded(200, embedded=True)
     create_user(PRODUCER, PASSWORD, companies=[1], name="Thandi Mokoena")
     made = store.create_audience(1, "Black Friday furniture buyers", "listeners who shop for furniture and enter "
@@ -70,7 +74,8 @@ def test_a_campaign_recorded_from_the_form_shows_its_results(page, audience_page
     assert store.get_audience(1, audience_page.rsplit("/", 1)[1])["campaign"]["hoped_lift_points"] == 3.0
 
 
-def test_the_plan_page_lists_its_audience_with_its_verdict_on_a_phone(page, plan_saved, screenshot):
+def test_the_plan_page_lists_its_audience_with_its_verdict_on_a_phone(page, plan_saved, screenshot, monkeypatch):
+    monkeypatch.setattr(store, "utcnow", lambda: MADE)
     plan_id = plan_saved.rsplit("/", 1)[1]
     made = store.create_audience(1, "From the plan", "listeners who shop for furniture", min_score=0, limit=200,
                                  holdout_percent=10, plan_id=plan_id, campaign=WINDOW)

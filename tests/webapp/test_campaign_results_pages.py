@@ -6,6 +6,7 @@ listed on the plan's page with its verdict; the plan's PDF with a page of result
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from html import unescape
 
 import pytest
@@ -14,7 +15,8 @@ from flask import render_template
 from core.access.api_keys import create_key
 from core.access.users import create_user
 from core.audiences import store
-from core.audiences.results import NO_HOLDOUT, audience_results
+from core.audiences.campaign import made_day
+from core.audiences.results import NO_HOLDOUT, NOT_RECORDED, audience_results
 from tests.conftest import restored
 from tests.themes import GOSPEL_THEME, themed_station
 from tests.webapp import test_briefs_pages as briefs_pages
@@ -24,6 +26,8 @@ from webapp import plans
 
 pytestmark = pytest.mark.db
 
+MADE = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+"""When the themed station's audiences are made: 9 Nov in Johannesburg, the day before the window."""
 WINDOW = {"starts": "2026-11-10", "ends": "2026-11-19"}
 """Every themed listener wrote 3 and 4 days before the tests' NOW (20 Nov): all of them responded in it."""
 JARGON = ("p-value", "p value", "p_value", "confidence interval", "significan", "statistic", "null hypothesis")
@@ -36,8 +40,9 @@ def words(html: str) -> str:
 
 
 @pytest.fixture
-def producer(client, app):
-    """The themed station (twelve listeners, its credits) and its producer, signed in."""
+def producer(client, app, monkeypatch):
+    """The themed station (twelve listeners, its credits) and its producer, signed in; audiences are made at MADE."""
+    monkeypatch.setattr(store, "utcnow", lambda: MADE)
     restored("themed-1", themed_station)
     create_user("thandi@jozi.fm", PASSWORD, companies=[1], name="Thandi Mokoena")
     client.post("/login", data={"email": "thandi@jozi.fm", "password": PASSWORD})
@@ -76,6 +81,39 @@ def test_a_campaign_that_ends_before_it_starts_is_refused_in_words_and_nothing_i
     assert 'data-testid="campaign-problem-ends"' in answer.text and 'aria-invalid="true"' in answer.text
     assert re.search(r'name="starts" value="2026-11-19"', answer.text), "what was typed is shown again"
     assert store.get_audience(1, audience["audience_id"])["campaign"]["starts"] is None
+
+
+def test_a_campaign_may_start_on_the_day_the_audience_was_made_and_not_the_day_before(producer):
+    audience = everyone()
+    answer = producer.post(f"{page_of(audience)}/campaign", data={"starts": "2026-11-08", "ends": "2026-11-19"})
+    assert answer.status_code == 422 and 'data-testid="campaign-problem-starts"' in answer.text
+    assert "cannot start (2026-11-08) before its audience was made (2026-11-09)" in words(answer.text)
+    assert store.get_audience(1, audience["audience_id"])["campaign"]["starts"] is None
+    answer = producer.post(f"{page_of(audience)}/campaign", data={"starts": "2026-11-09", "ends": "2026-11-19"})
+    assert answer.status_code == 303 and store.get_audience(1, audience["audience_id"])["campaign"]["starts"] == (
+        "2026-11-09")
+
+
+def test_a_campaign_without_its_first_day_is_refused_beside_the_field(producer):
+    audience = everyone()
+    answer = producer.post(f"{page_of(audience)}/campaign", data={"starts": "", "hoped_lift_points": "3"})
+    assert answer.status_code == 422 and 'data-testid="campaign-problem-starts"' in answer.text
+    assert "Give the campaign's first day" in words(answer.text)
+
+
+def test_before_a_campaign_is_recorded_the_results_say_none_is_and_show_no_counts(producer):
+    shown = producer.get(page_of(everyone())).text
+    said = words(shown)
+    assert NOT_RECORDED in said and "No campaign recorded yet: nothing is counted." in said
+    assert 'data-testid="results-arms"' not in shown and "Target (contacted)" not in said
+    assert "responded" not in said.lower()
+
+
+def test_the_results_say_from_when_they_count(producer):
+    audience = everyone(campaign={"starts": "2026-11-09", "ends": "2026-11-19"})
+    counted = re.search(r'data-testid="results-counted-from">([^<]+)<', producer.get(page_of(audience)).text)
+    assert unescape(counted.group(1)) == ("Counted from when the audience was made, 9 Nov 2026 at 14:00: what "
+                                          "members did before is not a response.")
 
 
 def test_a_hoped_for_lift_that_is_not_a_number_is_refused_beside_its_field(producer):
@@ -177,8 +215,15 @@ def test_the_plan_s_pdf_holds_a_page_of_results_per_audience_made_from_it(on_dem
     monkeypatch.setattr(plans, "render_template", kept_html)
     answer = on_demo.get(f"{path}.pdf")
     assert answer.status_code == 200 and answer.mimetype == "application/pdf" and len(answer.data) > 4000
+    html = words(drawn[-1])
+    assert "Campaign results: From the plan" in html and NOT_RECORDED in html and "responded" not in html
+    audience = store.get_audience(1, audience_id)
+    made_on = made_day(datetime.fromisoformat(audience["created_at"]), "Africa/Johannesburg")
+    store.record_campaign(1, audience_id, {"starts": made_on.isoformat()})
+    answer = on_demo.get(f"{path}.pdf")
     found, html = audience_results(1, audience_id), words(drawn[-1])
     assert "Campaign results: From the plan" in html and found["verdict"] in html
+    assert found["window"]["counted_words"] in html
     target = found["arms"]["target"]
     assert f"The target, whom the campaign could contact: {target['members']} members" in html
     assert "Campaign results: From the plan" in plans_pages.pdf_text(answer.data)

@@ -1,16 +1,18 @@
 """An audience's campaign results against its holdout, hand-counted on a small station: the window on the station's
 calendar (23:59 in, midnight after the last day out), the goal, the listeners who joined later left out of both arms,
-and the reason instead of a number where there is nothing to compare."""
+and the reason instead of a number where there is nothing to compare; counted from the moment the audience was made
+(a second before it out, a second after in), whatever `from` asks, a refresh's new members from when they joined,
+and nothing before a campaign is recorded, which may not start before the audience's day."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
 
 from core.audiences import store
 from core.audiences.arms import HOLDOUT, TARGET, arms_of
-from core.audiences.results import NO_HOLDOUT, audience_results
+from core.audiences.results import NO_HOLDOUT, NOT_RECORDED, audience_results
 from core.audiences.store import create_audience, record_campaign, refresh_audience
 from core.clock import utcnow
 from core.errors import ValidationFailed
@@ -23,6 +25,7 @@ from tests.themes import GOSPEL, GOSPEL_THEME, THEMES, of_theme, person, themed_
 
 pytestmark = pytest.mark.db
 LATER = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # the station's today: 28 Nov, after the window
+MADE = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)  # the audiences are made then (the tests' NOW), before the window
 WINDOW = {"starts": "2026-11-21", "ends": "2026-11-25"}  # Johannesburg, UTC+2
 
 
@@ -32,7 +35,9 @@ def at(text: str, campaign: str = "song_request", channel: int = 1, timeslot: in
 
 
 @pytest.fixture
-def station(app):
+def station(app, monkeypatch):
+    """The themed station; audiences made on it are made at MADE."""
+    monkeypatch.setattr(store, "utcnow", lambda: MADE)
     return restored("themed-1", themed_station)
 
 
@@ -137,3 +142,89 @@ def test_a_campaign_recorded_later_replaces_the_one_made_with_the_audience(campa
         record_campaign(1, audience_id, {"starts": "2026-11-22", "ends": "2026-11-21"})
     assert [item["loc"] for item in refused.value.items] == [["body", "ends"]]
 
+
+
+LATE = datetime(2026, 11, 24, 21, 47, tzinfo=UTC)  # 23:47 on 24 Nov in Johannesburg
+LATE_WINDOW = {"starts": "2026-11-24", "ends": "2026-11-27"}
+
+
+@pytest.fixture
+def late(station, monkeypatch) -> dict:
+    """Everyone in an audience made at 23:47 station time, nobody held out, its campaign from that day: one member
+    wrote a second before it was made, another a second after."""
+    monkeypatch.setattr(store, "utcnow", lambda: LATE)
+    made = create_audience(1, "Late", GOSPEL_THEME, limit=1000, min_score=0, campaign=LATE_WINDOW)
+    first, second = (m["originator"] for m in made["members"][:2])
+    add_interactions(1, first, [at("2026-11-24T21:46:59")])
+    add_interactions(1, second, [at("2026-11-24T21:47:01")])
+    segment_company(1, LATER)
+    return made
+
+
+def test_results_count_from_the_moment_the_audience_was_made_not_from_midnight_of_that_day(late):
+    found = audience_results(1, late["audience_id"], now=LATER)
+    assert found["arms"][TARGET]["responded"] == 1
+    assert (found["daily"][0]["date"], found["daily"][0][TARGET]["responded"]) == ("2026-11-24", 1)
+    assert found["window"]["counted_from"] == "2026-11-24T23:47:00+02:00"
+    assert found["window"]["counted_words"] == ("Counted from when the audience was made, 24 Nov 2026 at 23:47: "
+                                                "what members did before is not a response.")
+
+
+def test_a_from_earlier_than_the_audience_still_counts_from_its_making_and_says_so(late):
+    found = audience_results(1, late["audience_id"], {"from": "2026-11-01"}, now=LATER)
+    assert found["arms"][TARGET]["responded"] == 1 and found["window"]["from"] == "2026-11-01"
+    assert found["daily"][0]["date"] == "2026-11-24" and found["window"]["days_counted"] == 4
+    assert found["window"]["counted_from"] == "2026-11-24T23:47:00+02:00"
+
+
+def test_a_window_asked_to_end_before_the_audience_was_made_is_refused_naming_to(late):
+    with pytest.raises(ValidationFailed) as refused:
+        audience_results(1, late["audience_id"], {"from": "2026-11-01", "to": "2026-11-23"}, now=LATER)
+    assert [item["loc"] for item in refused.value.items] == [["query", "to"]]
+
+
+def test_a_campaign_may_be_recorded_from_the_day_the_audience_was_made_but_not_the_day_before(late):
+    assert record_campaign(1, late["audience_id"], {"starts": "2026-11-24"})["campaign"]["starts"] == "2026-11-24"
+    with pytest.raises(ValidationFailed) as refused:
+        record_campaign(1, late["audience_id"], {"starts": "2026-11-23", "ends": "2026-11-25"})
+    assert [item["loc"] for item in refused.value.items] == [["body", "starts"]]
+    assert store.get_audience(1, late["audience_id"])["campaign"]["starts"] == "2026-11-24"
+
+
+def test_a_new_audience_s_campaign_may_not_start_before_today_on_the_station_s_calendar(station, monkeypatch):
+    monkeypatch.setattr(store, "utcnow", lambda: LATE)
+    with pytest.raises(ValidationFailed) as refused:
+        create_audience(1, "Too early", GOSPEL_THEME, limit=1000, min_score=0, campaign={"starts": "2026-11-23"})
+    assert [item["loc"] for item in refused.value.items] == [["body", "starts"]]
+    assert create_audience(1, "Today", GOSPEL_THEME, limit=1000, min_score=0,
+                           campaign={"starts": "2026-11-24"})["campaign"]["starts"] == "2026-11-24"
+
+
+def test_before_a_campaign_is_recorded_nothing_is_counted_and_the_answer_says_so(station):
+    made = create_audience(1, "No campaign yet", GOSPEL_THEME, limit=1000, min_score=0, holdout_percent=50)
+    for asked in (None, {"from": "2026-11-20", "to": "2026-11-27"}):
+        found = audience_results(1, made["audience_id"], asked, now=LATER)
+        assert found["campaign"] is None and found["arms"] is None and found["lift"] is None
+        assert found["daily"] == [] and found["window"] is None and found["reason"] == NOT_RECORDED
+
+
+def test_after_a_refresh_results_still_count_from_the_making_and_a_new_member_from_when_they_joined(late,
+                                                                                                    monkeypatch):
+    stayed = late["members"][2]["originator"]
+    add_interactions(1, stayed, [at("2026-11-25T10:00")])  # before the refresh: counted, a member since the making
+    person(1, "27818888881", GOSPEL)
+    person(1, "27818888882", GOSPEL)
+    add_interactions(1, "27818888881", [at("2026-11-25T10:00")])  # before they joined: not counted
+    add_interactions(1, "27818888882", [at("2026-11-26T12:00")])  # after they joined: counted
+    segment_company(1, LATER)
+    vectors.refresh_embeddings(1)
+    refreshed = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
+    monkeypatch.setattr(store, "utcnow", lambda: refreshed)
+    assert {"27818888881", "27818888882"} <= set(refresh_audience(1, late["audience_id"])["changes"]["joined"])
+    monkeypatch.setattr(store, "utcnow", lambda: refreshed + timedelta(days=1))
+    refresh_audience(1, late["audience_id"])  # a second refresh keeps when they joined
+    found = audience_results(1, late["audience_id"], now=LATER)
+    assert found["arms"][TARGET]["responded"] == 3  # the one a second after the making, `stayed` and the second
+    assert found["window"]["counted_from"] == "2026-11-24T23:47:00+02:00"
+    assert found["window"]["counted_words"].endswith("2 members who joined at a later refresh are counted from "
+                                                     "when they joined.")

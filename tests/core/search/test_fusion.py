@@ -1,7 +1,7 @@
 """Free text by meaning and by words: the lexical index (BM25 over the texts the vectors were made from), the pooling
-of both rankings within the candidates, reciprocal rank fusion, the learned combination, and the lexical index kept
-with the vectors in MongoDB (texts written with them, read by seq, gone with erasure), and what a result shows
-as matched."""
+of both rankings within the candidates, reciprocal rank fusion, every candidate with evidence read on both, and the
+lexical index kept with the vectors in MongoDB (texts written with them, read by seq, gone with erasure), and what a
+result shows as matched."""
 from __future__ import annotations
 
 import threading
@@ -13,7 +13,7 @@ import pytest
 from core.privacy.erasure import erase_listener
 from core.search import lexical as lexical_module
 from core.search import lexical_store, process_indexes, vectors
-from core.search.fusion import Evidence, gather, learned
+from core.search.fusion import Evidence, evidenced, gather
 from core.search.index import VectorIndex
 from core.search.lexical import BUILD_AT_ONCE_BELOW, LexicalIndex
 from core.search.models import ListenerEmbedding
@@ -128,18 +128,23 @@ def test_reciprocal_rank_fusion_puts_first_who_both_rankings_put_high():
     assert fused[0] > fused[2] > fused[1]
 
 
-def test_a_combination_learned_where_words_tell_relevance_weighs_words():
-    rng = np.random.default_rng(1)
-    relevant = rng.random(400) < 0.5
-    features = np.column_stack([rng.random(400), np.where(relevant, 1.0, 0.0) + rng.normal(0, 0.1, 400)])
-    combination = learned(features, relevant)
-    assert combination.weights[2] > 0 and abs(combination.weights[1]) < combination.weights[2]
+def test_every_candidate_with_evidence_is_read_with_its_similarity_share_and_coverage():
+    index = VectorIndex(2)
+    index.upsert([f"r{n}" for n in range(5)], np.eye(2)[[0, 1, 0, 1, 0]])
+    found = evidenced(np.array([0, 2, 4]), np.array([0, 2, -1]), np.array([1.0, 0.6, 0.8]), index,
+                      lexical(), np.array([1.0, 0.0]), "Jerusalema")
+    assert found.rows.tolist() == [0, 2, 4] and found.coverage.tolist() == [1.0, 0.6, 0.8]
+    assert found.similarity.tolist() == [1.0, 1.0, 0.5]  # the last has no vector yet: neutral
+    assert found.lexical[0] > 0 and found.lexical[1] == 0 and found.lexical[2] == 0
 
 
-def test_with_one_class_only_similarity_alone_ranks():
-    evidence = Evidence(np.arange(2), np.array([0.9, 0.6]), np.array([0.0, 2.0]))
-    combination = learned(evidence.features(), np.zeros(2, dtype=bool))
-    assert combination.raw(evidence)[0] > combination.raw(evidence)[1]
+def test_a_word_is_held_by_the_texts_that_hold_its_stem_and_a_word_nobody_wrote_tells_the_most():
+    index = lexical()
+    held, idf = index.holding("competition")
+    assert held.tolist() == [False, False, False, True, False]
+    unheard, most = index.holding("opera")
+    assert not unheard.any() and most > idf
+    assert index.holding("the") == (None, 0.0)  # a stop word is no word to the index
 
 
 # the lexical index kept with the vectors
