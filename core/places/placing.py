@@ -66,6 +66,14 @@ class Placing:
         """The station's values that lie in a place of the gazetteer (or are it)."""
         return tuple(v for v, p in self.places.items() if p is not None and place.holds(p))
 
+    def areas(self) -> dict[str, tuple[str, ...]]:
+        """Every place that holds one of the values (key -> those values): the values' places and all their areas."""
+        out: dict[str, list[str]] = {}
+        for value, place in self.places.items():
+            for key in (place.key, *place.within) if place is not None else ():
+                out.setdefault(key, []).append(value)
+        return {key: tuple(values) for key, values in out.items()}
+
     def unknown(self) -> tuple[str, ...]:
         """The values the gazetteer does not know, kept as written."""
         return tuple(v for v, p in self.places.items() if p is None)

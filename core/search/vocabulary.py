@@ -152,11 +152,10 @@ def _place_terms(vocab: Vocabulary) -> list[Term]:
     written. A one-word place needs its capital letter where the text is read strictly. The country is no criterion:
     "across South Africa" speaks of every listener, not of those who declared a place in it."""
     placed, atlas = placing(vocab.values.get("location", [])), gazetteer()
-    areas = dict.fromkeys(p.key for v in placed.places for p in placed.hierarchy(v) if p.level != "country")
     places = [_one(v, "location", (v,)) for v in placed.unknown()]
-    for key in areas:
-        values = placed.within(atlas.area(key))
-        places += [_one(name, "location", values) for name in atlas.names_of(key)]
+    for key, values in placed.areas().items():
+        if atlas.area(key).level != "country":
+            places += [_one(name, "location", values) for name in atlas.names_of(key)]
     places = [Term(t.phrase, t.sets, "capital" if " " not in t.phrase else None) for t in places if t.phrase]
     return places + _aliased(vocab, "language", w.LANGUAGE_WORDS)
 
