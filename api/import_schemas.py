@@ -170,3 +170,25 @@ class UploadPartsSchema(RequestSchema):
     mapping = fields.Raw()
     sheet = fields.Str()
 
+
+
+class PlacedValueSchema(Schema):
+    value = fields.Str(metadata={"description": "the location as the station's listeners declared it"})
+    listeners = fields.Int()
+    place = fields.Str(metadata={"description": "the place of the gazetteer it was read as"})
+    level = fields.Str(metadata={"description": "country, province, metro, district or town or suburb"})
+    within = fields.List(fields.Str(), metadata={"description": "the areas it lies in, smallest first"})
+
+
+class UnknownValueSchema(Schema):
+    value = fields.Str(metadata={"description": "kept as written; matched only by its own spelling"})
+    listeners = fields.Int()
+
+
+class StationPlacesSchema(Schema):
+    company_id = fields.Int()
+    placed = fields.List(fields.Nested(PlacedValueSchema), metadata={"description": "most listeners first"})
+    unknown = fields.List(fields.Nested(UnknownValueSchema), metadata={
+        "description": "locations the gazetteer does not know, most listeners first"})
+    placed_listeners = fields.Int()
+    unknown_listeners = fields.Int()

@@ -13,12 +13,14 @@ from api.import_schemas import (
     ImportJobSchema,
     ImportJobsSchema,
     ImportPreviewSchema,
+    StationPlacesSchema,
     UploadArgsSchema,
     UploadPartsSchema,
 )
 from core.errors import ValidationFailed
 from core.ingest.columns import ALL_FIELDS, field_of
 from core.ingest.jobs import start_import
+from core.ingest.places import station_places
 from core.ingest.staging import preview_upload
 from core.ingest.watching import get_job, job_status, recent_jobs
 from core.text import strict_json
@@ -109,3 +111,11 @@ class Job(MethodView):
     def get(self, company_id: int, job_id: str):
         """One import: its state and progress, and when done its report"""
         return job_status(get_job(company_id, job_id))
+
+
+@blp.route("/<company:company_id>/places")
+class Places(MethodView):
+    @blp.response(200, StationPlacesSchema)
+    def get(self, company_id: int):
+        """Where the station's listeners are: each declared location placed on the map, or not known to it"""
+        return station_places(company_id)

@@ -19,7 +19,9 @@ class SearchArgsSchema(FilterArgs):
                                                       "were relevant on the station's own labelled queries; higher "
                                                       "is stricter"})
     limit = Whole(*SEARCH_LIMIT, load_default=LIMIT)
-    location = fields.Str(metadata={"description": "partial, case-insensitive"})
+    location = fields.Str(metadata={"description": "partial, case-insensitive, or a place at any level (province, "
+                                                   "metro, city, suburb; by name, other name or ISO code: Gauteng, "
+                                                   "GP, Joburg, KZN) that takes every location lying in it"})
     as_text = fields.List(fields.Str(validate=validate.Length(min=1, max=500)), validate=validate.Length(max=10),
                           metadata={"description": "words of q (as `understood.criteria[].words` gives them) to "
                                                    "read as free text rather than as a criterion, repeatable"})
@@ -39,7 +41,8 @@ class CriterionSchema(Schema):
     field = fields.Str(metadata={"description": "a shared filter (has_channel for a channel: used at all)"})
     values = fields.List(fields.Raw(), metadata={"description": "any of them (all, for an exclude_ filter)"})
     labels = fields.List(fields.Str(), metadata={"description": "the values as the station names them (show titles, "
-                                                                "channel names, segment labels)"})
+                                                                "channel names, segment labels; for a place, every "
+                                                                "location of the station that lies in it)"})
     bound = fields.Int(allow_none=True, metadata={
         "description": "criteria with the same number (an index of `understood.bound`) must hold on the same "
                        "interactions (\"competition entries on WhatsApp\"); null: on its own"})
@@ -81,6 +84,15 @@ class UnderstoodSchema(Schema):
                        "having written the word"})
 
 
+class PlaceReadSchema(Schema):
+    asked = fields.Str(metadata={"description": "the `location` given"})
+    place = fields.Str(allow_none=True, metadata={"description": "the place of the gazetteer it names (null: none)"})
+    level = fields.Str(allow_none=True, metadata={"description": "country, province, metro, district or town or "
+                                                                "suburb"})
+    values = fields.List(fields.Str(), metadata={"description": "the station's locations it took"})
+    said = fields.Str(metadata={"description": "the same in words"})
+
+
 class CoverageFields(Schema):
     """How many listeners an answer ranked among, and how many of them have a vector yet (fewer while the station is
     being embedded: the others could not be ranked by meaning, which is not "nobody matched")."""
@@ -99,6 +111,8 @@ class SearchSchema(CoverageFields):
     min_score = fields.Float()
     limit = fields.Int()
     understood = fields.Nested(UnderstoodSchema, metadata={"description": "how q was read"})
+    location = fields.Nested(PlaceReadSchema, allow_none=True, metadata={
+        "description": "how `location` was read: which of the station's locations it took (null: not given)"})
     calibrated = fields.Bool(metadata={"description": "true: every result holds what q asks for and is scored "
                                                       "0.7 to 1 by how strongly (docs/decisions.md §5)"})
     total = fields.Int(metadata={"description": "how many listeners match at min_score, however many are shown"})

@@ -8,7 +8,7 @@ LAYERS = (
     ("core.config", "core.errors", "core.clock", "core.measured", "core.calibration", "core.logs", "core.outbound"),
     ("core.db", "core.text"),
     ("core.personal",),
-    ("core.stations", "core.access", "core.credits"),
+    ("core.stations", "core.access", "core.credits", "core.places"),
     ("core.listeners",),
     ("core.churn",),
     ("core.segmentation",),

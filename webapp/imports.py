@@ -10,6 +10,7 @@ from api.arguments import RequestSchema
 from core.errors import ValidationFailed
 from core.ingest.columns import KIND_COLUMNS, field_of, named_tag
 from core.ingest.importer import KINDS
+from core.ingest.places import station_places
 from core.ingest.staging import check_staged, import_staged, preview_staged, remap_staged, stage_upload
 from core.ingest.templates import template_csv, template_xlsx
 from core.ingest.watching import get_job, job_status, recent_jobs
@@ -213,4 +214,5 @@ def _render(station: dict, job_id: str | None, problem: str | None = None, kind:
     shown = job_status(get_job(station["company_id"], job_id)) if job_id else (jobs[0] if jobs else None)
     step = _mapping_step(shown, mapping.get("given"), mapping.get("sheet"), mapping.get("order")) if shown else None
     return render_htmx("imports/page.html", "imports/_fragment.html", station=station, jobs=jobs, job=shown,
-                       mapping=step, kinds=KINDS, kind=kind if kind in KINDS else "profiles", problem=problem)
+                       mapping=step, kinds=KINDS, kind=kind if kind in KINDS else "profiles", problem=problem,
+                       places=station_places(station["company_id"]))

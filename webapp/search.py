@@ -11,6 +11,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import aggregate
 from core.explore.spec import EXCLUSIONS, SPEC, included
+from core.places.placing import in_place_words
 from core.search.search import LIMIT, MIN_SCORE, search_listeners
 from webapp.asking import asked
 from webapp.charts import counts_of
@@ -73,7 +74,7 @@ def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict
     pairs = [(name, value) for name, values in args.items() for value in values]
     base = url_for("search.page", company_id=company_id)
     alone = [{"title": title(included(c["field"])),
-              "label": ("not " if c["field"] in EXCLUSIONS else "") + " or ".join(c["labels"]), "words": c["words"],
+              "label": ("not " if c["field"] in EXCLUSIONS else "") + _label(c), "words": c["words"],
               "remove": link(base, [*pairs, ("as_text", c["words"])])}
              for c in understood["criteria"] if c.get("bound") is None]
     together = [{"title": "Same interactions", "label": group["label"], "words": " ".join(group["words"]),
@@ -89,6 +90,13 @@ def meant_chips(understood: dict) -> list[dict]:
              "label": " or ".join(value_label(v["field"], v["value"]) if v["field"] != "timeslot_id" else v["label"]
                                   for v in m["values"])}
             for m in understood.get("meant", ())]
+
+
+def _label(criterion: dict) -> str:
+    """A criterion's values as the chip shows them: a place with the station's locations it took."""
+    if included(criterion["field"]) == "location":
+        return in_place_words(criterion["words"], criterion["labels"])
+    return " or ".join(criterion["labels"])
 
 
 def problem(args: dict, item: dict) -> dict:

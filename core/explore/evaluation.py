@@ -6,6 +6,10 @@ import numpy as np
 from core.clock import in_zone
 from core.explore.spec import EXCLUSIONS, SPEC
 from core.listeners.snapshot import Snapshot
+from core.places.placing import placing
+
+MAPPED = ("location",)
+"""Columns whose values are places: a value names every value that lies in it (docs/decisions.md §5b)."""
 
 
 def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
@@ -27,9 +31,14 @@ def evaluate(values: dict, snap: Snapshot, tz: str | None = None) -> np.ndarray:
 
 
 def _codes_of(snap: Snapshot, column: str, values) -> list[int]:
-    """Vocabulary positions whose value equals one of `values`, case-insensitively."""
+    """Vocabulary positions whose value equals one of `values`, case-insensitively; for a place, also those of the
+    values that lie in it ("Gauteng": Johannesburg, Soweto...)."""
+    vocab = snap.vocab.get(column, [])
     wanted = {str(v).lower() for v in values}
-    return [i for i, v in enumerate(snap.vocab.get(column, [])) if str(v).lower() in wanted]
+    if column in MAPPED:
+        placed = placing(vocab)
+        wanted |= {v.lower() for name in values for v in placed.inside(str(name)).values}
+    return [i for i, v in enumerate(vocab) if str(v).lower() in wanted]
 
 
 def _any_of(snap: Snapshot, column: str, values, _name) -> np.ndarray:

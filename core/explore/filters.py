@@ -2,7 +2,8 @@
 
 One type serves filter, aggregate, completeness, cross-channel, export, the explorer page and the recommend body,
 so there is one filter semantics. All filters are ANDed. Strings match exactly but case-insensitively, except
-`email` and `name` (partial) and `originator` (exact); `tags` and `inferred_interests` need all their values;
+`email` and `name` (partial) and `originator` (exact), and `location`, where a place also matches every location
+that lies in it ("Gauteng": Johannesburg, Soweto; core.places); `tags` and `inferred_interests` need all their values;
 other repeatable filters need any of their values; `channel_type` is the primary channel, `has_channel` any channel
 used; `inferred_*` match whatever the confidence. Each filter of several values has an exclusion, `exclude_<name>`,
 parsed as that filter and ANDed like any other: it keeps the listeners known to match none of its values.

@@ -104,7 +104,8 @@ HELP: dict[str, str] = {
     "age_group": "Age group, from the age the listener declared.",
     "ethnicity": "Ethnicity as the listener declared it.",
     "language": "Language as the listener declared it.",
-    "location": "Location as the listener declared it.",
+    "location": "Location as the listener declared it, or a place it lies in (a province, metro or city, by any of "
+                "its names or codes: Gauteng, GP, Joburg, KZN).",
     "income_bracket": "Income bracket as the listener declared it.",
     "education": "Education as the listener declared it.",
     "employment_status": "Employment as the listener declared it.",

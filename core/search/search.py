@@ -30,6 +30,7 @@ from core.search.glosses import glossed
 from core.search.index import VectorIndex, similarity_of
 from core.search.kept import KeptPerStation
 from core.search.lexical_store import current_lexical
+from core.search.located import with_location
 from core.search.meaning import Meanings, meanings
 from core.search.process_indexes import current_index
 from core.search.queries import Understood, understand
@@ -96,14 +97,15 @@ def search_listeners(company_id: int, q: str, flt: ListenerFilter, location: str
     query = (q or "").strip()
     if not query:
         raise ValidationFailed.one(["query", "q"], "Say what to look for: q cannot be empty.")
-    sel = _with_location(select(company_id, flt), location)
+    sel, place = with_location(select(company_id, flt), location)
     understood = understand(vocabulary_of(sel), query, as_text)
     model, look = embedder(), look_at(sel)
     asked = within(sel, understood)
     ranked = retrieve(asked, understood, model.embed([understood.ranked_text], kind="query")[0], limit, min_score,
                       model, look)
     return {"company_id": company_id, "q": query, "model": model.name, "min_score": min_score, "limit": limit,
-            "understood": {**understood.as_dict(), "meant": list(ranked.meant)}, "calibrated": ranked.calibrated,
+            "understood": {**understood.as_dict(), "meant": list(ranked.meant)}, "location": place,
+            "calibrated": ranked.calibrated,
             **coverage(asked, look), "total": matching(ranked), "shown": len(ranked.rows), "best_score": ranked.best,
             "suggestions": list(ranked.suggestions), "results": results(asked, ranked, query, look)}
 
@@ -234,16 +236,6 @@ def _row_ids(snap, index) -> np.ndarray:
     changes: looking 100,000 listeners up costs more than the search itself."""
     return _row_ids_kept.get(snap.company_id, (snap, index), (len(snap), index.version),
                              lambda: index.ids_of(snap.originators))
-
-
-def _with_location(sel: Selection, location: str | None) -> Selection:
-    """Search's `location`: a partial, case-insensitive match on the declared location (the contract's rule for
-    search; the shared filters match locations exactly)."""
-    if not location or not location.strip() or not len(sel.snap):
-        return sel
-    needle = location.strip().casefold()
-    codes = [i for i, value in enumerate(sel.snap.vocab.get("location", [])) if needle in str(value).casefold()]
-    return Selection(sel.company, sel.snap, sel.mask & np.isin(sel.snap.cols["location"], codes))
 
 
 def results(sel: Selection, ranked: Ranked, query: str | None, look: Look | None = None) -> list[dict]:

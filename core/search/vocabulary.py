@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from core.clock import zone_of
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
+from core.places.gazetteer import gazetteer
+from core.places.placing import placing
 from core.search import words as w
 from core.search.kept import KeptPerStation
 from core.segmentation.behaviour import DAYPARTS
@@ -145,8 +147,16 @@ def _aliased(vocab: Vocabulary, name: str, aliases: dict, needs: str | None = No
 
 
 def _place_terms(vocab: Vocabulary) -> list[Term]:
-    places = _aliased(vocab, "location", w.LOCATION_WORDS)
-    places = [Term(t.phrase, t.sets, "capital" if " " not in t.phrase else None) for t in places]
+    """Every name of every place that holds one of the station's locations, naming all the locations in it
+    ("Gauteng", "GP": Johannesburg, Soweto, Gauteng...; core.places); a location the gazetteer does not know, as
+    written. A one-word place needs its capital letter where the text is read strictly. The country is no criterion:
+    "across South Africa" speaks of every listener, not of those who declared a place in it."""
+    placed, atlas = placing(vocab.values.get("location", [])), gazetteer()
+    places = [_one(v, "location", (v,)) for v in placed.unknown()]
+    for key, values in placed.areas().items():
+        if atlas.area(key).level != "country":
+            places += [_one(name, "location", values) for name in atlas.names_of(key)]
+    places = [Term(t.phrase, t.sets, "capital" if " " not in t.phrase else None) for t in places if t.phrase]
     return places + _aliased(vocab, "language", w.LANGUAGE_WORDS)
 
 

@@ -97,18 +97,6 @@ LANGUAGE_WORDS = {
     "English": ("english speaking", "english speakers"),
 }
 
-LOCATION_WORDS = {
-    "KwaZulu-Natal": ("kzn",),
-    "Johannesburg": ("joburg", "jozi", "jhb", "joeys"),
-    "Gqeberha": ("port elizabeth", "pe"),
-    "Cape Town": ("cpt", "the mother city", "kaapstad"),
-    "Pietermaritzburg": ("pmb", "maritzburg"),
-    "Pretoria": ("tshwane", "pta"),
-    "Durban": ("durbs", "ethekwini"),
-    "Gauteng": ("gp",),
-    "Bloemfontein": ("bloem",),
-}
-
 INTEREST_WORDS = {
     "soccer": ("football", "psl", "soccer fans", "sokker", "voetbal", "ibhola", "bhola", "bolo"),
     "sports": ("sport", "sports fans"),

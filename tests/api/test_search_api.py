@@ -91,6 +91,29 @@ def test_location_is_a_partial_case_insensitive_match(client, station, key_for):
     assert {r["location"] for r in results} == {"Sandton"} and len(results) == 4
 
 
+def test_location_naming_a_province_takes_its_cities_and_townships_and_says_which(client, station, key_for):
+    answer = client.get(SEARCH, query_string={"q": "men", "location": "GP"}, headers=key_for(1))
+    body = answer.get_json()  # the men: four soccer fans in Soweto, two of the money listeners in Sandton
+    assert {r["location"] for r in body["results"]} == {"Soweto", "Sandton"} and len(body["results"]) == 6
+    assert body["location"]["place"] == "Gauteng" and body["location"]["level"] == "province"
+    assert body["location"]["values"] == ["Sandton", "Soweto"]
+
+
+def test_location_naming_a_place_where_the_station_has_nobody_finds_nobody_and_says_so(client, station, key_for):
+    answer = client.get(SEARCH, query_string={"q": "men", "location": "Limpopo"}, headers=key_for(1))
+    body = answer.get_json()
+    assert body["results"] == [] and body["location"]["values"] == []
+    assert "none of the station's locations lies in it" in body["location"]["said"]
+
+
+def test_a_province_in_the_query_is_read_as_the_station_s_places_in_it(client, station, key_for):
+    answer = client.get(SEARCH, query_string={"q": "listeners in Gauteng", "min_score": 0}, headers=key_for(1))
+    body = answer.get_json()
+    place = next(c for c in body["understood"]["criteria"] if c["field"] == "location")
+    assert place["words"] == "Gauteng" and place["labels"] == ["Sandton", "Soweto"]
+    assert {r["location"] for r in body["results"]} == {"Soweto", "Sandton"}
+
+
 def test_min_score_cuts_results_and_no_score_reaches_one(client, station, key_for):
     everyone = found(client, key_for(1), q=EVERYONE, min_score=0, limit=1000)
     assert len(everyone) == 12 and all(0.7 <= r["score"] < 1 for r in everyone)

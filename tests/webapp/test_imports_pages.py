@@ -7,7 +7,10 @@ import io
 import pytest
 
 from core.ingest.jobs import ImportJob
+from core.segmentation.runs import segment_company
 from tests import workbooks
+from tests.factories import make_listener
+from tests.memory import NOW, event
 
 pytestmark = pytest.mark.db
 
@@ -39,3 +42,13 @@ def test_a_mapping_step_sent_without_its_fields_is_answered_with_the_page(signed
     for fragment in ({}, {"HX-Request": "true"}):
         sent = signed_in.post(f"/stations/1/imports/{job.id}/preview", data={}, headers=fragment)
         assert sent.status_code in (200, 422) and sent.mimetype == "text/html"
+
+
+def test_the_page_lists_the_locations_the_map_does_not_know_as_written(signed_in):
+    make_listener(1, "27820000001", [event(3)], location="Joburg CBD")
+    make_listener(1, "27820000002", [event(3)], location="Soweto")
+    segment_company(1, NOW)
+    page = signed_in.get("/stations/1/imports").get_data(as_text=True)
+    unknown = page.split('data-testid="places-unknown"')[1].split("</table>")[0]
+    assert "Joburg CBD" in unknown and "Soweto" not in unknown
+    assert "Soweto" in page.split('data-testid="places-placed"')[1]

@@ -137,6 +137,13 @@ def test_conditions_named_together_show_as_one_chip_of_the_same_interactions(sig
     assert "as_text=song+requests&as_text=SMS" in chips[0] and len(found(html)) == 12
 
 
+def test_a_province_shows_as_one_chip_naming_the_station_s_locations_it_took(signed_in):
+    html = unescape(signed_in.get(SEARCH, query_string={"q": "listeners in gauteng"}).text)
+    chips = re.findall(r'<a class="chip" href="[^"]*" data-testid="understood-chip".*?</a>', html, re.DOTALL)
+    assert len(chips) == 1 and "Gauteng: Sandton, Soweto" in chips[0]
+    assert len(found(html)) == 10  # the two gospel listeners in Durban are not in Gauteng
+
+
 def test_an_htmx_request_gets_the_results_fragment_alone(signed_in):
     response = signed_in.get(SEARCH, query_string={"q": "soccer", "min_score": "0"}, headers={"HX-Request": "true"})
     assert 'id="search-results"' in response.text and found(response.text)

@@ -61,9 +61,13 @@ def test_days_named_after_people_name_no_audience(vocab):
     assert "gender" not in filters(vocab, "A Mother's Day and Women's Day special for listeners in Soweto")
 
 
+GAUTENG = ["Gauteng", "Johannesburg", "Pretoria", "Sandton", "Soweto", "Vereeniging"]
+"""The demo station's locations in Gauteng: a province takes every city and township that lies in it (§5b)."""
+
+
 def test_what_the_brief_excludes_is_an_exclusion_beside_what_it_includes(vocab):
     answer = parsed(vocab, "Listeners in Gauteng but not Durban")
-    assert answer["filters"] == {"location": ["Gauteng"], "exclude_location": ["Durban"]}
+    assert answer["filters"] == {"location": GAUTENG, "exclude_location": ["Durban"]}
     assert answer["unmapped"] == []
 
 
@@ -200,3 +204,18 @@ def test_where_no_status_is_held_working_is_unmapped_with_the_reason_and_student
     assert answer["filters"] == {"gender": ["female"], "age_group": ["18-24"]}
     assert answer["unmapped"] == [{"words": "working", "reason": "Whether they work is an employment status, and "
                                    "this station's listeners declare none."}]
+
+
+def test_a_province_in_a_brief_takes_the_station_s_cities_and_townships_in_it_and_says_which(vocab):
+    answer = parsed(vocab, "Young people in Gauteng who love amapiano")
+    criterion = next(c for c in answer["criteria"] if c["field"] == "location")
+    assert criterion["values"] == GAUTENG and criterion["words"] == "Gauteng"
+
+
+def test_a_province_by_its_code_in_a_brief_takes_its_cities(vocab):
+    assert filters(vocab, "Women in KZN who listen at breakfast")["location"] == [
+        "Durban", "KwaZulu-Natal", "Newcastle", "Pietermaritzburg", "Richards Bay"]
+
+
+def test_naming_the_country_is_no_criterion_on_the_station_s_places(vocab):
+    assert "location" not in filters(vocab, "Reach women across South Africa who love gospel")

@@ -193,3 +193,29 @@ def test_integers_are_plain_ascii_digits(written):
 def test_json_body_values_parse_like_query_strings():
     flt = parse_filters({"segment": ["super_fan"], "opt_in": True, "channel_type": [2]}, location="body")
     assert flt.values == {"segment": ("super_fan",), "opt_in": True, "channel_type": (2,)}
+
+
+PLACES = [{"originator": "sowetan", "location": "Soweto"}, {"originator": "jozi", "location": "johannesburg"},
+          {"originator": "province", "location": "Gauteng"}, {"originator": "durban", "location": "Durban"},
+          {"originator": "cbd", "location": "Joburg CBD"}, {"originator": "nowhere"}]
+
+
+@pytest.mark.parametrize("place", ["Gauteng", "GP", "gauteng", "ZA-GP"])
+def test_a_province_takes_every_location_that_lies_in_it(place):
+    assert matches({"location": [place]}, PLACES) == {"sowetan", "jozi", "province"}
+
+
+def test_a_city_by_another_of_its_names_takes_its_townships_but_not_its_province():
+    assert matches({"location": ["Joburg"]}, PLACES) == {"sowetan", "jozi"}
+
+
+def test_excluding_a_province_leaves_out_everyone_in_it_and_keeps_who_declared_none():
+    assert matches({"exclude_location": ["Gauteng"]}, PLACES) == {"durban", "cbd", "nowhere"}
+
+
+def test_a_location_the_map_does_not_know_is_matched_by_its_own_spelling_only():
+    assert matches({"location": ["joburg cbd"]}, PLACES) == {"cbd"}
+
+
+def test_a_place_where_nobody_lives_matches_nobody():
+    assert matches({"location": ["Limpopo"]}, PLACES) == set()
