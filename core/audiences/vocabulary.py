@@ -17,8 +17,8 @@ from rapidfuzz import fuzz, process
 from core.ai.interests import CAMPAIGNS, THEMES
 from core.listeners import snapshot
 from core.search.embeddings import embedder
-from core.search.search import STOPWORDS
 from core.search.texts import DAYPART_WORDS
+from core.search.why import STOPWORDS
 from core.stations.companies import get_company
 from core.stations.defaults import channel_name
 from core.stations.shows import show_titles

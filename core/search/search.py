@@ -1,15 +1,15 @@
 """Search (look-alikes: core.search.lookalikes). A query is first understood in the station's own words
-(core.search.queries): what it asks of a listener is met exactly, within the shared filters; only its free text, if
-any, is ranked by meaning (FAISS over the candidates: never top-k then filter, which would silently return fewer). A
-listener who meets every ask of a query with no free text is an answer for certain, scored by how strongly they meet
-it (core.search.bound: how many interactions, how recent; asks named together met by the same interactions);
-`similarity` keeps the raw (1 + cos) / 2, Atlas's scale (docs/decisions.md §5). Every answer says how many of its
-candidates have a vector yet.
+(core.search.queries): what it asks of a listener is met exactly, within the shared filters. Its free words, if any,
+answer only the listeners who hold what they are about (core.search.evidence: the listener wrote them, or their
+English, or holds a value of the station the model finds they mean), never the nearest by meaning alone; a query
+whose words nobody holds answers nobody and offers the station's closest values. Every answer is scored from 0.70 by
+how strongly it holds the query (core.search.bound for asks met exactly), counts every listener who matches with the
+limit apart, keeps the raw `similarity` ((1 + cos) / 2, Atlas's scale: docs/decisions.md §5), and says how many of
+its candidates have a vector yet.
 """
 from __future__ import annotations
 
 import functools
-import re
 import time
 from dataclasses import dataclass
 
@@ -20,7 +20,7 @@ from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
 from core.explore.records import records_later
-from core.search import bound, calibration, progress
+from core.search import bound, calibration, progress, why
 from core.search.embeddings import embedder
 from core.search.evidence import answers, covered
 from core.search.evidence import scores as evidence_scores
@@ -34,18 +34,13 @@ from core.search.located import with_location
 from core.search.meaning import Meanings, meanings
 from core.search.process_indexes import current_index
 from core.search.queries import Understood, understand
-from core.search.texts import MESSAGES_LABEL, listener_texts
+from core.search.texts import listener_texts
 from core.search.vocabulary import vocabulary_of
 
 SEARCH_LIMIT = (1, 1000)
 MIN_SCORE, LIMIT = 0.68, 100
 """The contract's defaults of a search (and of the searches an audience saves): the lowest score returned, the share
 of results like it that were relevant on the station's labelled queries; how many listeners at most."""
-WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
-STOPWORDS = frozenset("the and who for with that this are was from they their them like likes love loves lovers "
-                      "listeners listener people fans fan who which into onto about more most".split())
-
-
 @dataclass(frozen=True)
 class Ranked:
     """Snapshot rows ranked by score, best first, with the raw similarity of each (NaN: no vector yet)."""
@@ -244,8 +239,8 @@ def results(sel: Selection, ranked: Ranked, query: str | None, look: Look | None
         return []
     listed = records_later(sel.company.company_id, sel.snap, ranked.rows, sel.company.timezone)
     meant = " ".join(v["label"].replace("_", " ") for m in ranked.meant for v in m["values"])
-    stems = _stems(glossed(query) + " " + meant) if query else set()
-    matches = [_matched(stems, text)
+    stems = why.stems(glossed(query) + " " + meant) if query else set()
+    matches = [why.parts(stems, text)
                for text in listener_texts(sel.snap, ranked.rows, sel.company, _said(ranked.rows, look or look_at(sel)))]
     return [{**found, "score": round(float(score), 4), "similarity": _rounded(similarity), "matched": match}
             for found, score, similarity, match in zip(listed(), ranked.scores, ranked.similarities, matches)]
@@ -262,45 +257,3 @@ def _said(rows: np.ndarray, look: Look) -> list[str | None]:
 
 def _rounded(value: float) -> float | None:
     return None if np.isnan(value) else round(float(value), 4)
-
-
-def _once(part: str) -> str:
-    """A messages part with each message once (a listener who sent the same words twice is shown them once)."""
-    if not part.startswith(MESSAGES_LABEL):
-        return part
-    return MESSAGES_LABEL + " | ".join(dict.fromkeys(part[len(MESSAGES_LABEL):].split(" | ")))
-
-
-def matched(query: str | None, text: str) -> list[str]:
-    """The parts of a listener's text that share a word with the query (words compared by their first five letters,
-    so that "gospel" meets "Gospel Sunday" and "competitions" meets "competition"); without shared words, the
-    listener's leading traits (a match in meaning, not in words). Messages are read with the English of their words
-    in the station's other languages, as the query is ("beurtkrag" meets "krag is weer af"), and shown as written."""
-    return _matched(_stems(glossed(query)) if query else set(), text)
-
-
-def _matched(stems: set[str], text: str) -> list[str]:
-    parts = [_once(part.strip()) for part in text.split(". ") if part.strip()]
-    if stems:
-        hits = [part for part in parts if _shares(stems, part)]
-        if hits:
-            return hits[:4]
-    return parts[:3]
-
-
-def _shares(stems: set[str], part: str) -> bool:
-    """Whether a part of a listener's text shares a word with the query: a trait as written, messages as written
-    or else with the English of their words (glossing costs more than the look)."""
-    if not part.startswith(MESSAGES_LABEL):
-        return bool(stems & _trait_stems(part))
-    return bool(stems & _stems(part)) or bool(stems & _stems(glossed(part)))
-
-
-@functools.lru_cache(maxsize=4096)
-def _trait_stems(part: str) -> frozenset[str]:
-    """_stems of a trait part ("shows: Gospel Sunday"), which recur across a station's listeners."""
-    return frozenset(_stems(part))
-
-
-def _stems(text: str) -> set[str]:
-    return {word[:5] for word in WORD.findall(text.casefold()) if word not in STOPWORDS}

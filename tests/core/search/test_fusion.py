@@ -205,7 +205,7 @@ def test_vectors_of_an_earlier_recipe_stored_without_their_text_are_made_again_w
 
 
 def test_what_matched_shows_a_message_sent_twice_once():
-    from core.search.search import matched
+    from core.search.why import matched
 
     text = "segment: Super fan. messages: Load shedding again | Load shedding again | Lights out"
     assert matched("load shedding", text) == ["messages: Load shedding again | Lights out"]

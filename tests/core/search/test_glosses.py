@@ -7,8 +7,8 @@ import pytest
 
 from core.search.glosses import glossed
 from core.search.lexical import LexicalIndex
-from core.search.search import matched
 from core.search.texts import lexical_document
+from core.search.why import matched
 
 
 @pytest.mark.parametrize(("text", "english"), [
