@@ -221,6 +221,14 @@ def groups(rows: list[dict]) -> dict[str, list[dict]]:
     return found
 
 
+def nobody(rows: list[dict]) -> dict[str, str]:
+    """Each method on the queries nobody at the station answers: how many of them it answered with nothing (the
+    right answer; their precision is 0 by the table's rule for an empty answer)."""
+    none = [r for r in rows if r["relevant"] == 0]
+    return {m: f"{sum(r['returned'] == 0 for r in none if r['method'] == m)} of "
+               f"{sum(r['method'] == m for r in none)}" for m in METHODS} if none else {}
+
+
 def summary(rows: list[dict]) -> dict[str, dict[str, dict]]:
     """Group -> method -> means."""
     return {name: {m: means([r for r in part if r["method"] == m]) for m in METHODS}
@@ -343,7 +351,7 @@ def measure(listeners: int, seed: int, reuse: bool = False, station: str = "demo
     return {"measured_at": datetime.now(UTC).isoformat(timespec="seconds"), "listeners": listeners, "seed": seed,
             "station": sel.company.name if other else "the demo station",
             "min_score": MIN_SCORE, "limit": LIMIT, **timings, "median_ms": round(statistics.median(latencies), 1),
-            "summary": summary(rows), "queries": by_query(rows), "calibration": reliability(),
+            "summary": summary(rows), "nobody": nobody(rows), "queries": by_query(rows), "calibration": reliability(),
             "themes": theme_answers(segments, truth)}
 
 
@@ -359,6 +367,8 @@ def report(figures: dict) -> str:
         f"min_score {figures['min_score']}, limit {figures['limit']}:",
         markdown(overall(table, [figures["median_ms"]])),
         "Precision / recall / nDCG@10 by group:", markdown(compact(table)),
+        "Queries nobody at the station answers, answered with nothing: "
+        + ("; ".join(f"{m} {n}" for m, n in figures.get("nobody", {}).items()) or "none in the set") + ".",
         "The full pipeline, query by query:", markdown(per_query(figures["queries"])),
         f"What a score is worth on the station's own labelled queries ({calibration['labelled queries']}, "
         f"{calibration['of words']} of them listeners' own words, run as search runs free words): "

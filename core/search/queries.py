@@ -32,6 +32,7 @@ supporters supporter heads enthusiasts want wants wanting during over when while
 ask asks asking asked complain complains complaining complained complaint complaints talking talked wrote write
 writes writing written mention mentions mentioned mentioning say says saying said tell tells telling told
 hear hears hearing heard send sends sending sent
+province provinces region regions area areas metro district town towns city cities suburb suburbs township townships
 speakers speaking speak listen listens listening tune tunes tuned like likes love loves enjoy enjoys use uses using
 used enter enters entered entering via through also only just show shows station radio
 abantu abalaleli abaphulaphuli abathandi abathanda abakhuluma abathetha abasebenzisa ababhalisa base ba wa ya ku

@@ -127,13 +127,21 @@ def _people_terms(vocab: Vocabulary) -> list[Term]:
         held = vocab.holds("employment_status", status)
         if held is not None:
             out += [_one(p, "employment_status", (held,), "person") for p in phrases]
-        elif status in w.EMPLOYMENT_FALLBACK:
-            out += [_one(p, "age_group", w.EMPLOYMENT_FALLBACK[status], "person") for p in phrases]
+        elif status in w.EMPLOYMENT_FALLBACK:  # unless the station holds the word itself ("students" a tag)
+            out += [_one(p, "age_group", w.EMPLOYMENT_FALLBACK[status], "person") for p in phrases
+                    if normalise(p) not in _own_names(vocab)]
     for (status, name, values), phrases in w.ROLE_WORDS.items():
         held = vocab.holds("employment_status", status)
         if held is not None:
             out += [Term(normalise(p), (("employment_status", (held,)), (name, values)), "person") for p in phrases]
     return out
+
+
+def _own_names(vocab: Vocabulary) -> set[str]:
+    """The station's own tags and interests as phrases: a word it holds as such is read as that value, not guessed
+    to be something else."""
+    return {normalise(str(v).replace("_", " ")) for name in ("tags", "inferred_interests")
+            for v in vocab.values.get(name, [])}
 
 
 def _aliased(vocab: Vocabulary, name: str, aliases: dict, needs: str | None = None) -> list[Term]:
