@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import churn_ideas
 from bench.generate import DEFAULT_NOW
 from bench.station import markdown
 from core import measured
@@ -212,8 +213,9 @@ def sampled_against_all(name: str, events: Interactions, end: datetime,
 
 
 def figures(seed: int, summaries: list, tables: list, reliabilities: list, optional: dict[str, list]) -> dict:
-    """What measured/churn_backtest.json keeps: this run's tables, and of the optional ones (`--kept`, `--sampled`,
-    `--segments`) each as this run measured it or, when not asked for, as it was last measured, with its date."""
+    """What measured/churn_backtest.json keeps: this run's tables, and of the optional ones (CDNOW's 39-week holdout,
+    `--kept`, `--sampled`, `--ideas`, `--segments`) each as this run measured it or, when not asked for, as it was
+    last measured, with its date."""
     today, last = datetime.now(UTC).date().isoformat(), measured.read("churn_backtest") or {}
     found = {"measured_at": today, "seed": seed, "summary": summaries, "methods": tables, "reliability": reliabilities}
     for name, rows in optional.items():
@@ -231,6 +233,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="also score with models learned hours before the run, as a day's later runs do")
     parser.add_argument("--sampled", action="store_true",
                         help="also score with models learned from random samples of listeners against from all")
+    parser.add_argument("--ideas", action="store_true",
+                        help="also measure each idea for a better model beside the baselines (bench.churn_ideas)")
     parser.add_argument("--segments", action="store_true",
                         help="also import each dataset, segment it and report the mean churn per segment")
     args = parser.parse_args(argv)
@@ -246,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
         summaries.append(summary)
     kept = [row for name, load in datasets if args.kept for row in kept_against_learned(name, *load())]
     sampled = [row for name, load in datasets if args.sampled for row in sampled_against_all(name, *load())]
+    ideas = [row for name, load in datasets if args.ideas for row in churn_ideas.ideas(name, *load())]
+    holdout = churn_ideas.holdout("CDNOW (real, public)", *cdnow(args.cdnow)) if args.cdnow else []
     segments = []
     if args.segments:
         stations = [(f"demo {size:,} (seed {args.seed})", lambda size=size: seeded_demo(size, args.seed))
@@ -255,11 +261,12 @@ def main(argv: list[str] | None = None) -> None:
         for name, load_station in stations:
             print(f"  {name}: imported and segmented ...", flush=True)
             segments += per_segment(name, load_station)
-    for table in (summaries, tables, reliabilities, kept, sampled, segments):
+    for table in (summaries, tables, reliabilities, holdout, kept, sampled, ideas, segments):
         if table:
             print(markdown(table) + "\n")
     path = measured.write("churn_backtest", figures(args.seed, summaries, tables, reliabilities,
-                                                    {"kept": kept, "sampled": sampled, "per_segment": segments}))
+                                                    {"holdout_39_weeks": holdout, "kept": kept, "sampled": sampled,
+                                                     "ideas": ideas, "per_segment": segments}))
     print(f"written to {path}")
 
 
