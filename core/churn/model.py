@@ -8,7 +8,8 @@ model; days since the last interaction; BG/NBD's expected active days, core.chur
 cut-off by how well it ranks who went quiet (AUC: the chance that of one listener who went quiet and one who did not,
 the first is scored higher) and by the Brier score of its probabilities. The model scores the station only when it
 ranks better than both baselines, else the better baseline does; a station with fewer than MIN_LABELLED listeners at
-the held-out cut-off is scored by days since the last interaction (too little to learn from). Whatever scores is
+the held-out cut-off, or none heard from before the older ones, is scored by days since the last interaction (too
+little to learn from). Whatever scores is
 fitted again with the newest cut-off included, so that a probability of 0.7 means that about 7 in 10 listeners like
 that went quiet within the horizon last time. A station of more than LEARN_FROM listeners heard from learns and is
 checked on a fixed random LEARN_FROM of them (`sample_of`); every listener is scored.
