@@ -192,7 +192,7 @@ def kept_against_learned(name: str, events: Interactions, end: datetime, ages=(0
 
     at = end - timedelta(days=HORIZON_DAYS)
     cutoff = int(at.timestamp())
-    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff + 1, HORIZON_DAYS)  # what `at` itself saw is known
     heard = events.at(cutoff + 1)
     rows = [{"dataset": name, "scored by": "days since the last interaction", "learned before the run": "-",
              "interactions added since": "-", "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency))}]
@@ -217,7 +217,7 @@ def sampled_against_all(name: str, events: Interactions, end: datetime,
 
     at = end - timedelta(days=HORIZON_DAYS)
     cutoff = int(at.timestamp())
-    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff + 1, HORIZON_DAYS)  # what `at` itself saw is known
     heard = events.at(cutoff + 1)
     rows = [{"dataset": name, "learned from": "-", "scored by": "days since the last interaction", "backtest s": "-",
              "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency)), "Brier": "-"}]

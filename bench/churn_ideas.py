@@ -155,7 +155,7 @@ def holdout(name: str, events: Interactions, end: datetime, weeks: int = 39) -> 
     known = as_learned(events, cutoff)
     report, scoring = backtest(known, at)
     heard = events.at(cutoff + 1)
-    quiet = quiet_after(events.row, events.ts, events.n, cutoff, horizon)[heard.rows]
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff + 1, horizon)[heard.rows]  # `at` itself is known
     train = samples(known, at, HORIZON_DAYS, CUTOFFS + 1)  # what the service refits on: every cut-off
     rows = [{"dataset": name, "scored by": f"the service ({report.chosen}, its probabilities)",
              f"AUC, {weeks} weeks after": _fmt(auc(probabilities(scoring, events, at)[heard.rows], quiet))}]
