@@ -1,5 +1,5 @@
 """Measure churn honestly, by the protocol the service itself uses (core.churn.model.backtest):
-`python -m bench.churn [--sizes 20000 100000] [--seed 7] [--cdnow PATH]`.
+`python -m bench.churn [--sizes 20000 100000] [--seed 7] [--station FOLDER] [--cdnow PATH] [--ideas]`.
 
 Per dataset: cut-offs 30, 60, 90 and 120 days before its end; the newest held out. The station's model learns from
 the older ones, and every method is calibrated on the newest of those; each is judged on the held-out cut-off by AUC
@@ -23,6 +23,7 @@ ahead) must agree that at risk and dormant listeners are likelier to go quiet th
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import zipfile
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import churn_ideas
 from bench.generate import DEFAULT_NOW
 from bench.station import markdown
 from core import measured
@@ -74,6 +76,26 @@ def cdnow(path: Path) -> tuple[Interactions, datetime]:
     ts = np.unique(np.column_stack([row, days.astype(np.int64) + DAY // 2]), axis=0)  # one per purchase day
     end = datetime.fromtimestamp(int(ts[:, 1].max()) + DAY, UTC)
     return Interactions(ts[:, 0].astype(np.int64), ts[:, 1].astype(np.int64), int(row.max()) + 1, "UTC"), end
+
+
+def station_files(folder: Path) -> tuple[Interactions, datetime]:
+    """A station written as import files (`interactions.jsonl` in the import format, and `meta.json` with its `now`
+    and `timezone`, as bench.other_station writes them) as interactions; shows named by the rows only."""
+    meta = json.loads((folder / "meta.json").read_text())
+    rows = [json.loads(line) for line in (folder / "interactions.jsonl").open(encoding="utf-8")]
+    _, who = np.unique([r["originator"] for r in rows], return_inverse=True)
+    ts = np.array([datetime.fromisoformat(r["timestamp"]).timestamp() for r in rows]).astype(np.int64)
+    _, campaign = np.unique([r["campaign_type"] for r in rows], return_inverse=True)
+    channel = np.array([int(r["channel_type"]) for r in rows])
+    show = np.array([int(r.get("timeslot_id", -1)) for r in rows])
+    return (Interactions(who.astype(np.int64), ts, int(who.max()) + 1, meta["timezone"], channel, campaign, show),
+            datetime.fromisoformat(meta["now"]))
+
+
+def station_name(folder: Path) -> str:
+    """A station's name and size as its files' meta.json gives them."""
+    meta = json.loads((folder / "meta.json").read_text())
+    return f"{meta.get('station', folder.name)} {meta.get('listeners', 0):,} (seed {meta.get('seed', '-')})"
 
 
 def as_learned(events: Interactions, until: int | None = None, at_most: int | None = LEARN_FROM) -> Interactions:
@@ -170,7 +192,7 @@ def kept_against_learned(name: str, events: Interactions, end: datetime, ages=(0
 
     at = end - timedelta(days=HORIZON_DAYS)
     cutoff = int(at.timestamp())
-    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff + 1, HORIZON_DAYS)  # what `at` itself saw is known
     heard = events.at(cutoff + 1)
     rows = [{"dataset": name, "scored by": "days since the last interaction", "learned before the run": "-",
              "interactions added since": "-", "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency))}]
@@ -195,7 +217,7 @@ def sampled_against_all(name: str, events: Interactions, end: datetime,
 
     at = end - timedelta(days=HORIZON_DAYS)
     cutoff = int(at.timestamp())
-    quiet = quiet_after(events.row, events.ts, events.n, cutoff, HORIZON_DAYS)
+    quiet = quiet_after(events.row, events.ts, events.n, cutoff + 1, HORIZON_DAYS)  # what `at` itself saw is known
     heard = events.at(cutoff + 1)
     rows = [{"dataset": name, "learned from": "-", "scored by": "days since the last interaction", "backtest s": "-",
              "AUC": _fmt(roc_auc_score(quiet[heard.rows], heard.recency)), "Brier": "-"}]
@@ -212,8 +234,9 @@ def sampled_against_all(name: str, events: Interactions, end: datetime,
 
 
 def figures(seed: int, summaries: list, tables: list, reliabilities: list, optional: dict[str, list]) -> dict:
-    """What measured/churn_backtest.json keeps: this run's tables, and of the optional ones (`--kept`, `--sampled`,
-    `--segments`) each as this run measured it or, when not asked for, as it was last measured, with its date."""
+    """What measured/churn_backtest.json keeps: this run's tables, and of the optional ones (CDNOW's 39-week holdout,
+    `--kept`, `--sampled`, `--ideas`, `--segments`) each as this run measured it or, when not asked for, as it was
+    last measured, with its date."""
     today, last = datetime.now(UTC).date().isoformat(), measured.read("churn_backtest") or {}
     found = {"measured_at": today, "seed": seed, "summary": summaries, "methods": tables, "reliability": reliabilities}
     for name, rows in optional.items():
@@ -227,14 +250,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[20_000, 100_000])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cdnow", type=Path, help="the lifetimes wheel, or CDNOW_master.txt")
+    parser.add_argument("--station", type=Path, action="append", default=[],
+                        help="a station's import files (bench.other_station's folder), as a dataset; repeatable")
     parser.add_argument("--kept", action="store_true",
                         help="also score with models learned hours before the run, as a day's later runs do")
     parser.add_argument("--sampled", action="store_true",
                         help="also score with models learned from random samples of listeners against from all")
+    parser.add_argument("--ideas", action="store_true",
+                        help="also measure each idea for a better model beside the baselines (bench.churn_ideas)")
     parser.add_argument("--segments", action="store_true",
                         help="also import each dataset, segment it and report the mean churn per segment")
     args = parser.parse_args(argv)
     datasets = [(f"demo {size:,} (seed {args.seed})", lambda size=size: demo(size, args.seed)) for size in args.sizes]
+    datasets += [(station_name(folder), lambda folder=folder: station_files(folder)) for folder in args.station]
     if args.cdnow:
         datasets.append(("CDNOW (real, public)", lambda: cdnow(args.cdnow)))
     tables, reliabilities, summaries = [], [], []
@@ -246,6 +274,8 @@ def main(argv: list[str] | None = None) -> None:
         summaries.append(summary)
     kept = [row for name, load in datasets if args.kept for row in kept_against_learned(name, *load())]
     sampled = [row for name, load in datasets if args.sampled for row in sampled_against_all(name, *load())]
+    ideas = [row for name, load in datasets if args.ideas for row in churn_ideas.ideas(name, *load())]
+    holdout = churn_ideas.holdout("CDNOW (real, public)", *cdnow(args.cdnow)) if args.cdnow else []
     segments = []
     if args.segments:
         stations = [(f"demo {size:,} (seed {args.seed})", lambda size=size: seeded_demo(size, args.seed))
@@ -255,11 +285,12 @@ def main(argv: list[str] | None = None) -> None:
         for name, load_station in stations:
             print(f"  {name}: imported and segmented ...", flush=True)
             segments += per_segment(name, load_station)
-    for table in (summaries, tables, reliabilities, kept, sampled, segments):
+    for table in (summaries, tables, reliabilities, holdout, kept, sampled, ideas, segments):
         if table:
             print(markdown(table) + "\n")
     path = measured.write("churn_backtest", figures(args.seed, summaries, tables, reliabilities,
-                                                    {"kept": kept, "sampled": sampled, "per_segment": segments}))
+                                                    {"holdout_39_weeks": holdout, "kept": kept, "sampled": sampled,
+                                                     "ideas": ideas, "per_segment": segments}))
     print(f"written to {path}")
 
 

@@ -43,9 +43,10 @@ def fit(x: np.ndarray, t_x: np.ndarray, big_t: np.ndarray) -> np.ndarray:
 
 def expected_active_days(params: np.ndarray, t: float, x: np.ndarray, t_x: np.ndarray,
                          big_t: np.ndarray) -> np.ndarray:
-    """E[active days in the next t days | x, t_x, T], FHL 2005 eq. 10."""
+    """E[active days in the next t days | x, t_x, T], FHL 2005 eq. 10. It holds for any a > 0, below 1 too (the
+    fit on CDNOW and on most stations): (a - 1) and the bracket then change sign together."""
     r, alpha, a, b = params
-    if a <= 1:  # the formula's (a - 1) has no meaning below 1: read a as barely above it
+    if abs(a - 1.0) < 1e-6:  # a = 1 is the formula's one removable break (0 / 0): read a just beside it
         a = 1.0 + 1e-6
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         z = t / (alpha + big_t + t)

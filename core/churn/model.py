@@ -8,7 +8,8 @@ model; days since the last interaction; BG/NBD's expected active days, core.chur
 cut-off by how well it ranks who went quiet (AUC: the chance that of one listener who went quiet and one who did not,
 the first is scored higher) and by the Brier score of its probabilities. The model scores the station only when it
 ranks better than both baselines, else the better baseline does; a station with fewer than MIN_LABELLED listeners at
-the held-out cut-off is scored by days since the last interaction (too little to learn from). Whatever scores is
+the held-out cut-off, or none heard from before the older ones, is scored by days since the last interaction (too
+little to learn from). Whatever scores is
 fitted again with the newest cut-off included, so that a probability of 0.7 means that about 7 in 10 listeners like
 that went quiet within the horizon last time. A station of more than LEARN_FROM listeners heard from learns and is
 checked on a fixed random LEARN_FROM of them (`sample_of`); every listener is scored.
@@ -22,6 +23,7 @@ import numpy as np
 
 from core.churn import bgnbd
 from core.churn.features import DAY, AsOf, as_of, quiet_after
+from core.churn.measures import auc, brier, reliability
 
 HORIZON_DAYS = 30
 CUTOFFS = 4
@@ -34,7 +36,9 @@ million (bench.churn --sampled measures it against learning from everyone), and 
 a fraction of a second at any size instead of seconds to tens of seconds."""
 MODEL, RECENCY, BGNBD = "model", "recency", "bgnbd"
 METHODS = (MODEL, RECENCY, BGNBD)
-BANDS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
+ORDER_SHARE = 1e-3
+"""The share of a probability that keeps the raw risk's order where the calibration is flat (`Scoring.probability`):
+listeners the model tells apart are not tied, and no probability moves by more than a tenth of a percentage point."""
 
 
 @dataclass(frozen=True)
@@ -142,12 +146,15 @@ class Scoring:
         return features.recency
 
     def probability(self, features: AsOf) -> np.ndarray:
-        """The calibrated chance of going quiet within the horizon; for a station with nothing to calibrate on yet
-        (no listener heard from before the newest cut-off), each listener's own pace (`own_pace`)."""
+        """The calibrated chance of going quiet within the horizon, in the order of the raw risk (ORDER_SHARE); for a
+        station with nothing to calibrate on yet (no listener heard from before the newest cut-off), each listener's
+        own pace (`own_pace`)."""
         xs, ys = self.knots
         if not len(xs):
             return own_pace(features, self.horizon_days)
-        return np.interp(self.risk(features), xs, ys)
+        risk = self.risk(features)
+        place = np.interp(risk, xs, np.linspace(0.0, 1.0, len(xs)))  # rises between every two knots
+        return (1.0 - ORDER_SHARE) * np.interp(risk, xs, ys) + ORDER_SHARE * place
 
 
 def own_pace(features: AsOf, horizon_days: int = HORIZON_DAYS) -> np.ndarray:
@@ -233,7 +240,8 @@ def backtest(events: Interactions, now: datetime, horizon_days: int = HORIZON_DA
     """Judge every method on the newest cut-off, choose, and fit the chosen one on every cut-off."""
     every = samples(events, now, horizon_days, cutoffs)
     newest, older = every[0], every[1:]
-    judged = METHODS if len(newest.quiet) >= MIN_LABELLED else (RECENCY,)  # too few to learn: nothing to judge
+    learnable = any(len(s.quiet) for s in older)  # a station younger than two horizons has nothing to learn from
+    judged = METHODS if len(newest.quiet) >= MIN_LABELLED and learnable else (RECENCY,)
     metrics = {method: {"auc": None, "brier": None} for method in METHODS}
     probabilities = {}
     for method in judged:
@@ -242,21 +250,25 @@ def backtest(events: Interactions, now: datetime, horizon_days: int = HORIZON_DA
         probabilities[method] = p
         metrics[method] = {"auc": auc(scoring.risk(newest.features), newest.quiet),
                            "brier": brier(p, newest.quiet)}
-    chosen, reason = choose(metrics, len(newest.quiet))
+    chosen, reason = choose(metrics, len(newest.quiet), learnable)
     report = Backtest(newest.cutoff, horizon_days, len(newest.quiet),
                       float(newest.quiet.mean()) if len(newest.quiet) else 0.0, metrics, chosen, reason,
                       reliability(probabilities[chosen], newest.quiet), events.heard)
     return report, fitted(chosen, every, horizon_days)
 
 
-def choose(metrics: dict, labelled: int) -> tuple[str, str]:
-    """The method that scores the station, and why in a sentence."""
+def choose(metrics: dict, labelled: int, learnable: bool = True) -> tuple[str, str]:
+    """The method that scores the station, and why in a sentence (`learnable`: a listener was heard from before an
+    older cut-off, so that the model and BG/NBD had something to learn from)."""
     if not labelled:
         return RECENCY, ("No listener was heard from before the newest cut-off, so nothing could be checked yet: "
                          "each listener is scored by their own pace until the station has history enough.")
     if labelled < MIN_LABELLED:
         return RECENCY, (f"Only {labelled} listeners could be checked against what they did next (at least "
                          f"{MIN_LABELLED} are needed to learn from): scored by days since the last interaction.")
+    if not learnable:
+        return RECENCY, ("No listener was heard from before the older cut-offs, so nothing could be learned yet: "
+                         "scored by days since the last interaction.")
     best_baseline = max((RECENCY, BGNBD), key=lambda m: (_value(metrics[m]["auc"]), m == RECENCY))
     if _value(metrics[MODEL]["auc"]) > _value(metrics[best_baseline]["auc"]):
         return MODEL, "The station's own model ranked who went quiet better than both simple rules."
@@ -267,31 +279,3 @@ def choose(metrics: dict, labelled: int) -> tuple[str, str]:
 
 def _value(x: float | None) -> float:
     return -1.0 if x is None or not np.isfinite(x) else x
-
-
-def auc(score: np.ndarray, positive: np.ndarray) -> float | None:
-    """ROC AUC as the Mann-Whitney U of the positives' ranks (ties take their average rank); None with one class."""
-    positive = np.asarray(positive, dtype=bool)
-    n_pos = int(positive.sum())
-    n_neg = len(positive) - n_pos
-    if not n_pos or not n_neg:
-        return None
-    _, inverse, counts = np.unique(score, return_inverse=True, return_counts=True)
-    ranks = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse.reshape(-1)]
-    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
-
-
-def brier(p: np.ndarray, quiet: np.ndarray) -> float | None:
-    """Mean squared distance of the probabilities from what happened (0 is perfect; always 0.5 scores 0.25)."""
-    return float(np.mean((p - quiet) ** 2)) if len(p) and np.isfinite(p).all() else None
-
-
-def reliability(p: np.ndarray, quiet: np.ndarray) -> list[dict]:
-    """Per band of predicted probability: how many listeners, and the share that went quiet."""
-    out = []
-    for low, high in zip(BANDS, BANDS[1:]):
-        inside = (p >= low) & (p < high)
-        out.append({"band": f"{low:.1f}-{min(high, 1.0):.1f}", "listeners": int(inside.sum()),
-                    "predicted": round(float(p[inside].mean()), 3) if inside.any() else None,
-                    "observed": round(float(quiet[inside].mean()), 3) if inside.any() else None})
-    return out

@@ -9,7 +9,8 @@ import pytest
 
 from core.churn import bgnbd, features
 from core.churn.features import DAY, as_of, quiet_after
-from core.churn.model import BGNBD, MODEL, RECENCY, Interactions, auc, backtest, choose, sample_of, samples
+from core.churn.measures import auc
+from core.churn.model import BGNBD, MODEL, RECENCY, Interactions, Scoring, backtest, choose, sample_of, samples
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 END = int(NOW.timestamp())
@@ -162,3 +163,37 @@ def test_a_backtest_on_a_sample_says_so_and_ranks_all_listeners_nearly_as_learni
         assert report.sampled_from == (None if at_most is None else len(np.unique(events.row[known])))
         aucs[at_most] = auc(scoring.risk(heard), quiet[heard.rows])
     assert aucs[2500] == pytest.approx(aucs[None], abs=0.01)
+
+
+@pytest.mark.parametrize("a", [0.7, 1.6])
+def test_bgnbd_expects_the_active_days_a_simulation_of_its_own_world_counts_below_a_of_1_too(a):
+    """Listeners silent since their first day (x = 0) for T days: the days they are active in the next t, simulated
+    (each one's rate and chance of stopping after an active day drawn from the fitted Gammas and Betas, weighed by
+    the chance of their silence so far) and from the formula. CDNOW's fit has a = 0.73."""
+    rng = np.random.default_rng(11)
+    r, alpha, b, big_t, t, m = 0.25, 30.0, 2.2, 60.0, 90.0, 2_000_000
+    rate, p = rng.gamma(r, 1 / alpha, m), rng.beta(a, b, m)
+    silent_so_far = np.exp(-rate * big_t)
+    active = np.minimum(rng.poisson(rate * t), rng.geometric(p))  # no more than the day they stop on
+    simulated = float((silent_so_far * active).sum() / silent_so_far.sum())
+    formula = bgnbd.expected_active_days(np.array([r, alpha, a, b]), t, np.zeros(1), np.zeros(1), np.full(1, big_t))
+    assert formula[0] == pytest.approx(simulated, rel=0.01)
+
+
+def test_a_station_younger_than_two_horizons_is_scored_by_recency_and_says_nothing_could_be_learned():
+    rng = np.random.default_rng(0)
+    rows = np.repeat(np.arange(800), 3)
+    young = Interactions(rows, END - rng.integers(1, 50, len(rows)) * DAY, 800)  # all within 50 days
+    report, scoring = backtest(young, NOW)
+    assert report.labelled >= 500 and report.chosen == scoring.method == RECENCY
+    assert report.metrics[MODEL]["auc"] is None and "nothing could be learned" in report.reason
+    older = Interactions(np.r_[rows, 0], np.r_[young.ts, END - 70 * DAY], 800)  # one listener heard from 70 days ago
+    assert "nothing could be learned" not in backtest(older, NOW)[0].reason
+
+
+def test_probabilities_keep_the_order_of_the_risk_where_the_calibration_is_flat():
+    scoring = Scoring(RECENCY, knots=((0.0, 10.0, 20.0, 40.0), (0.1, 0.5, 0.5, 0.9)))
+    days = np.array([11.0, 12.0, 19.0, 30.0])
+    chance = scoring.probability(features.AsOf(np.arange(4), np.zeros((4, 1)), days, *[np.zeros(4)] * 4))
+    assert (np.diff(chance) > 0).all()
+    assert np.abs(chance - np.interp(days, (0, 10, 20, 40), (0.1, 0.5, 0.5, 0.9))).max() <= 0.001
