@@ -59,12 +59,13 @@ def search(company_id: int, args: dict) -> dict:
     try:
         read = asked(SearchPageArgs(only=FIELDS), filled=True)
     except ValidationFailed as error:
-        return {"problems": [problem(args, item) for item in error.items], "found": None}
+        return {"problems": [problem(args, item) for item in error.items], "found": None, "suggested": []}
     if "q" not in read:
-        return {"problems": [], "found": None}
+        return {"problems": [], "found": None, "suggested": []}
     found = search_listeners(company_id, read["q"], read["flt"], read.get("location"), read["min_score"],
                              read["limit"], tuple(read.get("as_text", ())))
-    return {"problems": [], "found": found, "understood": understood_chips(company_id, args, found["understood"])}
+    return {"problems": [], "found": found, "understood": understood_chips(company_id, args, found["understood"]),
+            "suggested": suggested_chips(company_id, found["suggestions"])}
 
 
 def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict]:
@@ -83,12 +84,23 @@ def understood_chips(company_id: int, args: dict, understood: dict) -> list[dict
     return alone + together + meant_chips(understood)
 
 
+def suggested_chips(company_id: int, suggestions: list[dict]) -> list[dict]:
+    """The station's values closest to a query nobody holds anything of, each a link to the search for it."""
+    kinds = {"tags": "Tag", "inferred_interests": "Interest", "timeslot_id": "Show"}
+    return [{"title": kinds.get(v["field"], title(v["field"])), "label": shown(v),
+             "href": url_for("search.page", company_id=company_id, q=shown(v))} for v in suggestions]
+
+
+def shown(value: dict) -> str:
+    """A station value as a producer reads it (a show by its title, a tag by its name as the station words it)."""
+    return value["label"] if value["field"] == "timeslot_id" else value_label(value["field"], value["value"])
+
+
 def meant_chips(understood: dict) -> list[dict]:
     """A chip per free word the model read as values of the station ("worship" means: praise, faith), which holds
     as the listener's own words do (no link: the word is already read as plain words)."""
     return [{"title": f"“{m['words']}” means", "words": m["words"], "remove": None,
-             "label": " or ".join(value_label(v["field"], v["value"]) if v["field"] != "timeslot_id" else v["label"]
-                                  for v in m["values"])}
+             "label": " or ".join(shown(v) for v in m["values"])}
             for m in understood.get("meant", ())]
 
 

@@ -19,15 +19,14 @@ import numpy as np
 from core.explore.operations import Selection
 from core.search.embeddings import embedder
 from core.search.queries import understand
-from core.search.search import Ranked, look_at, results, retrieve, score_map, within
+from core.search.search import Ranked, look_at, results, retrieve, within
 from core.search.vocabulary import vocabulary_of
 
 DECIMALS = 4  # scores as answers show them (core.search.search rounds alike)
 PROFILE_LABELS = re.compile(r"(?:^|(?<=\. ))[\w ]+: ")
 """The labels of a query written as a listener's text is ("messages: load shedding, power"), taken off before it
-runs on a calibrated station: labelled, it scored every listener with a messages part far above what the station's
-calibration, fitted on plain queries, says a score is worth (on the bench station it put 100 listeners at 0.87, of
-whom a quarter had said anything of load shedding)."""
+runs: they are the service's own words for the parts of a listener's text, which every listener's text holds, so
+left in they were evidence of everyone."""
 HALF_STEP = 0.5 * 10 ** -DECIMALS
 
 
@@ -63,9 +62,7 @@ def match(sel: Selection, queries: list[str], limit: int, min_score: float) -> M
         vocab = vocabulary_of(sel)
         theme = understand(vocab, queries[0])
         asked, look = within(sel, theme), look_at(sel)  # one look at the station's indexes for every query
-        # labels only help the raw scale of a station too small to measure
-        plain = score_map(asked, model, look).trusted
-        others = [understand(vocab, PROFILE_LABELS.sub("", q) if plain else q) for q in queries[1:]]
+        others = [understand(vocab, PROFILE_LABELS.sub("", q)) for q in queries[1:]]
         read = [theme] if theme.asks and not theme.free_text else [theme, *others]
         for i, (query, vector) in enumerate(zip(read, model.embed([q.ranked_text for q in read], kind="query"))):
             ranked = retrieve(within(asked, query), query, vector, limit, min_score - HALF_STEP, model, look)

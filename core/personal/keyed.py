@@ -17,6 +17,7 @@ from core.config import active
 INTERACTION = b"interaction"
 LOG = b"log subject"
 TAG = b"tag"
+MEANING = b"value meant"
 PREFIX = "~"
 """How a keyed value begins: no originator, interaction id or pseudonym may (core.listeners.identifiers)."""
 

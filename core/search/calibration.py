@@ -30,7 +30,15 @@ from core.search.free_words import readings, words_of
 from core.search.fusion import Evidence, evidenced
 from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
-from core.search.meaning import Meanings, background_words, floors_of, meanings, station_values, value_vectors
+from core.search.meaning import (
+    Meanings,
+    background_words,
+    floor_keys,
+    floors_of,
+    meanings,
+    station_values,
+    value_vectors,
+)
 from core.search.models import SearchCalibration
 from core.search.queries import FILLER
 from core.search.vocabulary import Vocabulary
@@ -152,18 +160,20 @@ def fit(company_id: int, vocab: Vocabulary, ground: Ground) -> Scorer:
     found = fitted_on(*measured(queries, vectors, ground))
     found = replace(found, floors=floors)
     _store(company_id, ground.model.name, found.calibration, ground.index,
-           [q.text for q in queries if q.field != SAID], floors=[[phrase, level] for phrase, level in floors.items()],
+           [q.text for q in queries if q.field != SAID], floors=[[key, level] for key, level in floors.items()],
            said_queries=sum(q.field == SAID for q in queries))
     return found
 
 
 def measured_floors(company_id: int, vocab: Vocabulary, ground: Ground) -> dict[str, float]:
-    """Each of the station's values' floor (core.search.meaning) on a sample of what its listeners wrote."""
+    """Each of the station's values' floor (core.search.meaning) on a sample of what its listeners wrote, under the
+    keyed hash of its phrase."""
     values = station_values(vocab)
     vectors = value_vectors(company_id, ground.model, values)
     words = background_words(ground.lexical.said if ground.lexical is not None else [])
     background = ground.model.embed(words, kind="query") if words else np.zeros((0, vectors.shape[1]))
-    return {v.phrase: round(float(level), 4) for v, level in zip(values, floors_of(vectors, background))}
+    return {key: round(float(level), 4)
+            for key, level in zip(floor_keys(company_id, values), floors_of(vectors, background))}
 
 
 def written(ground: Ground) -> dict[tuple[str, ...], set[int]]:

@@ -29,14 +29,17 @@ def words_of(text: str) -> list[str]:
 
 def readings(free_text: str, rows: np.ndarray, ids: np.ndarray, snap: Snapshot, tz: str | None,
              lexical: LexicalIndex | None, meanings: Meanings | None, model) -> list[Reading]:
-    """The readings of the free text over these candidate rows (`ids`: their vector ids, -1 none): as written,
-    and, when it holds words of the station's other languages, as the English themes they name (each theme one
-    word: a listener who wrote any of its words holds it). `meanings` None: by the listeners' own words alone."""
-    written = words_of(free_text)
+    """The readings of the free text over these candidate rows (`ids`: their vector ids, -1 none): as written (each
+    of its alternatives, where it gives some, a reading of its own), and, when it holds words of the station's
+    other languages, as the English themes they name (each theme one word: a listener who wrote any of its words
+    holds it). `meanings` None: by the listeners' own words alone."""
+    groups = [words_of(part) for part in free_text.split(",")]  # alternatives: any of them will do
+    written = list(dict.fromkeys(w for group in groups for w in group))
     if not written:
         return []
     meant = meanings.meant(model.embed(written, kind="query")) if meanings is not None else [[] for _ in written]
-    out = [Reading(tuple(_word(w, tuple(m), rows, ids, snap, tz, lexical) for w, m in zip(written, meant)))]
+    read = {w: _word(w, tuple(m), rows, ids, snap, tz, lexical) for w, m in zip(written, meant)}
+    out = [Reading(tuple(read[w] for w in group)) for group in groups if group]
     english = [_theme(theme, ids, lexical) for theme in themes_of(free_text)
                if any(w not in FILLER for w in words_of(theme))]
     return out + ([Reading(tuple(english))] if english else [])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.personal.keyed import MEANING, keyed
 from core.search.kept import KeptPerStation
 from core.search.vocabulary import Vocabulary
 
@@ -108,9 +109,15 @@ def value_vectors(company_id: int, model, values: tuple[Value, ...]) -> np.ndarr
 
 
 def meanings(company_id: int, model, vocab: Vocabulary, floors: dict[str, float] | None) -> Meanings:
-    """The station's values with their floors as last measured (`floors`: phrase -> floor, from the station's search
-    calibration); a value measured on no background yet means a word from FLOOR + MARGIN."""
+    """The station's values with their floors as last measured (`floors`: keyed phrase -> floor, from the station's
+    search calibration); a value measured on no background yet means a word from FLOOR + MARGIN."""
     values = station_values(vocab)
     known = floors or {}
-    levels = np.array([known.get(v.phrase, FLOOR + MARGIN) for v in values], dtype=np.float32)
+    levels = np.array([known.get(key, FLOOR + MARGIN) for key in floor_keys(company_id, values)], dtype=np.float32)
     return Meanings(values, value_vectors(company_id, model, values), levels)
+
+
+def floor_keys(company_id: int, values: tuple[Value, ...]) -> list[str]:
+    """What a value's floor is stored under: a keyed hash of its phrase (a tag a station sent may name a listener,
+    so no phrase is stored)."""
+    return keyed(MEANING, [f"{company_id}\n{v.field}\n{v.phrase}" for v in values])

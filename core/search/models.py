@@ -77,7 +77,7 @@ class SearchCalibration(Document):
 
     company_id = IntField(required=True)
     model = StringField(required=True)
-    floors = ListField(ListField())  # [phrase, floor]: each value's floor of meaning (core.search.meaning)
+    floors = ListField(ListField())  # [keyed phrase, floor]: each value's floor of meaning (core.search.meaning)
     said_queries = IntField()  # how many labelled queries were listeners' own words (never stored themselves)
     upper = ListField(FloatField())
     accuracy = ListField(FloatField())
@@ -111,8 +111,10 @@ TEXT_KEYS = declare(Store("text_keys", "text_keys", free=("_id", "company_id", "
 COUNTERS = declare(Store("embedding_counters", "embedding_counters", free=(
     "_id", "company_id", "model", "seq", "written_at", "runs")))
 SEARCH_CALIBRATIONS = declare(Store("search_calibrations", "search_calibrations", free=(
-    "_id", "company_id", "model", "weights", "upper", "accuracy", "samples",
+    "_id", "company_id", "model", "upper", "accuracy", "samples",
     "queries",  # values of the station's listeners (tags, places, languages), each held by at least 10 of them
+    "floors",  # keyed hashes of the station's value names (core.personal.keyed), with a similarity each
+    "said_queries",  # a count: the words themselves are never stored
     "vectors", "seq", "made_at")))
 LOOKALIKE_CALIBRATIONS = declare(Store("lookalike_calibrations", "lookalike_calibrations", free=(
     "_id", "company_id", "model", "upper", "accuracy", "samples", "seeds", "listeners", "file", "made_at")))
