@@ -29,18 +29,21 @@ class BriefDatesSchema(Schema):
 
 
 class BriefReadingSchema(Schema):
-    start = fields.Str(metadata={"description": "first day, YYYY-MM-DD"})
-    end = fields.Str(metadata={"description": "last day, YYYY-MM-DD"})
-    words = fields.Str(metadata={"description": "the reading in words (\"2 Nov 2027 to 5 Nov 2027\")"})
+    start = fields.Str(metadata={"description": "first day, YYYY-MM-DD (a question about dates)"})
+    end = fields.Str(metadata={"description": "last day, YYYY-MM-DD (a question about dates)"})
+    amount = fields.Float(metadata={"description": "the amount (a question about the budget)"})
+    currency = fields.Str(metadata={"description": "ISO 4217 (a question about the budget)"})
+    words = fields.Str(metadata={"description": "the reading in words (\"2 Nov 2027 to 5 Nov 2027\", \"up to R40 "
+                                                "000\")"})
 
 
 class BriefQuestionSchema(Schema):
-    field = fields.Str(metadata={"description": "what the question is about: dates"})
+    field = fields.Str(metadata={"description": "what the question is about: dates or budget"})
     words = fields.Str(metadata={"description": "the words of the brief it is about"})
     question = fields.Str(metadata={"description": "why it is asked and what to give, in words"})
     readings = fields.List(fields.Nested(BriefReadingSchema), metadata={
-        "description": "the ways the words read, to send back as recommend's `dates`; empty when none can be "
-                       "offered (unreadable, or a year given wholly in the past)"})
+        "description": "the ways the words read (dates: to send back as recommend's `dates`); empty when none "
+                       "can be offered (unreadable, a vague period, an amount per week with no count)"})
 
 
 class BriefBudgetSchema(Schema):
@@ -67,7 +70,8 @@ class ParsedBriefSchema(Schema):
         "description": "null when the brief names none, or when it asks a question about them (`questions`)"})
     questions = fields.List(fields.Nested(BriefQuestionSchema), metadata={
         "description": "what the brief leaves open and the service will not guess: dates that read two ways, that "
-                       "cannot be read, or that lie wholly in the past, each with its readings"})
+                       "cannot be read, that lie in the past or name a vague period; a budget given as a range or "
+                       "several amounts; each with its readings"})
     budget = fields.Nested(BriefBudgetSchema, allow_none=True)
     goal = fields.Nested(BriefGoalSchema, allow_none=True)
     unmapped = fields.List(fields.Nested(BriefUnmappedSchema))

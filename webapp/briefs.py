@@ -157,9 +157,10 @@ def _page(station: dict, fragment: str, status: int, **context):
 
 
 def readings(questions: list[dict]) -> list[dict]:
-    """Every reading the brief's questions offer, once each, with the words it reads: the choices of the form."""
+    """Every reading of the dates the brief's questions offer, once each, with the words it reads: the choices of the
+    form (a question about the budget is said, not picked: the plan takes no budget from the form)."""
     out = []
-    for q in questions:
+    for q in (q for q in questions if q["field"] == "dates"):
         out += [{**r, "asked": q["words"]} for r in q["readings"] if (r["start"], r["end"]) not in
                 {(o["start"], o["end"]) for o in out}]
     return out

@@ -7,10 +7,9 @@ own search over the rest, whose matches are kept only when they name a month, a 
 weekday after "on"/"this"/"next" (alone it reads "We" as Wednesday and "25-34" as a date). A duration ("for two
 weeks", "the next ten days") sets the end from the start, or from today after "next"; alone it names no dates. Runs
 of weeks, weekends or months ("this weekend and next", "the next two weekends", "this and next month") span them all;
-a run of weekends says so (`weekdays` [6, 7]), so the plan counts no weekday between them.
-Dates that read more than one way, or that plainly are dates but cannot be read, are questions
-(core.campaigns.brief_questions), never a window: the answer then has no dates. Its budget and goal are read by
-core.campaigns.brief_budget.
+a run of weekends says so (`weekdays` [6, 7]). Ends alone, vague periods, half ranges: core.campaigns.brief_periods.
+Dates that read two ways or cannot be read are questions (core.campaigns.brief_questions), never a window: the
+answer then has no dates. Its budget and goal are read by core.campaigns.brief_budget.
 """
 from __future__ import annotations
 
@@ -22,6 +21,7 @@ import holidays as holiday_calendars
 from dateparser.search import search_dates
 
 from core.campaigns import brief_calendar as calendar
+from core.campaigns import brief_periods as periods
 from core.campaigns import brief_questions as asking
 from core.campaigns.brief_budget import MONEY
 from core.clock import zone_of
@@ -74,17 +74,22 @@ def read_dates(brief: str, now: datetime, tz: str | None, taken: list, country: 
                  for m in DURATION.finditer(text)]
     text = _blank(text, [d[:2] for d in durations])
     weekends = calendar.weekend_runs(text)
-    for finder in (_numeric, _ranges, _holidays_of(country), _units, _days, _months, _relative, _searched):
+    opened = []  # the spans of ends named alone ("till end of Jan"), which run from today
+    for finder in (_numeric, _ranges, _holidays_of(country), _units, periods.until, _days, _relative, periods.vague,
+                   _months, _searched):
         spans = finder(text, settings)
         found += [s for s in spans if isinstance(s[2], date)]
+        opened += [s[:2] for s in spans if isinstance(s[2], date) and finder is periods.until]
         questions += [s[2] for s in spans if isinstance(s[2], dict)]
         text = _blank(text, [(a, b) for a, b, _ in spans])
+    questions = periods.unvague(questions, bool(found)) + periods.half_ranges(text, brief, found)
     if not found and not questions:
         questions = [q for q in [asking.left_over(text, lambda a, b: brief[a:b].strip())] if q]
     durations = [d for d in durations if found or NEXT.search(d[3])]  # "for three months" from when? unknown
     if questions or (not found and not durations):
         return None, questions
-    start = min(d for _, _, d in found) if found else today.date()
+    starts = [d for a, b, d in found if (a, b) not in opened]
+    start = min(starts) if starts else today.date()
     end = max(d for _, _, d in found) if found else start
     if durations and start == end:
         from_start = {**settings, "RELATIVE_BASE": datetime.combine(start, datetime.min.time())}

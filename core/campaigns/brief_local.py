@@ -25,17 +25,56 @@ NOT_A_PLACE = set("january february march april may june july august september o
                   "tuesday wednesday thursday friday saturday sunday the our their this that".split())
 
 
+SALUTE = re.compile(r"(?im)^[^\w\n]*(?P<hi>" + "|".join(sorted(map(re.escape, w.SALUTATIONS), key=len, reverse=True))
+                    + r")\b(?P<to>[ \t]+[^\W\d][^,.!?:;\n\d]{0,30})?[ \t]*(?:[,.!?:;\n]|$)")
+"""A greeting that opens the brief or a line of it, with whom it greets in three words at most ("Hi guys,")."""
+DESTINATION = re.compile(r"\b(?:(?P<to>to|towards|into|heading|going|travelling|traveling|bound)|in|around|near|"
+                         r"across|from|at|within|throughout|of)\b", re.IGNORECASE)
+"""The words that say what a place is to the audience: where it goes (to, heading, ...), or where it is."""
+
+
 def read_brief(vocab: Vocabulary, brief: str, now: datetime) -> dict:
     """{"items": [{field, values, words, span}], "dates", "questions", "budget", "goal", "unmapped": [{words,
-    reason}]}."""
-    items, unmapped = read_criteria(vocab, brief)
+    reason}]}. A greeting is read as nothing (it addresses the brief's reader); a place the audience goes to is no
+    criterion."""
+    read_as = _greeting_blanked(brief)
+    items, unmapped = read_criteria(vocab, read_as)
+    items, unmapped = _destinations(brief, items, unmapped)
     taken = [i["span"] for i in items]
-    dates, questions = brief_facts.read_dates(brief, now, vocab.timezone, taken, vocab.country)
-    budget = brief_budget.find_budget(brief)
+    dates, questions = brief_facts.read_dates(read_as, now, vocab.timezone, taken, vocab.country)
+    budget, asked = brief_budget.read_budget(brief, taken)
     goal = brief_budget.find_goal(brief)
     unmapped += _unmapped(brief, taken + [u["span"] for u in unmapped])
-    return {"items": items, "dates": dates, "questions": questions, "budget": budget, "goal": goal,
+    return {"items": items, "dates": dates, "questions": questions + asked, "budget": budget, "goal": goal,
             "unmapped": [{"words": u["words"], "reason": u["reason"]} for u in unmapped]}
+
+
+def _greeting_blanked(brief: str) -> str:
+    """The brief with its greetings blanked (positions kept), unless the greeting's word begins a daypart's name
+    ("Morning drive listeners,")."""
+    chars = list(brief)
+    for m in SALUTE.finditer(brief):
+        said = " ".join(brief[m.start("hi"):m.end()].casefold().split())
+        if len((m["to"] or "").split()) > 3 or any(said.startswith(p) and len(p) > len(m["hi"]) for phrases in
+                                                  w.DAYPART_WORDS.values() for p in phrases):
+            continue
+        chars[m.start("hi"):m.end()] = " " * (m.end() - m.start("hi"))
+    return "".join(chars)
+
+
+def _destinations(brief: str, items: list[dict], unmapped: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Places the audience is going to ("heading home to EC & Limpopo": the last place word before them in their
+    sentence says so) are unmapped with the reason; only where the audience is is a criterion."""
+    kept = []
+    for item in items:
+        before = re.split(r"[.;!?\n]", brief[:item["span"][0]])[-1]
+        said = list(DESTINATION.finditer(before))
+        if item["field"] == "location" and said and said[-1]["to"]:
+            unmapped.append({"words": item["words"], "span": item["span"], "reason": f"{item['words']} is a place "
+                             "the audience is going to, not where it is: no place filter says where listeners go."})
+        else:
+            kept.append(item)
+    return kept, unmapped
 
 
 def _unmapped(brief: str, taken: list) -> list[dict]:

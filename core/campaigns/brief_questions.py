@@ -145,19 +145,31 @@ def left_over(text: str, words_of) -> dict | None:
 
 
 def refused_past(dates: dict | None, questions: list[dict], today: date) -> tuple[dict | None, list[dict]]:
-    """The dates, or None and a question when they lie wholly before the station's today; every reading of the
+    """The dates, or None and a question when they lie wholly before the station's today, or start before it (from
+    today, or as written: _partly_past); every reading of the
     questions that lies wholly in the past is moved to next year (when no year was written) or left out."""
     asked = [_ahead(q, today) for q in questions]
-    if dates is None or date.fromisoformat(dates["end"]) >= today:
+    if dates is None or dates.get("given") or date.fromisoformat(dates["start"]) >= today:
         return dates, asked
     start, end = date.fromisoformat(dates["start"]), date.fromisoformat(dates["end"])
+    if end >= today:
+        return None, [*asked, _partly_past(dates.get("words") or "", start, end, today)]
     why = (f"{reading(start, end)['words']} is wholly in the past (today is {day_words(today)} at the station): "
            "a plan cannot air in it.")
     again = "Give dates from today on."
     return None, [*asked, question(dates.get("words") or "", _next_year(dates, today), why, again)]
 
 
+def _partly_past(words: str, start: date, end: date, today: date) -> dict:
+    """A run that started before the station's today: from today, or as written (its past days cannot air)."""
+    why = (f"{reading(start, end)['words']} started before today ({day_words(today)} at the station): a plan can "
+           "only air from today.")
+    return question(words, [reading(today, end), reading(start, end)], why)
+
+
 def _ahead(asked: dict, today: date) -> dict:
+    if asked["field"] != "dates":
+        return asked
     readings = []
     for r in asked["readings"]:
         moved = [r] if date.fromisoformat(r["end"]) >= today else _next_year({**r, "words": asked["words"]}, today)

@@ -28,9 +28,10 @@ from core.search import words as w
 from core.search.vocabulary import WORD, Term, Vocabulary
 
 MAX_WORDS = 6
-LENIENT = ("interest", "capital")
+LENIENT = ("interest", "capital", "broader")
 """The context a query or a theme need not give: they speak only of listeners, in any case ("gospel", "durban"). A
-plain channel word still needs its cue ("on the app"), and a people word must not be someone else's."""
+plain channel word still needs its cue ("on the app"), and a people word must not be someone else's. A kind of taste
+names its broader taste only here ("broader": core.search.words.BROADER), never in a brief."""
 GROUP_YEARS = {"18-24": (18, 24), "25-34": (25, 34), "35-44": (35, 44), "45-54": (45, 54), "55-64": (55, 64),
                "65+": (65, 74)}
 AGE_RANGE = re.compile(r"\b(?P<cue>aged?|ages|between)?\s*(?P<low>\d{2})\s*(?:-|–|to|and)\s*(?P<high>\d{2})"
@@ -196,6 +197,8 @@ def _stated_value(kind: str, text: str):
 def _in_context(term: Term, brief: str, tokens: list, first: int, last: int) -> bool:
     if term.needs == "capital":
         return brief[tokens[first][1]].isupper()
+    if term.needs == "broader":
+        return False
     if term.needs == "interest":
         near = {t[0] for t in tokens[max(0, first - 3): last + 2]}
         return bool(near & w.INTEREST_CUES)

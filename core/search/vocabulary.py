@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.clock import zone_of
+from core.clock import utcnow, zone_of
 from core.listeners import snapshot
 from core.listeners.fields import AGE_GROUPS, GENDERS, LSM_LEVELS
 from core.places.gazetteer import gazetteer
@@ -123,6 +123,8 @@ def _segment_terms() -> list[Term]:
 def _people_terms(vocab: Vocabulary) -> list[Term]:
     out = [_one(p, "gender", (g,), "person") for g, phrases in w.GENDER_WORDS.items() for p in phrases]
     out += [_one(p, "age_group", groups, "person") for groups, phrases in w.AGE_WORDS.items() for p in phrases]
+    out += [_one(p, "age_group", _born(*years, utcnow().year), "person") for years, phrases in w.GENERATIONS.items()
+            for p in phrases if _born(*years, utcnow().year)]
     for status, phrases in w.EMPLOYMENT_WORDS.items():
         held = vocab.holds("employment_status", status)
         if held is not None:
@@ -142,6 +144,18 @@ def _own_names(vocab: Vocabulary) -> set[str]:
     to be something else."""
     return {normalise(str(v).replace("_", " ")) for name in ("tags", "inferred_interests")
             for v in vocab.values.get(name, [])}
+
+
+def _born(first: int, last: int, year: int) -> tuple[str, ...]:
+    """The age groups that at least half lie within the ages of people born from `first` to `last` (words.GENERATIONS)
+    in `year`; "65+" counts as 65 to 74."""
+    low, high, out = year - last, year - first, []
+    for group in AGE_GROUPS:
+        bounds = [int(n) for n in re.findall(r"\d+", group)]
+        g_low, g_high = bounds[0], bounds[1] if len(bounds) > 1 else bounds[0] + 9
+        if min(g_high, high) - max(g_low, low) + 1 >= (g_high - g_low + 1) / 2:
+            out.append(group)
+    return tuple(out)
 
 
 def _aliased(vocab: Vocabulary, name: str, aliases: dict, needs: str | None = None) -> list[Term]:
@@ -205,17 +219,24 @@ def _interest_terms(vocab: Vocabulary) -> list[Term]:
 
 def _related_terms(vocab: Vocabulary, taken: set[str]) -> list[Term]:
     """The free words of each taste (words.RELATED) that name nothing else, each naming every tag, interest and show
-    of that taste the station holds ("football" the `sport` tag and Sports Saturday; "yanos" amapiano)."""
+    of that taste the station holds ("yanos" amapiano); a kind's words also name its broader taste's (words.BROADER),
+    but only where a text is read leniently ("football" the `sport` tag and Sports Saturday in a search)."""
     out = []
-    for names, phrases in w.RELATED.values():
-        sets = [(name, tuple(v for v in vocab.values.get(name, []) if _keys(v) & set(names)))
-                for name in ("tags", "inferred_interests")]
-        sets.append(("timeslot_id", tuple(sorted(t for t, title in vocab.shows.items() if _keys(title) & set(names)))))
-        sets = tuple((name, values) for name, values in sets if values)
-        if sets:
-            out += [Term(normalise(p), sets, "interest") for p in dict.fromkeys(phrases)
-                    if normalise(p) not in taken]
+    for concept, (names, phrases) in w.RELATED.items():
+        own = _taste_sets(vocab, names)
+        broader = _taste_sets(vocab, w.RELATED[w.BROADER[concept]][0]) if concept in w.BROADER else ()
+        for sets, needs in ((own, "interest"), (broader, "broader")):
+            if sets:
+                out += [Term(normalise(p), sets, needs) for p in dict.fromkeys(phrases) if normalise(p) not in taken]
     return out
+
+
+def _taste_sets(vocab: Vocabulary, names: tuple) -> tuple:
+    """The tags, interests and shows of the station whose words are the taste's."""
+    sets = [(name, tuple(v for v in vocab.values.get(name, []) if _keys(v) & set(names)))
+            for name in ("tags", "inferred_interests")]
+    sets.append(("timeslot_id", tuple(sorted(t for t, title in vocab.shows.items() if _keys(title) & set(names)))))
+    return tuple((name, values) for name, values in sets if values)
 
 
 def _keys(value: str) -> set[str]:

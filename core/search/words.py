@@ -31,13 +31,23 @@ YOUNG = ("18-24", "25-34")
 instructions): the station's groups under 35, because South Africa's National Youth Policy counts youth as 15 to 34
 and an advertiser's "young" follows it; the groups start at 18. "Teens" and "school leavers" are the youngest group
 alone; a number ("18-24", "under 25") is read from its number instead (core.search.understanding)."""
+GENERATIONS = {
+    (1946, 1964): ("baby boomers", "boomers"),
+    (1965, 1980): ("gen x", "generation x", "gen xers"),
+    (1981, 1996): ("millennials", "millennial", "gen y", "generation y"),
+    (1997, 2012): ("gen z", "generation z", "gen zers", "zoomers"),
+}
+"""Birth years -> the generation's words. A generation is the people born in those years (Pew Research Center's
+bounds), not a word for "young": its age groups are those that at least half lie within the ages its births reach in
+the clock's year (millennials in 2026 are 30 to 45: 25-34 and 35-44), so the words keep their meaning as years pass
+(core.search.vocabulary)."""
 OLDER = ("55-64", "65+")
 """What "older" and "seniors" mean: the two oldest groups; "older than 40" is read from its number instead."""
 
 AGE_WORDS = {
     ("18-24",): ("teenagers", "teens", "school leavers", "varsity students"),
     YOUNG: ("youth", "young people", "young adults", "twenty somethings", "young", "younger", "young listeners",
-            "younger listeners", "millennials", "youngsters"),
+            "younger listeners", "youngsters"),
     OLDER: ("seniors", "elderly", "older listeners", "older people", "senior citizens", "older", "older adults",
             "mature listeners"),
 }
@@ -109,11 +119,13 @@ INTEREST_WORDS = {
     "competitions": ("competitions", "contests"),
 }
 RELATED = {
-    "sport": (("sport", "sports", "soccer", "football", "rugby", "cricket"),
-              ("football", "footy", "soccer", "rugby", "cricket", "psl", "sport", "sports", "sporting",
-               "ibhola", "bhola", "ibhola lezinyawo", "ezemidlalo", "imidlalo",  # isiZulu, isiXhosa
-               "ibhola ekhatywayo", "bolo", "bolo ya maoto", "dipapadi", "papadi",  # isiXhosa, Sesotho
-               "sokker", "voetbal", "rugby", "krieket", "sport")),  # Afrikaans
+    "sport": (("sport", "sports"), ("sport", "sports", "sporting", "ezemidlalo", "imidlalo",  # isiZulu, isiXhosa
+                                   "dipapadi", "papadi")),  # Sesotho
+    "soccer": (("soccer", "football", "psl"), ("football", "footy", "soccer", "psl", "ibhola", "bhola",
+                                               "ibhola lezinyawo", "ibhola ekhatywayo", "bolo", "bolo ya maoto",
+                                               "sokker", "voetbal")),
+    "rugby": (("rugby",), ("rugby",)),
+    "cricket": (("cricket",), ("cricket", "krieket")),
     "hiphop": (("hiphop", "hip", "rap"), ("hip hop", "hiphop", "hip-hop", "rap", "rappers", "ihiphop")),
     "jazz": (("jazz",), ("jazz", "smooth jazz", "jazzy", "ijazz", "ijezi", "jeze", "jazzmusiek")),
     "amapiano": (("amapiano", "piano", "gqom"), ("amapiano", "ama piano", "piano", "yanos", "log drum")),
@@ -128,6 +140,11 @@ tag, interest or show title may use for it, the words a query may use). A free w
 the station names every tag, interest and show of the concept it holds ("football supporters": the `sport` tag and
 Sports Saturday): core.search.vocabulary. No phrase here wraps a taste in a word for music ("mmino wa jazz"): those
 words frame a query (core.search.queries.FILLER), so the taste's own word is read, as the station holds it."""
+BROADER = {"soccer": "sport", "rugby": "sport", "cricket": "sport"}
+"""A kind of taste -> the taste it is a kind of. A kind's words reach the broader taste's tags and shows only where a
+text is read leniently (a search query: "rugby fans" finds the sports show); a brief's are read strictly, and a kind
+the station does not hold is never replaced by its neighbour or its broader taste ("cricket fans" at a station with
+only soccer and sports stays unread, with the reason)."""
 
 INTEREST_CUES = {"fan", "fans", "lover", "lovers", "love", "loves", "like", "likes", "enjoy", "enjoys", "into",
                  "listen", "interested", "interest", "interests", "passionate", "followers", "enthusiasts",
@@ -220,6 +237,12 @@ UNMAPPED_PATTERNS = {
         "Whether they work is an employment status, and this station's listeners declare none.",
 }
 """Asks of a brief that no shared filter can express, each with the reason given back."""
+
+SALUTATIONS = ("good morning", "good afternoon", "good evening", "good day", "morning", "afternoon", "evening", "hi",
+               "hello", "hey", "hiya", "dear", "greetings", "howzit", "sawubona", "sanibonani", "molo", "molweni",
+               "dumela", "dumelang", "hallo", "goeie more", "goeie môre", "goeiemiddag", "goeienaand")
+"""Words that open a message (English, isiZulu, isiXhosa, Sesotho, Afrikaans): with whom they greet ("Hi guys,",
+"Morning all!") they address the reader of the brief, never its audience (core.campaigns.brief_local)."""
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.db
 
 HTMX = {"HX-Request": "true"}
 BRIEFS = "/stations/1/briefs"
-BRIEF = ("A gospel concert in Durban, on air 1-14 December. We want super fans and show loyalists, women, who "
+BRIEF = ("A gospel concert in Durban, on air 1-14 December 2027. We want super fans and show loyalists, women, who "
          "reply on WhatsApp in the morning. Budget R50,000; goal: sell 2,000 tickets.")
 
 WIDE = "Reach super fans and show loyalists, women mostly. Budget R20 000 to sell concert tickets."
@@ -194,10 +194,12 @@ def test_the_words_of_a_brief_the_plan_does_not_act_on_are_listed(signed_in):
     assert "furniture store" in unused and "Black Friday deals" in unused
 
 
-def recommended_on(client, monkeypatch, today: date, brief: str) -> str:
-    """The recommendation's HTML for the brief, made as if the station's today were `today`."""
+def recommended_on(client, monkeypatch, today: date, brief: str, dates: str = "") -> str:
+    """The recommendation's HTML for the brief, made as if the station's today were `today`, with the reading of its
+    dates picked (`dates`, "start/end") when given."""
     monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: today)
-    form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief)])
+    form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief), *([("dates", dates)] if dates
+                                                                                         else [])])
     return client.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
 
 
@@ -212,7 +214,8 @@ def test_a_recommendation_uses_the_brief_s_dates_and_says_what_its_budget_needs(
 
 
 def test_a_run_that_has_started_is_said_to_have_started_with_the_days_left(signed_in, monkeypatch):
-    html = recommended_on(signed_in, monkeypatch, date(2026, 11, 28), f"{WIDE} Runs 20-30 November.")
+    html = recommended_on(signed_in, monkeypatch, date(2026, 11, 28), f"{WIDE} Runs 20-30 November.",
+                          "2026-11-20/2026-11-30")  # a run that has started is asked: picked as written
     dates = words(re.search(r'data-testid="reco-dates" data-state="started"[^>]*>([^<]+)<', html).group(1))
     assert "20 Nov 2026 to 30 Nov 2026: it started on 20 Nov 2026, so 3 of its 11 days are left" in dates
 

@@ -18,13 +18,16 @@ pytestmark = pytest.mark.db
 signed_in = shared.signed_in  # the briefs pages' fixture: the demo station, its producer signed in
 
 
-def recommended(client, brief: str = f"{WIDE} Runs 20-30 November 2026.") -> str:
-    form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief)])
+def recommended(client, brief: str = f"{WIDE} Runs 20-30 November 2026.", dates: str = "") -> str:
+    """The recommendation for the brief, with the reading of its dates picked (`dates`, "start/end") when given: a
+    run that has started is asked (from today, or as written)."""
+    form = MultiDict([*chips_of(read(client, brief, **HTMX).text), ("brief", brief), *([("dates", dates)] if dates
+                                                                                         else [])])
     return client.post(f"{BRIEFS}/recommend", data=form, headers=HTMX).text
 
 
-def saved(client, *brief: str) -> str:
-    key = re.search(r'name="key" value="([0-9a-f]+)"', recommended(client, *brief)).group(1)
+def saved(client, *brief: str, dates: str = "") -> str:
+    key = re.search(r'name="key" value="([0-9a-f]+)"', recommended(client, *brief, dates=dates)).group(1)
     answer = client.post("/stations/1/plans", data={"key": key})
     assert answer.status_code == 303
     return answer.headers["Location"]
@@ -75,7 +78,7 @@ def test_the_pdf_holds_the_plan_s_figures_in_words(signed_in, monkeypatch):
 
 def test_the_pdf_states_the_targeting_the_reach_the_dates_and_the_budget_in_words(signed_in, monkeypatch):
     monkeypatch.setattr(recommend_module, "station_today", lambda tz, now=None: date(2026, 11, 28))
-    text = pdf_text(signed_in.get(f"{saved(signed_in)}.pdf").data)
+    text = pdf_text(signed_in.get(f"{saved(signed_in, dates='2026-11-20/2026-11-30')}.pdf").data)
     assert "Whom the plan is for" in text and "Gender: Female" in text
     assert "Segment: Super fans or Show loyalists" in text  # values of one filter are either-or, never "every one"
     assert re.search(r"\d+ listeners match; \d+ of them can be messaged directly", text)

@@ -79,12 +79,21 @@ def test_words_that_plainly_are_dates_but_cannot_be_read_are_a_question_without_
     assert answer["unused"] == []  # the words are asked about, not dropped
 
 
-def test_a_run_that_ended_yesterday_is_refused_and_one_that_ends_today_is_kept(reading):
+def test_a_run_that_ended_yesterday_is_refused_and_one_that_ends_today_is_asked_from_today_or_as_written(reading):
     ended = reading("runs 20-30 November 2026", datetime(2026, 12, 1, 9, tzinfo=UTC))
     assert ended["dates"] is None and "wholly in the past" in ended["questions"][0]["question"]
     assert "today is 1 Dec 2026" in ended["questions"][0]["question"]
     ending = reading("runs 20-30 November 2026", datetime(2026, 11, 30, 9, tzinfo=UTC))
-    assert ending["dates"]["end"] == "2026-11-30" and ending["questions"] == []
+    assert ending["dates"] is None and "started before today" in ending["questions"][0]["question"]
+    assert [(r["start"], r["end"]) for r in ending["questions"][0]["readings"]] == [
+        ("2026-11-30", "2026-11-30"), ("2026-11-20", "2026-11-30")]
+
+
+def test_a_run_that_starts_today_is_kept_and_one_that_started_yesterday_is_asked(reading):
+    today = reading("runs 30 November to 5 December 2026", datetime(2026, 11, 30, 9, tzinfo=UTC))
+    assert today["dates"]["start"] == "2026-11-30" and today["questions"] == []
+    started = reading("runs 29 November to 5 December 2026", datetime(2026, 11, 30, 9, tzinfo=UTC))
+    assert started["dates"] is None and len(started["questions"][0]["readings"]) == 2
 
 
 def test_the_past_is_the_station_s_today_not_utc_s():
