@@ -202,6 +202,7 @@ def run_queries(queries: list[Query], truth: Truth) -> tuple[list[dict], list[fl
                          "held_out": query.held_out, "method": method, "relevant": int(relevant.sum()),
                          "returned": len(found), "precision": precision(found, relevant),
                          "recall": recall(found, relevant, LIMIT), "ndcg10": ndcg(found, relevant),
+                         "p10": precision(found[:10], relevant),
                          "understood": understood})
     return rows, latencies
 
@@ -209,7 +210,7 @@ def run_queries(queries: list[Query], truth: Truth) -> tuple[list[dict], list[fl
 def means(rows: list[dict]) -> dict:
     """Mean precision, recall, nDCG@10 and answer size of these query rows."""
     return {"queries": len(rows), **{key: round(statistics.fmean(r[key] for r in rows), 3) if rows else None
-                                     for key in ("precision", "recall", "ndcg10", "returned")}}
+                                     for key in ("precision", "recall", "ndcg10", "p10", "returned")}}
 
 
 def groups(rows: list[dict]) -> dict[str, list[dict]]:
@@ -306,7 +307,7 @@ def overall(table: dict[str, dict[str, dict]], latencies: list[float]) -> list[d
     out = []
     for method, m in table["all"].items():
         out.append({"method": method, "queries": m["queries"], "precision": m["precision"], "recall": m["recall"],
-                    "nDCG@10": m["ndcg10"], "mean returned": m["returned"],
+                    "nDCG@10": m["ndcg10"], "P@10": m["p10"], "mean returned": m["returned"],
                     "median ms": f"{statistics.median(latencies):.0f}" if method == METHODS[0] else "-"})
     return out
 

@@ -17,6 +17,8 @@ SOCCER = ["Kaizer Chiefs will beat Pirates in the derby", "What a goal! Soccer t
 MONEY = ["How do I save money for my small business?", "Interest rates and the stock market explained"]
 THEMES = {"gospel": (1, GOSPEL), "soccer": (2, SOCCER), "money": (3, MONEY)}
 GOSPEL_THEME = "gospel music and church worship"
+EVERYONE_THEME = "WhatsApp users"
+"""A theme every listener of a themed station meets (each wrote on WhatsApp)."""
 CREDITS = 100
 REACHABLE = ((True, True), (True, False), (True, True), (None, None))
 """opt_in and permission of the listeners numbered 0 to 3 of each theme: 0 and 2 may be contacted."""

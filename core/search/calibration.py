@@ -119,6 +119,7 @@ class Ground:
     row_ids: np.ndarray
     meanings: Meanings | None
     model: object
+    own: frozenset[str] = frozenset()  # the words of the station's values and the service's labels
 
 
 def measured(queries: list[Labelled], vectors: np.ndarray, ground: Ground) -> tuple[list[Evidence], list[np.ndarray]]:
@@ -131,7 +132,8 @@ def measured(queries: list[Labelled], vectors: np.ndarray, ground: Ground) -> tu
     ids = ground.row_ids[rows]
     found, relevant = [], []
     for query, vector in zip(queries, vectors):
-        read = readings(query.text, rows, ids, ground.snap, ground.tz, ground.lexical, None, ground.model)
+        read = readings(query.text, rows, ids, ground.snap, ground.tz, ground.lexical, None, ground.model,
+                        ground.own)
         cover = covered(read, len(rows))
         at = answers(cover)
         evidence = evidenced(rows[at], ids[at], cover[at], ground.index, ground.lexical, vector, query.text)
@@ -152,7 +154,7 @@ def fit(company_id: int, vocab: Vocabulary, ground: Ground) -> Scorer:
     """Fit the station's scoring of free words, with what its words mean measured first on the station's own
     words, and keep it with what it was fitted on."""
     floors = measured_floors(company_id, vocab, ground)
-    ground = replace(ground, meanings=meanings(company_id, ground.model, vocab, floors))
+    ground = replace(ground, meanings=meanings(company_id, ground.model, vocab, floors), own=vocab.own_words)
     held = written(ground)
     queries = with_writers(labelled_queries(vocab, ground.snap, ground.tz), ground, held, vocab)
     queries += said_queries(ground, vocab, held)

@@ -19,8 +19,6 @@ import numpy as np
 from core.search.bound import EXACT_FLOOR
 from core.search.meaning import Value
 
-TELLS = float(np.log(2))
-"""The least a reading's words must weigh to tell anyone apart: Lucene's idf of a word half the texts hold."""
 COVER = 0.5
 """The share of a query's weight a listener must hold more than to be an answer: more of what it is about than
 not (one of two words that tell as much is not enough)."""
@@ -54,12 +52,10 @@ class Reading:
     words: tuple[Word, ...] = field(default_factory=tuple)
 
     def coverage(self, n: int) -> np.ndarray:
-        """Each candidate's share of the reading's weight that they hold; none for a reading that tells nothing
-        (its words weigh less than TELLS together: held by most of the station, like the words every listener's
-        profile holds)."""
+        """Each candidate's share of the reading's weight that they hold."""
         weights = self.weights()
         total = sum(weights)
-        if total < TELLS:
+        if not total:
             return np.zeros(n)
         return sum(weight * w.held(n) for weight, w in zip(weights, self.words) if weight) / total
 

@@ -28,20 +28,20 @@ def words_of(text: str) -> list[str]:
 
 
 def readings(free_text: str, rows: np.ndarray, ids: np.ndarray, snap: Snapshot, tz: str | None,
-             lexical: LexicalIndex | None, meanings: Meanings | None, model) -> list[Reading]:
-    """The readings of the free text over these candidate rows (`ids`: their vector ids, -1 none): as written (each
-    of its alternatives, where it gives some, a reading of its own), and, when it holds words of the station's
-    other languages, as the English themes they name (each theme one word: a listener who wrote any of its words
-    holds it). `meanings` None: by the listeners' own words alone."""
-    groups = [words_of(part) for part in free_text.split(",")]  # alternatives: any of them will do
-    written = list(dict.fromkeys(w for group in groups for w in group))
+             lexical: LexicalIndex | None, meanings: Meanings | None, model,
+             own: frozenset[str] = frozenset()) -> list[Reading]:
+    """The readings of the free text over these candidate rows (`ids`: their vector ids, -1 none): as written,
+    and, when it holds words of the station's other languages, as the English themes they name (each theme one
+    word: a listener who wrote any of its words holds it, but for the words every listener's text holds for what
+    they did, `own`: the English of "liedjie" is not the song requests of the text's "takes part in: song request").
+    `meanings` None: by the listeners' own words alone."""
+    written = words_of(free_text)
     if not written:
         return []
     meant = meanings.meant(model.embed(written, kind="query")) if meanings is not None else [[] for _ in written]
-    read = {w: _word(w, tuple(m), rows, ids, snap, tz, lexical) for w, m in zip(written, meant)}
-    out = [Reading(tuple(read[w] for w in group)) for group in groups if group]
-    english = [_theme(theme, ids, lexical) for theme in themes_of(free_text)
-               if any(w not in FILLER for w in words_of(theme))]
+    out = [Reading(tuple(_word(w, tuple(m), rows, ids, snap, tz, lexical) for w, m in zip(written, meant)))]
+    english = [_theme(theme, ids, lexical, own) for theme in themes_of(free_text)
+               if any(w not in FILLER and w not in own for w in words_of(theme))]
     return out + ([Reading(tuple(english))] if english else [])
 
 
@@ -80,12 +80,12 @@ def written_as(word: str, lexical: LexicalIndex) -> tuple[np.ndarray | None, flo
     return held, idf
 
 
-def _theme(theme: str, ids: np.ndarray, lexical: LexicalIndex | None) -> Word:
+def _theme(theme: str, ids: np.ndarray, lexical: LexicalIndex | None, own: frozenset[str]) -> Word:
     """An English theme as one word: written by whoever wrote any of its words; weighing what its most telling
     word a listener wrote tells."""
     writers, weights = np.zeros(len(ids), dtype=bool), []
     for word in words_of(theme):
-        if word in FILLER:
+        if word in FILLER or word in own:
             continue  # "complaining" frames what is complained of
         held, idf = lexical.holding(word) if lexical is not None else (None, 0.0)
         if held is not None and held.any():

@@ -210,17 +210,12 @@ FREE_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
 def _free_text(query: str, spans: list[tuple]) -> str:
     """The query's words outside the understood stretches, without the words that only frame it; a hyphenated
-    word stays whole when none of it was understood ("K-pop"), else its other parts stand alone ("be-gospel").
-    Words the query gave as alternatives ("maskandi, reggae or rock") keep a comma between them."""
-    kept, at = [], None
+    word stays whole when none of it was understood ("K-pop"), else its other parts stand alone ("be-gospel")."""
+    kept = []
     for whole in FREE_WORD.finditer(query):
         parts = [m for m in WORD.finditer(whole.group())
                  if not any(start <= whole.start() + m.start() < end for start, end in spans)]
         words = [m.group() for m in parts if m.group().casefold() not in FILLER and not m.group().isdigit()]
-        if not words:
-            continue
-        if kept and ALTERNATIVE.search(query[at:whole.start()]):
-            kept[-1] += ","
-        kept.extend([whole.group()] if len(parts) == len(WORD.findall(whole.group())) == len(words) else words)
-        at = whole.end()
-    return " ".join(kept).rstrip(",")
+        kept.extend([whole.group()] if words and len(parts) == len(WORD.findall(whole.group())) == len(words)
+                    else words)
+    return " ".join(kept)

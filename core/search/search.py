@@ -133,7 +133,7 @@ def answered(sel: Selection, understood: Understood, vector: np.ndarray, limit: 
     when nobody holds any."""
     ids = look.ids_of(sel.rows)
     found = readings(understood.free_text, sel.rows, ids, sel.snap, sel.company.timezone, look.lexical,
-                     station_meanings(sel, model, scorer), model)
+                     station_meanings(sel, model, scorer), model, vocabulary_of(sel).own_words)
     cover = covered(found, len(sel.rows))
     at = answers(cover)
     evidence = evidenced(sel.rows[at], ids[at], cover[at], look.index, look.lexical, vector,

@@ -88,6 +88,10 @@ def _names(snap: Snapshot, company: Company) -> dict[str, list[str]]:
 
 MULTI = (("timeslots", "shows"), ("channels", "channels"), ("campaign_types", "takes part in"),
          ("inferred_interests", "interests"), ("tags", "tags"))
+LABEL_WORDS = frozenset(" ".join(["segment", "listens", MESSAGES_LABEL, *(label for _, label in MULTI),
+                                  *(n.replace("inferred_", "likely ").replace("_", " ") for n in CATEGORIES),
+                                  *DAYPART_WORDS.values()]).replace(":", " ").replace(",", " ").split())
+"""The service's own words in every listener's text (its labels, the dayparts' words): words of no listener."""
 
 
 def _texts(snap: Snapshot, rows: np.ndarray, names: dict[str, list[str]], said: list[str]) -> list[str]:

@@ -6,6 +6,7 @@ hold is never offered, so a brief can only ever be mapped to this station's own 
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -16,6 +17,7 @@ from core.places.gazetteer import gazetteer
 from core.places.placing import placing
 from core.search import words as w
 from core.search.kept import KeptPerStation
+from core.search.texts import LABEL_WORDS
 from core.segmentation.behaviour import DAYPARTS
 from core.segmentation.rules import LABELS, SEGMENTS
 from core.stations import defaults
@@ -51,6 +53,14 @@ class Vocabulary:
     shows: dict[int, str] = field(default_factory=dict)
     channels: dict[int, str] = field(default_factory=dict)
     terms: list[Term] = field(default_factory=list)
+
+    @functools.cached_property
+    def own_words(self) -> frozenset[str]:
+        """Every word of the station's values and of the service's labels, as a listener's text writes them: what
+        a listener's text holds because of what they did, not because they wrote it."""
+        names = [str(v) for values in self.values.values() for v in values]
+        names += [*self.shows.values(), *self.channels.values(), *LABELS.values()]
+        return frozenset(WORD.findall(" ".join(names).replace("_", " ").casefold())) | LABEL_WORDS
 
     def holds(self, name: str, value) -> object | None:
         """The station's own spelling of `value` for filter `name` (case-insensitive), None when it has no such."""

@@ -14,14 +14,13 @@ from core.audiences import store
 from core.audiences.arms import HOLDOUT, TARGET, arms_of
 from core.audiences.results import NO_HOLDOUT, NOT_RECORDED, audience_results
 from core.audiences.store import create_audience, record_campaign, refresh_audience
-from core.clock import utcnow
 from core.errors import ValidationFailed
 from core.search import vectors
 from core.segmentation.runs import segment_company
 from tests.conftest import restored
 from tests.factories import add_interactions, make_listener
 from tests.memory import event
-from tests.themes import GOSPEL, GOSPEL_THEME, THEMES, of_theme, person, themed_station
+from tests.themes import EVERYONE_THEME, GOSPEL, GOSPEL_THEME, THEMES, of_theme, person, themed_station
 
 pytestmark = pytest.mark.db
 LATER = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # the station's today: 28 Nov, after the window
@@ -48,7 +47,7 @@ def campaign(station, monkeypatch) -> dict:
     chosen = next(f"split-{n}" for n in range(10_000)
                   if 2 <= arms_of(f"split-{n}", 50, everyone).count(TARGET) <= 9)  # 2 or more in each arm, 3 held
     monkeypatch.setattr(store, "secrets", SimpleNamespace(token_urlsafe=lambda _size: chosen))
-    made = create_audience(1, "Everyone", GOSPEL_THEME, limit=1000, min_score=0, holdout_percent=50,
+    made = create_audience(1, "Everyone", EVERYONE_THEME, limit=1000, min_score=0, holdout_percent=50,
                            campaign=WINDOW)
     arms = {arm: [m["originator"] for m in made["members"] if m["arm"] == arm] for arm in (TARGET, HOLDOUT)}
     target, holdout = arms[TARGET], arms[HOLDOUT]
@@ -102,7 +101,8 @@ def test_a_campaign_not_yet_started_has_nothing_to_compare(campaign):
 def test_a_listener_who_joined_the_station_after_the_audience_was_made_is_in_neither_arm(campaign):
     audience_id = campaign["audience"]["audience_id"]
     before = audience_results(1, audience_id, now=LATER)
-    make_listener(1, "27819999999", [event(0, message=m, now=utcnow()) for m in GOSPEL])  # first heard from now
+    make_listener(1, "27819999999", [event(1, channel=2, message=m, now=LATER) for m in GOSPEL])  # first heard
+    # from after the audience was made (a day before LATER)
     person(1, "27818888888", GOSPEL)  # first sent to us now, but heard from before the audience: counted
     segment_company(1, LATER)
     vectors.refresh_embeddings(1)

@@ -89,7 +89,7 @@ def test_erasure_pulls_the_listener_from_every_audience_of_the_company_and_count
 
 
 def test_erasure_leaves_no_originator_in_a_saved_strategy(station):
-    gone = originator(1, "soccer", 0)
+    gone = originator(1, "gospel", 0)
     made = gospel(flt=parse_filters({"originator": gone}))
     assert [m["originator"] for m in made["members"]] == [gone]
     assert erase_members(1, gone, "erased-abc") == 1
