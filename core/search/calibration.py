@@ -26,7 +26,7 @@ from core.explore.filters import parse_filters
 from core.listeners.snapshot import Snapshot
 from core.search.evidence import answers, covered
 from core.search.evidence import scores as evidence_scores
-from core.search.free_words import readings, words_of
+from core.search.free_words import ALL_OF, holders_of, readings, words_of
 from core.search.fusion import Evidence, evidenced
 from core.search.index import VectorIndex
 from core.search.lexical import LexicalIndex
@@ -51,7 +51,6 @@ MAX_QUERIES, MAX_SAID = 48, 16
 SAID = "said"
 """The field of a labelled query of listeners' own words (its answer: who wrote them)."""
 FIELDS = ("tags", "timeslot_id", "inferred_interests", "language", "location", "campaign_type")
-ALL_OF = ("tags", "inferred_interests")
 MAX_AGE = timedelta(days=1)
 
 
@@ -221,15 +220,9 @@ def with_writers(queries: list[Labelled], ground: Ground, held: dict, vocab: Voc
         holders = query.holders | _on_snapshot(held, key, ground)
         for value in values:
             if set(key) <= set(words_of(value.phrase)):
-                holders = holders | _holders_of(value, ground)
+                holders = holders | holders_of(value, ground.snap, ground.tz)
         out.append(replace(query, holders=holders))
     return out
-
-
-def _holders_of(value, ground: Ground) -> np.ndarray:
-    """Who holds one of the station's values, as a bool per snapshot row."""
-    return parse_filters({value.field: value.value if value.field in ALL_OF else [value.value]}).mask(ground.snap,
-                                                                                                        ground.tz)
 
 
 def _on_snapshot(held: dict, key: tuple[str, ...], ground: Ground) -> np.ndarray:

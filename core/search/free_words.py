@@ -53,8 +53,8 @@ def _word(word: str, meant: tuple[tuple[Value, float], ...], rows: np.ndarray, i
         return Word(word)  # a stop word, meaning nothing of the station's: no evidence either way
     writers = _on_rows(held, ids) if held is not None else None
     weight = idf or _unheard(lexical, len(rows))
-    return Word(word, meant, _holders(meant, rows, snap, tz), writers, weight, bool(meant) or bool(writers is not None
-                                                                                                   and writers.any()))
+    heard = bool(meant) or (writers is not None and bool(writers.any()))
+    return Word(word, meant, _holders(meant, rows, snap, tz), writers, weight, heard)
 
 
 def written_as(word: str, lexical: LexicalIndex) -> tuple[np.ndarray | None, float]:
@@ -113,8 +113,13 @@ def _holders(meant: tuple[tuple[Value, float], ...], rows: np.ndarray, snap: Sna
         return None
     mask = np.zeros(len(snap), dtype=bool)
     for value, _ in meant:
-        mask |= parse_filters({value.field: value.value if value.field in ALL_OF else [value.value]}).mask(snap, tz)
+        mask |= holders_of(value, snap, tz)
     return mask[rows]
+
+
+def holders_of(value: Value, snap: Snapshot, tz: str | None) -> np.ndarray:
+    """Who holds one of the station's values, as a bool per snapshot row (tags and interests: the one asked)."""
+    return parse_filters({value.field: value.value if value.field in ALL_OF else [value.value]}).mask(snap, tz)
 
 
 def worded(free_text: str, found: list[Reading]) -> str:
