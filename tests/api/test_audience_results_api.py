@@ -12,12 +12,12 @@ from core.audiences import store
 from core.segmentation.runs import segment_company
 from tests.conftest import restored
 from tests.factories import add_interactions
-from tests.themes import GOSPEL_THEME, themed_station
+from tests.themes import EVERYONE_THEME, themed_station
 
 pytestmark = pytest.mark.db
 
 URL = "/api/v1/audiences/1"
-BODY = {"name": "Everyone", "theme": GOSPEL_THEME, "limit": 1000, "min_score": 0, "holdout_percent": 50}
+BODY = {"name": "Everyone", "theme": EVERYONE_THEME, "limit": 1000, "min_score": 0, "holdout_percent": 50}
 MADE = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)  # the audiences are made then: 9 Nov in Johannesburg
 WINDOW = {"starts": "2026-11-10", "ends": "2026-11-19"}
 

@@ -10,7 +10,7 @@ import pytest
 from core.credits.ledger import set_paused
 from core.credits.models import CreditEntry
 from tests.conftest import restored
-from tests.themes import CREDITS, GOSPEL_THEME, of_theme, themed_station
+from tests.themes import CREDITS, EVERYONE_THEME, GOSPEL_THEME, of_theme, themed_station
 
 pytestmark = pytest.mark.db
 
@@ -69,17 +69,17 @@ def test_defaults_are_limit_100_min_score_0_68_and_no_description(client, statio
 
 
 def test_min_score_and_limit_cut_the_merged_members(client, station, key_for):
-    everyone = segment(client, key_for(1), {"theme": GOSPEL_THEME, "min_score": 0, "limit": 1000})
+    everyone = segment(client, key_for(1), {"theme": EVERYONE_THEME, "min_score": 0, "limit": 1000})
     assert everyone["total"] == 12
-    assert segment(client, key_for(1), {"theme": GOSPEL_THEME, "min_score": 0, "limit": 3})["total"] == 3
+    assert segment(client, key_for(1), {"theme": EVERYONE_THEME, "min_score": 0, "limit": 3})["total"] == 3
     cut = sorted(m["score"] for m in everyone["members"])[6]
-    kept = segment(client, key_for(1), {"theme": GOSPEL_THEME, "min_score": cut, "limit": 1000})["members"]
+    kept = segment(client, key_for(1), {"theme": EVERYONE_THEME, "min_score": cut, "limit": 1000})["members"]
     assert kept and all(m["score"] >= cut for m in kept)
     assert {m["originator"] for m in kept} == {m["originator"] for m in everyone["members"] if m["score"] >= cut}
 
 
 def test_filters_narrow_the_listeners_before_ranking_so_the_limit_is_still_filled(client, station, key_for):
-    body = segment(client, key_for(1), {"theme": GOSPEL_THEME, "min_score": 0, "limit": 4}, gender="male",
+    body = segment(client, key_for(1), {"theme": EVERYONE_THEME, "min_score": 0, "limit": 4}, gender="male",
                    location=["Durban", "Soweto"])
     assert len(body["members"]) == 4 and all(m["gender"] == "male" for m in body["members"])
     assert body["filters"] == {"gender": ["male"], "location": ["Durban", "Soweto"]}

@@ -49,7 +49,8 @@ def test_the_audience_page_with_its_results_fits_a_phone_and_a_laptop(page, audi
     page.goto(audience_page)
     found = audience_results(1, audience_page.rsplit("/", 1)[1])
     expect(page.get_by_test_id("results-verdict")).to_have_text(found["verdict"])
-    expect(page.get_by_role("img", name=re.compile("Share of the target and of the holdout"))).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile("Share of the target and of the holdout"))).to_be_visible(
+        timeout=30_000)  # drawn after the page's script loads: over 10 s in a loaded run of the whole suite
     expect(page.get_by_test_id("results-range")).to_contain_text("We are 95% sure the difference lies between")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= SIZES[size]["width"], f"{width} px wide: {page.evaluate(plans_browser.WIDEST)}"
