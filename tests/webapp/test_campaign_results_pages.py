@@ -18,7 +18,7 @@ from core.audiences import store
 from core.audiences.campaign import made_day
 from core.audiences.results import NO_HOLDOUT, NOT_RECORDED, audience_results
 from tests.conftest import restored
-from tests.themes import GOSPEL_THEME, themed_station
+from tests.themes import EVERYONE_THEME, themed_station
 from tests.webapp import test_briefs_pages as briefs_pages
 from tests.webapp import test_plans_pages as plans_pages
 from tests.webapp.conftest import PASSWORD
@@ -51,7 +51,7 @@ def producer(client, app, monkeypatch):
 
 def everyone(holdout_percent: int = 50, **overrides) -> dict:
     """An audience of every themed listener, holding this share out."""
-    return store.create_audience(1, "Everyone", GOSPEL_THEME, limit=1000, min_score=0,
+    return store.create_audience(1, "Everyone", EVERYONE_THEME, limit=1000, min_score=0,
                                  holdout_percent=holdout_percent, **overrides)
 
 
