@@ -159,11 +159,26 @@ def ranked_by(asked, text: str, vector: np.ndarray, scorer) -> np.ndarray:
     return evidence.rows[order[scores[order] >= MIN_SCORE][:LIMIT]]
 
 
+def rank(sel, vector: np.ndarray, limit: int, min_score: float) -> np.ndarray:
+    """Search before issue 23, the baseline "dense raw": the `limit` best of the selected rows with a vector by raw
+    similarity, at `min_score` or more."""
+    from core.search.index import similarity_of
+    from core.search.search import look_at
+
+    look = look_at(sel)
+    ids = look.ids_of(sel.rows)
+    rows, ids = sel.rows[ids >= 0], ids[ids >= 0]
+    cosines, found = look.index.search(vector, limit, ids)
+    keep = similarity_of(cosines) >= min_score
+    position = dict(zip(ids.tolist(), rows.tolist()))
+    return np.array([position[i] for i in found[keep].tolist()], dtype=np.int64)
+
+
 def methods_of(query: Query, sel, model, others: dict) -> tuple[dict[str, np.ndarray], dict, float]:
     """The rows each method returns for the query, how the full pipeline understood it, and its milliseconds."""
     from core.explore.filters import ListenerFilter
     from core.search.queries import understand
-    from core.search.search import rank, search_listeners, within
+    from core.search.search import search_listeners, within
     from core.search.vocabulary import vocabulary_of
 
     started = time.perf_counter()
@@ -178,7 +193,7 @@ def methods_of(query: Query, sel, model, others: dict) -> tuple[dict[str, np.nda
         rows[name] = ranked_by(within(sel, understood), understood.ranked_text, vector, scorer) \
             if understood.free_text or not understood.asks else full
     rows |= {"understood only": full if not answer["understood"]["free_text"] else full[:0],
-             "dense raw (before)": rank(sel, model.embed([query.q], kind="query")[0], LIMIT, MIN_SCORE).rows,
+             "dense raw (before)": rank(sel, model.embed([query.q], kind="query")[0], LIMIT, MIN_SCORE),
              "full, min_score 0": np.array([sel.snap.row_of(r["originator"]) for r in unscored], dtype=np.int64)}
     return rows, answer["understood"], ms
 

@@ -100,11 +100,6 @@ class Scorer:
     calibration: Calibration
     floors: dict[str, float] = field(default_factory=dict)  # each value's floor of meaning (core.search.meaning)
 
-    @property
-    def trusted(self) -> bool:
-        """Whether the station had enough labelled answers to measure (core.calibration.MIN_SAMPLES)."""
-        return self.calibration.trusted
-
 
 @dataclass(frozen=True)
 class Ground:

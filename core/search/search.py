@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.calibration import Calibration
 from core.errors import ValidationFailed
 from core.explore.filters import ListenerFilter
 from core.explore.operations import Selection, select
@@ -183,23 +182,6 @@ def coverage(sel: Selection, look: Look | None = None) -> dict:
     waiting = indexed < candidates
     return {"candidates": candidates, "indexed": indexed,
             "seconds_left": progress.seconds_left(sel.company.company_id, embedder().name) if waiting else None}
-
-
-def rank(sel: Selection, vector: np.ndarray, limit: int, min_score: float,
-         calibration: Calibration | None = None, look: Look | None = None) -> Ranked:
-    """The `limit` best of the selected rows with a vector, by similarity, whose score (the similarity, or what
-    `calibration` says it is worth) is at least `min_score`."""
-    look = look or look_at(sel)
-    rows = sel.rows
-    ids = look.ids_of(rows)
-    rows, ids = rows[ids >= 0], ids[ids >= 0]
-    cosines, found = look.index.search(vector, limit, ids)
-    similarity = similarity_of(cosines)
-    scores = similarity if calibration is None else calibration.confidences(similarity)
-    keep = scores >= min_score
-    position = dict(zip(ids.tolist(), rows.tolist()))
-    return Ranked(np.array([position[i] for i in found[keep].tolist()], dtype=np.int64), scores[keep],
-                  round(float(scores[0]), 4) if len(scores) else None, similarity[keep], calibration is not None)
 
 
 _maps: KeptPerStation[calibration.Scorer] = KeptPerStation()
